@@ -1,0 +1,247 @@
+//! Verifying the service's signed callbacks from the raw body and headers,
+//! and diagnosing, when verification fails, which canonical variant the
+//! sender used or whether the key or body is at fault.
+
+use subtle_compare::constant_time_eq;
+
+use crate::canonical::{canonical_message, check_timestamp, CanonicalOptions};
+use crate::error::{Error, Result};
+use crate::json::{parse_body, Json, Limits};
+use crate::keys::VerifyingKey;
+use crate::signing::{
+    decode_base64url, verify_message, HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, HEADER_TOKEN,
+};
+
+/// The four `x-access-*` headers of a received callback, found by name in any letter case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceivedHeaders {
+    pub timestamp: String,
+    pub merchant_id: String,
+    pub signature: String,
+    pub token: String,
+}
+
+impl ReceivedHeaders {
+    /// Picks the four headers out of `(name, value)` pairs. Other headers are ignored;
+    /// one of the four given twice (even in different case) is refused.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self> {
+        let names = [HEADER_TIMESTAMP, HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TOKEN];
+        let mut found: [Option<&str>; 4] = [None; 4];
+        for (name, value) in pairs {
+            let Some(slot) = names.iter().position(|wanted| name.trim().eq_ignore_ascii_case(wanted)) else {
+                continue;
+            };
+            if found[slot].is_some() {
+                return Err(Error::InvalidHeader { name: names[slot].into(), reason: "is given more than once".into() });
+            }
+            found[slot] = Some(value.trim());
+        }
+        let take = |slot: usize| found[slot].map(str::to_owned).ok_or(Error::MissingHeader { name: names[slot] });
+        Ok(ReceivedHeaders { timestamp: take(0)?, merchant_id: take(1)?, signature: take(2)?, token: take(3)? })
+    }
+}
+
+/// How a callback is checked.
+#[derive(Debug, Clone, Default)]
+pub struct VerifyOptions {
+    pub canonical: CanonicalOptions,
+    /// Refuse timestamps further than this from `now`. Off by default: the spec
+    /// does not say whether the service re-signs retried callbacks.
+    pub tolerance_seconds: Option<u64>,
+    /// The current Unix time; required when a tolerance is set.
+    pub now: Option<u64>,
+    pub limits: Limits,
+}
+
+/// A callback that passed verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifiedCallback {
+    pub body: Json,
+    pub timestamp: u64,
+    pub merchant_id: String,
+    /// Which of the configured keys it was signed with.
+    pub key_index: usize,
+}
+
+/// Verifies a callback against the configured key(s). The token only selects a
+/// configured key; it is never itself trusted to verify.
+pub fn verify_callback(
+    raw_body: &str,
+    headers: &ReceivedHeaders,
+    keys: &[VerifyingKey],
+    options: &VerifyOptions,
+) -> Result<VerifiedCallback> {
+    let timestamp = check_timestamp(&headers.timestamp)?;
+    let body = parse_body(raw_body, &options.limits)?;
+    let key_index = match_token(&headers.token, keys)?;
+    check_tolerance(timestamp, options)?;
+    let message = canonical_message(&body, &headers.timestamp, &options.canonical)?;
+    verify_message(&message, &headers.signature, &keys[key_index])?;
+    Ok(VerifiedCallback { body, timestamp, merchant_id: headers.merchant_id.clone(), key_index })
+}
+
+/// Index of the configured key whose public key the token carries.
+pub fn match_token(token: &str, keys: &[VerifyingKey]) -> Result<usize> {
+    if keys.is_empty() {
+        return Err(Error::NoVerifyingKey);
+    }
+    let Some(pem_bytes) = decode_base64url(token) else {
+        return Err(Error::InvalidPublicKey { hint: "x-access-token is not URL-safe base64".into() });
+    };
+    let mut exact = None;
+    for (index, key) in keys.iter().enumerate() {
+        // Every key is compared, so timing does not reveal which one matched.
+        if constant_time_eq(&pem_bytes, key.public_key_pem().as_bytes()) && exact.is_none() {
+            exact = Some(index);
+        }
+    }
+    if let Some(index) = exact {
+        return Ok(index);
+    }
+    // The same key in another PEM layout (CRLF, PKCS#1) is still the same key.
+    let carried = std::str::from_utf8(&pem_bytes).ok().and_then(VerifyingKey::parse_any_public);
+    match carried {
+        Some(public) => match keys.iter().position(|key| key.same_key(&public)) {
+            Some(index) => Ok(index),
+            None => Err(Error::InvalidPublicKey {
+                hint: "x-access-token carries a different public key than the configured one; \
+                       take the current key from the merchant admin panel"
+                    .into(),
+            }),
+        },
+        None => Err(Error::InvalidPublicKey { hint: "x-access-token does not hold a PEM public key".into() }),
+    }
+}
+
+fn check_tolerance(timestamp: u64, options: &VerifyOptions) -> Result<()> {
+    let Some(tolerance) = options.tolerance_seconds else {
+        return Ok(());
+    };
+    let Some(now) = options.now else {
+        return Err(Error::InvalidArgument { name: "now".into(), reason: "is required with a tolerance".into() });
+    };
+    let skew = i128::from(timestamp) - i128::from(now);
+    if skew.unsigned_abs() > u128::from(tolerance) {
+        return Err(Error::TimestampOutOfTolerance { skew_seconds: skew, tolerance_seconds: tolerance });
+    }
+    Ok(())
+}
+
+/// What [`diagnose_callback`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnosis {
+    /// Some canonical variant verifies with the configured key.
+    pub matched: bool,
+    /// The first matching variant, the default preferred.
+    pub options: Option<CanonicalOptions>,
+    /// Every variant that verifies (several when the body has no leaf they treat differently).
+    pub matching: Vec<CanonicalOptions>,
+    /// What plain verification with default options reports, or `None` when it passes.
+    pub default_error: Option<Error>,
+    /// The token carries the configured key.
+    pub token_matches_key: bool,
+    /// How many distinct messages were checked.
+    pub messages_tried: usize,
+    /// What to do, in one sentence.
+    pub hint: String,
+}
+
+/// Tries every canonical variant to tell the merchant which one the sender used,
+/// or that none matches, so the key, the timestamp or the body is at fault.
+pub fn diagnose_callback(raw_body: &str, headers: &ReceivedHeaders, key: &VerifyingKey, limits: &Limits) -> Result<Diagnosis> {
+    check_timestamp(&headers.timestamp)?;
+    let body = parse_body(raw_body, limits)?;
+    let keys = std::slice::from_ref(key);
+    let default_options = VerifyOptions { limits: *limits, ..VerifyOptions::default() };
+    let default_error = verify_callback(raw_body, headers, keys, &default_options).err();
+    let token_matches_key = match_token(&headers.token, keys).is_ok();
+
+    let mut tried: Vec<String> = Vec::new();
+    let mut matching = Vec::new();
+    for variant in CanonicalOptions::all_variants() {
+        let message = canonical_message(&body, &headers.timestamp, &variant)?;
+        if !tried.contains(&message) {
+            tried.push(message.clone());
+        }
+        if verify_message(&message, &headers.signature, key).is_ok() {
+            matching.push(variant);
+        }
+    }
+    let options = matching.first().copied();
+    let hint = match (options, token_matches_key) {
+        (Some(found), _) if found == CanonicalOptions::DEFAULT && token_matches_key => {
+            "the callback verifies with the default options".to_owned()
+        }
+        (Some(_), true) => "the sender used the variant in `options`; pass it to verifyCallback".to_owned(),
+        (Some(_), false) => {
+            "the signature is good for the configured key, but x-access-token carries another key".to_owned()
+        }
+        (None, true) => "no variant verifies: the body or the timestamp was changed after signing, \
+                         or the signature was made with another key"
+            .to_owned(),
+        (None, false) => "no variant verifies and x-access-token is not the configured key: \
+                          the sender signs with a key you have not configured"
+            .to_owned(),
+    };
+    Ok(Diagnosis {
+        matched: options.is_some(),
+        options,
+        matching,
+        default_error,
+        token_matches_key,
+        messages_tried: tried.len(),
+        hint,
+    })
+}
+
+/// Constant-time byte comparison, kept local to avoid a dependency for one function.
+mod subtle_compare {
+    pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+        if a.len() != b.len() {
+            return false;
+        }
+        let difference = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+        std::hint::black_box(difference) == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_names_in_any_case_and_duplicates_refused() {
+        let pairs = [
+            ("X-Access-Timestamp", "1"),
+            ("X-ACCESS-MERCHANT-ID", "m"),
+            ("x-access-signature", "s"),
+            ("X-Access-Token", "t"),
+            ("content-type", "application/json"),
+        ];
+        let headers = ReceivedHeaders::from_pairs(pairs).unwrap();
+        assert_eq!((headers.timestamp.as_str(), headers.token.as_str()), ("1", "t"));
+        let missing = ReceivedHeaders::from_pairs(pairs[..3].iter().copied()).unwrap_err();
+        assert_eq!(missing, Error::MissingHeader { name: HEADER_TOKEN });
+        let mut doubled = pairs.to_vec();
+        doubled.push(("x-access-token", "t2"));
+        assert_eq!(ReceivedHeaders::from_pairs(doubled).unwrap_err().code(), "INVALID_HEADER");
+    }
+
+    #[test]
+    fn tolerance_needs_now_and_bounds_skew() {
+        let mut options = VerifyOptions { tolerance_seconds: Some(300), ..VerifyOptions::default() };
+        assert_eq!(check_tolerance(1000, &options).unwrap_err().code(), "INVALID_ARGUMENT");
+        options.now = Some(1300);
+        assert!(check_tolerance(1000, &options).is_ok());
+        assert!(check_tolerance(1600, &options).is_ok());
+        assert_eq!(check_tolerance(999, &options).unwrap_err().code(), "TIMESTAMP_OUT_OF_TOLERANCE");
+        assert_eq!(check_tolerance(1601, &options).unwrap_err().code(), "TIMESTAMP_OUT_OF_TOLERANCE");
+    }
+
+    #[test]
+    fn constant_time_eq_is_equality() {
+        assert!(subtle_compare::constant_time_eq(b"abc", b"abc"));
+        assert!(!subtle_compare::constant_time_eq(b"abc", b"abd"));
+        assert!(!subtle_compare::constant_time_eq(b"abc", b"ab"));
+    }
+}

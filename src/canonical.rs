@@ -1,0 +1,269 @@
+//! The canonical message of the spec (Authentication, steps 1 to 5): flatten
+//! the body to `path:value` entries, sort, join with `;`, base64url the UTF-8
+//! bytes and append the timestamp. The open points of the spec are named
+//! options; the defaults follow its Python origin.
+
+use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
+use base64::Engine;
+
+use crate::error::{Error, Result};
+use crate::json::Json;
+use crate::number;
+
+/// Which falsy leaves are written `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Falsy {
+    /// null, "", 0, 0.0 and false all become `None` (Python truthiness; the default).
+    #[default]
+    None,
+    /// Only null becomes `None`; the others are written as themselves.
+    Null,
+}
+
+/// How a boolean leaf that is not written `None` is spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Booleans {
+    /// `True` / `False`, as Python's `str()` (the default).
+    #[default]
+    Python,
+    /// `true` / `false`, as JSON and JavaScript.
+    Lower,
+    /// `1` / `0`.
+    Digit,
+}
+
+/// How entries are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// By Unicode code point, as Python sorts `str` (the default).
+    #[default]
+    CodePoint,
+    /// By UTF-16 code unit, as JavaScript's default `Array.prototype.sort`.
+    Utf16,
+}
+
+/// The canonical-form variant to build or expect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CanonicalOptions {
+    pub falsy: Falsy,
+    pub booleans: Booleans,
+    /// Keep the `=` padding of base64url (the default).
+    pub padding: bool,
+    pub order: Order,
+}
+
+impl CanonicalOptions {
+    /// The spec read with its Python origin.
+    pub const DEFAULT: CanonicalOptions =
+        CanonicalOptions { falsy: Falsy::None, booleans: Booleans::Python, padding: true, order: Order::CodePoint };
+
+    /// Every variant, the default first; used to diagnose a sender.
+    pub fn all_variants() -> Vec<CanonicalOptions> {
+        let mut all = vec![Self::DEFAULT];
+        for order in [Order::CodePoint, Order::Utf16] {
+            for padding in [true, false] {
+                for falsy in [Falsy::None, Falsy::Null] {
+                    for booleans in [Booleans::Python, Booleans::Lower, Booleans::Digit] {
+                        let variant = CanonicalOptions { falsy, booleans, padding, order };
+                        if variant != Self::DEFAULT {
+                            all.push(variant);
+                        }
+                    }
+                }
+            }
+        }
+        all
+    }
+}
+
+/// The intermediate results of building a message, for display and debugging.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CanonicalSteps {
+    /// The sorted `path:value` entries.
+    pub entries: Vec<String>,
+    /// The entries joined with `;`.
+    pub joined: String,
+    /// The base64url of the joined text's UTF-8 bytes.
+    pub encoded: String,
+    /// `encoded` followed by the timestamp: the text that is signed.
+    pub message: String,
+}
+
+/// The sorted canonical entries of a body.
+pub fn canonical_entries(body: &Json, options: &CanonicalOptions) -> Result<Vec<String>> {
+    let mut entries = Vec::new();
+    let mut path = String::new();
+    flatten(body, &mut path, options, &mut entries)?;
+    match options.order {
+        Order::CodePoint => entries.sort_unstable(),
+        Order::Utf16 => entries.sort_unstable_by(|a, b| a.encode_utf16().cmp(b.encode_utf16())),
+    }
+    Ok(entries)
+}
+
+/// The message that is signed: base64url of the joined entries, then the timestamp.
+pub fn canonical_message(body: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
+    Ok(canonical_steps(body, timestamp, options)?.message)
+}
+
+/// Every step of the message construction.
+pub fn canonical_steps(body: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<CanonicalSteps> {
+    check_timestamp(timestamp)?;
+    let entries = canonical_entries(body, options)?;
+    let joined = entries.join(";");
+    let encoded =
+        if options.padding { URL_SAFE.encode(joined.as_bytes()) } else { URL_SAFE_NO_PAD.encode(joined.as_bytes()) };
+    let message = format!("{encoded}{timestamp}");
+    Ok(CanonicalSteps { entries, joined, encoded, message })
+}
+
+/// Longest timestamp accepted, in digits: any `u64`.
+const MAX_TIMESTAMP_DIGITS: usize = 19;
+
+/// A timestamp is whole Unix seconds written in ASCII digits.
+pub fn check_timestamp(timestamp: &str) -> Result<u64> {
+    let valid = !timestamp.is_empty()
+        && timestamp.len() <= MAX_TIMESTAMP_DIGITS
+        && timestamp.bytes().all(|b| b.is_ascii_digit());
+    match timestamp.parse::<u64>() {
+        Ok(seconds) if valid => Ok(seconds),
+        _ => Err(Error::InvalidTimestamp { value: timestamp.to_owned() }),
+    }
+}
+
+fn flatten(value: &Json, path: &mut String, options: &CanonicalOptions, out: &mut Vec<String>) -> Result<()> {
+    let mut descend = |segment: &str, child: &Json, path: &mut String| {
+        let restore = path.len();
+        if !path.is_empty() {
+            path.push(':');
+        }
+        path.push_str(segment);
+        let result = flatten(child, path, options, out);
+        path.truncate(restore);
+        result
+    };
+    match value {
+        Json::Object(members) => {
+            for (key, child) in members {
+                descend(key, child, path)?;
+            }
+            Ok(())
+        }
+        Json::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                descend(&index.to_string(), child, path)?;
+            }
+            Ok(())
+        }
+        leaf => {
+            let text = leaf_text(leaf, path, options)?;
+            let mut entry = String::with_capacity(path.len() + 1 + text.len());
+            entry.push_str(path);
+            entry.push(':');
+            entry.push_str(&text);
+            out.push(entry);
+            Ok(())
+        }
+    }
+}
+
+const NONE: &str = "None";
+
+fn leaf_text(leaf: &Json, path: &str, options: &CanonicalOptions) -> Result<String> {
+    let all_falsy_none = options.falsy == Falsy::None;
+    Ok(match leaf {
+        Json::Null => NONE.to_owned(),
+        Json::Bool(false) if all_falsy_none => NONE.to_owned(),
+        Json::Bool(b) => match (options.booleans, b) {
+            (Booleans::Python, true) => "True",
+            (Booleans::Python, false) => "False",
+            (Booleans::Lower, true) => "true",
+            (Booleans::Lower, false) => "false",
+            (Booleans::Digit, true) => "1",
+            (Booleans::Digit, false) => "0",
+        }
+        .to_owned(),
+        Json::String(s) if s.is_empty() && all_falsy_none => NONE.to_owned(),
+        Json::String(s) => s.clone(),
+        Json::Number(text) => {
+            let number = number::python_number_text(text)
+                .ok_or_else(|| Error::InvalidNumber { path: path.replace(':', "."), text: text.clone() })?;
+            if number.is_zero && all_falsy_none {
+                NONE.to_owned()
+            } else {
+                number.text
+            }
+        }
+        Json::Object(_) | Json::Array(_) => String::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{parse_body, Limits};
+
+    fn entries(text: &str, options: CanonicalOptions) -> Vec<String> {
+        canonical_entries(&parse_body(text, &Limits::default()).unwrap(), &options).unwrap()
+    }
+
+    #[test]
+    fn code_point_order_differs_from_utf16_order() {
+        // U+FF5E is above the UTF-16 surrogate that starts U+1F600, but below its code point.
+        let body = r#"{"😀":"1","～":"2"}"#;
+        assert_eq!(entries(body, CanonicalOptions::DEFAULT), vec!["～:2", "😀:1"]);
+        let utf16 = CanonicalOptions { order: Order::Utf16, ..CanonicalOptions::DEFAULT };
+        assert_eq!(entries(body, utf16), vec!["😀:1", "～:2"]);
+    }
+
+    #[test]
+    fn falsy_and_boolean_variants() {
+        let body = r#"{"n":null,"s":"","z":0,"zf":0.0,"nz":-0.0,"f":false,"t":true}"#;
+        assert_eq!(
+            entries(body, CanonicalOptions::DEFAULT),
+            vec!["f:None", "n:None", "nz:None", "s:None", "t:True", "z:None", "zf:None"]
+        );
+        let null_only = CanonicalOptions { falsy: Falsy::Null, booleans: Booleans::Digit, ..CanonicalOptions::DEFAULT };
+        assert_eq!(entries(body, null_only), vec!["f:0", "n:None", "nz:-0.0", "s:", "t:1", "z:0", "zf:0.0"]);
+    }
+
+    #[test]
+    fn empty_containers_vanish_but_their_siblings_stay() {
+        assert_eq!(entries(r#"{"a":{},"b":[],"c":[{}],"d":{"e":[]}}"#, CanonicalOptions::DEFAULT), Vec::<String>::new());
+    }
+
+    #[test]
+    fn padding_option_and_timestamp_append() {
+        let body = parse_body(r#"{"a":"1"}"#, &Limits::default()).unwrap();
+        assert_eq!(canonical_message(&body, "17", &CanonicalOptions::DEFAULT).unwrap(), "YTox17");
+        let body = parse_body(r#"{"a":"12"}"#, &Limits::default()).unwrap();
+        assert_eq!(canonical_message(&body, "17", &CanonicalOptions::DEFAULT).unwrap(), "YToxMg==17");
+        let unpadded = CanonicalOptions { padding: false, ..CanonicalOptions::DEFAULT };
+        assert_eq!(canonical_message(&body, "17", &unpadded).unwrap(), "YToxMg17");
+    }
+
+    #[test]
+    fn timestamps_are_digits_only() {
+        assert_eq!(check_timestamp("1700000000").unwrap(), 1_700_000_000);
+        for bad in ["", "-1", "1.5", "1e9", " 1", "abc", "99999999999999999999", "１"] {
+            assert_eq!(check_timestamp(bad).unwrap_err().code(), "INVALID_TIMESTAMP", "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_variant_is_listed_once_default_first() {
+        let all = CanonicalOptions::all_variants();
+        assert_eq!(all.len(), 24);
+        assert_eq!(all[0], CanonicalOptions::DEFAULT);
+        for (i, a) in all.iter().enumerate() {
+            assert!(!all[i + 1..].contains(a));
+        }
+    }
+
+    #[test]
+    fn over_long_integers_are_refused() {
+        let body = parse_body(&format!(r#"{{"n":{}}}"#, "9".repeat(5000)), &Limits::default()).unwrap();
+        let err = canonical_entries(&body, &CanonicalOptions::DEFAULT).unwrap_err();
+        assert_eq!(err.code(), "INVALID_NUMBER");
+    }
+}

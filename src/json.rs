@@ -1,0 +1,408 @@
+//! The JSON tree that canonical messages are built from. Numbers keep their
+//! exact source text, object keys keep their order, duplicate keys are
+//! refused, and size and nesting depth are bounded before anything recurses.
+
+use std::cell::RefCell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+
+use crate::error::{Error, Result};
+
+/// A parsed JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    /// The number exactly as written in the JSON text.
+    Number(String),
+    String(String),
+    Array(Vec<Json>),
+    /// Members in source order.
+    Object(Vec<(String, Json)>),
+}
+
+/// Bounds applied to every body before and while it is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest body accepted, in UTF-8 bytes.
+    pub max_bytes: usize,
+    /// Deepest nesting of objects and arrays accepted.
+    pub max_depth: usize,
+}
+
+impl Limits {
+    /// 1 MiB: a callback is about 1 KB, the largest request a few KB.
+    pub const DEFAULT_MAX_BYTES: usize = 1 << 20;
+    /// The service's bodies nest 4 levels; 64 leaves generous room.
+    pub const DEFAULT_MAX_DEPTH: usize = 64;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_bytes: Self::DEFAULT_MAX_BYTES, max_depth: Self::DEFAULT_MAX_DEPTH }
+    }
+}
+
+impl Json {
+    /// The JSON type name, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "a boolean",
+            Json::Number(_) => "a number",
+            Json::String(_) => "a string",
+            Json::Array(_) => "an array",
+            Json::Object(_) => "an object",
+        }
+    }
+
+    /// Member `key` of an object, if this is one and has it.
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The text of a string value.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Compact JSON text, as `JSON.stringify` writes it.
+    pub fn to_json_text(&self) -> String {
+        let mut out = String::new();
+        write_json(self, &mut out);
+        out
+    }
+}
+
+/// Parses a request or callback body. Empty text is the empty object (spec,
+/// Authentication step 8); anything else must be a JSON object.
+pub fn parse_body(text: &str, limits: &Limits) -> Result<Json> {
+    if text.is_empty() {
+        return Ok(Json::Object(Vec::new()));
+    }
+    let value = parse_value(text, limits)?;
+    match value {
+        Json::Object(_) => Ok(value),
+        other => Err(Error::BodyNotObject { found: other.kind() }),
+    }
+}
+
+/// Parses any JSON value within the limits.
+pub fn parse_value(text: &str, limits: &Limits) -> Result<Json> {
+    if text.len() > limits.max_bytes {
+        return Err(Error::BodyTooLarge { limit: limits.max_bytes, actual: text.len() });
+    }
+    let failure = RefCell::new(None);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let seed = NodeSeed { depth: 0, limits, path: &PathNode::Root, failure: &failure };
+    let parsed = seed.deserialize(&mut deserializer).and_then(|v| deserializer.end().map(|_| v));
+    match parsed {
+        Ok(value) => Ok(value),
+        Err(json_error) => Err(failure
+            .into_inner()
+            .unwrap_or_else(|| Error::InvalidJson { message: json_error.to_string() })),
+    }
+}
+
+/// A position in the tree, kept on the stack while parsing and rendered only
+/// when an error needs it.
+pub(crate) enum PathNode<'a> {
+    Root,
+    Key(&'a PathNode<'a>, &'a str),
+    Index(&'a PathNode<'a>, usize),
+}
+
+impl fmt::Display for PathNode<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathNode::Root => Ok(()),
+            PathNode::Key(parent, key) => write_segment(f, parent, key),
+            PathNode::Index(parent, index) => write_segment(f, parent, index),
+        }
+    }
+}
+
+fn write_segment(f: &mut fmt::Formatter<'_>, parent: &PathNode<'_>, segment: &dyn fmt::Display) -> fmt::Result {
+    if matches!(parent, PathNode::Root) {
+        write!(f, "{segment}")
+    } else {
+        write!(f, "{parent}.{segment}")
+    }
+}
+
+/// serde_json's `arbitrary_precision` feature hands numbers to visitors as a
+/// one-member map under this key; `serde_json::Value` relies on the same.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+struct NodeSeed<'a> {
+    depth: usize,
+    limits: &'a Limits,
+    path: &'a PathNode<'a>,
+    failure: &'a RefCell<Option<Error>>,
+}
+
+impl NodeSeed<'_> {
+    fn fail<E: de::Error>(&self, error: Error) -> E {
+        let message = error.to_string();
+        *self.failure.borrow_mut() = Some(error);
+        E::custom(message)
+    }
+
+    fn nested<E: de::Error>(&self) -> std::result::Result<usize, E> {
+        let depth = self.depth + 1;
+        if depth > self.limits.max_depth {
+            Err(self.fail(Error::BodyTooDeep { limit: self.limits.max_depth }))
+        } else {
+            Ok(depth)
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for NodeSeed<'_> {
+    type Value = Json;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> std::result::Result<Json, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NodeSeed<'_> {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<Json, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Json, E> {
+        Ok(Json::Bool(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Json, E> {
+        Ok(Json::String(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> std::result::Result<Json, E> {
+        Ok(Json::String(v))
+    }
+
+    // Only reached without `arbitrary_precision`; kept exact all the same.
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Json, E> {
+        Ok(Json::Number(v.to_string()))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Json, E> {
+        Ok(Json::Number(v.to_string()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Json, A::Error> {
+        let depth = self.nested()?;
+        let mut items = Vec::new();
+        loop {
+            let path = PathNode::Index(self.path, items.len());
+            let seed = NodeSeed { depth, limits: self.limits, path: &path, failure: self.failure };
+            match seq.next_element_seed(seed)? {
+                Some(item) => items.push(item),
+                None => return Ok(Json::Array(items)),
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Json, A::Error> {
+        let mut members: Vec<(String, Json)> = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if members.is_empty() && key == NUMBER_TOKEN {
+                let text: String = map.next_value()?;
+                if !is_json_number(&text) {
+                    return Err(de::Error::custom("object member collides with the number marker"));
+                }
+                return Ok(Json::Number(text));
+            }
+            let depth = self.nested()?;
+            let path = PathNode::Key(self.path, &key);
+            if members.iter().any(|(existing, _)| *existing == key) {
+                return Err(self.fail(Error::DuplicateKey { path: path.to_string() }));
+            }
+            let value = map.next_value_seed(NodeSeed { depth, limits: self.limits, path: &path, failure: self.failure })?;
+            members.push((key, value));
+        }
+        // An empty object still counts as a level.
+        self.nested()?;
+        Ok(Json::Object(members))
+    }
+}
+
+/// True for text in JSON's number grammar: `-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`.
+pub(crate) fn is_json_number(text: &str) -> bool {
+    fn digits(b: &[u8], mut i: usize) -> usize {
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    }
+    let b = text.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i = digits(b, i),
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        let end = digits(b, i + 1);
+        if end == i + 1 {
+            return false;
+        }
+        i = end;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let end = digits(b, i);
+        if end == i {
+            return false;
+        }
+        i = end;
+    }
+    i == b.len()
+}
+
+fn write_json(value: &Json, out: &mut String) {
+    match value {
+        Json::Null => out.push_str("null"),
+        Json::Bool(true) => out.push_str("true"),
+        Json::Bool(false) => out.push_str("false"),
+        Json::Number(text) => out.push_str(text),
+        Json::String(s) => write_json_string(s, out),
+        Json::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json(item, out);
+            }
+            out.push(']');
+        }
+        Json::Object(members) => {
+            out.push('{');
+            for (i, (key, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_string(key, out);
+                out.push(':');
+                write_json(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn write_json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Json> {
+        parse_body(text, &Limits::default())
+    }
+
+    #[test]
+    fn numbers_keep_their_text() {
+        let big = "123456789012345678901234567890";
+        let body = parse(&format!(r#"{{"a":{big},"b":1.0,"c":-0,"d":1E+2}}"#)).unwrap();
+        assert_eq!(body.get("a"), Some(&Json::Number(big.into())));
+        assert_eq!(body.get("b"), Some(&Json::Number("1.0".into())));
+        assert_eq!(body.get("c"), Some(&Json::Number("-0".into())));
+        // serde_json writes the exponent marker in lower case; the value is unchanged.
+        assert_eq!(body.get("d"), Some(&Json::Number("1e+2".into())));
+    }
+
+    #[test]
+    fn empty_text_is_empty_object_and_top_level_must_be_object() {
+        assert_eq!(parse("").unwrap(), Json::Object(vec![]));
+        assert_eq!(parse("[]").unwrap_err().code(), "BODY_NOT_OBJECT");
+        assert_eq!(parse("  ").unwrap_err().code(), "INVALID_JSON");
+        assert_eq!(parse("{} x").unwrap_err().code(), "INVALID_JSON");
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_with_their_path() {
+        let err = parse(r#"{"a":{"b":[{"c":1,"c":2}]}}"#).unwrap_err();
+        assert_eq!(err, Error::DuplicateKey { path: "a.b.0.c".into() });
+    }
+
+    #[test]
+    fn depth_and_size_limits() {
+        let limits = Limits { max_bytes: 100, max_depth: 3 };
+        assert!(parse_body(r#"{"a":{"b":{}}}"#, &limits).is_ok());
+        assert_eq!(parse_body(r#"{"a":{"b":{"c":{}}}}"#, &limits).unwrap_err().code(), "BODY_TOO_DEEP");
+        assert_eq!(parse_body(r#"{"a":[[[1]]]}"#, &limits).unwrap_err().code(), "BODY_TOO_DEEP");
+        let long = format!(r#"{{"a":"{}"}}"#, "x".repeat(100));
+        assert_eq!(
+            parse_body(&long, &limits).unwrap_err(),
+            Error::BodyTooLarge { limit: 100, actual: long.len() }
+        );
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(parse(&deep).unwrap_err().code(), "BODY_TOO_DEEP");
+    }
+
+    #[test]
+    fn number_grammar() {
+        for ok in ["0", "-0", "12", "1.5", "1e5", "1E+5", "-2.5e-3"] {
+            assert!(is_json_number(ok), "{ok}");
+        }
+        for bad in ["", "-", "01", "1.", ".5", "1e", "+1", "1x", "abc", "NaN"] {
+            assert!(!is_json_number(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn lone_surrogates_are_invalid_json() {
+        assert_eq!(parse(r#"{"a":"\ud800"}"#).unwrap_err().code(), "INVALID_JSON");
+    }
+
+    #[test]
+    fn a_member_named_like_the_number_token_is_only_special_first() {
+        let body = parse(r#"{"x":1,"$serde_json::private::Number":"2"}"#).unwrap();
+        assert_eq!(body.get(NUMBER_TOKEN), Some(&Json::String("2".into())));
+    }
+
+    #[test]
+    fn writes_compact_json_that_parses_back() {
+        let text = r#"{"a":"q\"\\\n\u0001é😀","b":[1,2.50,null,true,false,{}],"c":{}}"#;
+        let body = parse(text).unwrap();
+        let written = body.to_json_text();
+        assert_eq!(written, "{\"a\":\"q\\\"\\\\\\n\\u0001é😀\",\"b\":[1,2.50,null,true,false,{}],\"c\":{}}");
+        assert_eq!(parse(&written).unwrap(), body);
+    }
+}

@@ -1,0 +1,22 @@
+//! payment-intake: build, sign and verify messages of the Payment Intake
+//! Service. The core modules are plain Rust; `wasm` holds the JS bindings.
+
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+pub mod callback;
+pub mod canonical;
+pub mod error;
+pub mod json;
+pub mod keys;
+pub mod number;
+pub mod signing;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use callback::{diagnose_callback, verify_callback, Diagnosis, ReceivedHeaders, VerifiedCallback, VerifyOptions};
+pub use canonical::{canonical_entries, canonical_message, canonical_steps, Booleans, CanonicalOptions, Falsy, Order};
+pub use error::{Error, Result};
+pub use json::{parse_body, Json, Limits};
+pub use keys::{SigningKey, VerifyingKey};
+pub use signing::{sign_body, sign_message, verify_message, AccessHeaders};
