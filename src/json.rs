@@ -81,6 +81,42 @@ impl Json {
     }
 }
 
+/// Largest integer a JS number holds exactly (2^53 - 1).
+const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+
+/// Serializes as the value a JS `JSON.parse` would give, except that an integer
+/// beyond 2^53 becomes its exact decimal text rather than a rounded number.
+impl serde::Serialize for Json {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            Json::Null => serializer.serialize_unit(),
+            Json::Bool(b) => serializer.serialize_bool(*b),
+            Json::Number(text) => match text.parse::<i64>() {
+                Ok(i) if (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&i) => serializer.serialize_i64(i),
+                Ok(_) => serializer.serialize_str(text),
+                Err(_) if !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) => serializer.serialize_str(text),
+                Err(_) => serializer.serialize_f64(text.parse::<f64>().unwrap_or(f64::NAN)),
+            },
+            Json::String(s) => serializer.serialize_str(s),
+            Json::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Json::Object(members) => {
+                let mut map = serializer.serialize_map(Some(members.len()))?;
+                for (key, value) in members {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
 /// Parses a request or callback body. Empty text is the empty object (spec,
 /// Authentication step 8); anything else must be a JSON object.
 pub fn parse_body(text: &str, limits: &Limits) -> Result<Json> {
