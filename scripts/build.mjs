@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,8 +40,8 @@ function fail(text) {
   process.exit(1);
 }
 
-function run(cmd, args, options = {}) {
-  console.log(`$ ${cmd} ${args.join(' ')}`);
+function run(cmd, args, options = {}, shown = `${cmd} ${args.join(' ')}`) {
+  console.log(`$ ${shown}`);
   const result = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit', ...options });
   if (result.error) fail(`${cmd} could not start: ${result.error.message}`);
   if (result.status !== 0) fail(`${cmd} exited with ${result.status ?? result.signal}`);
@@ -193,7 +193,7 @@ function smokeTest(names) {
       console.log('  ok: node (require), node (import) and web (initSync) all load');
     })().catch((e) => { console.error(e); process.exit(1); });
   `;
-  run(process.execPath, ['-e', script]);
+  run(process.execPath, ['-e', script], {}, 'node -e <load pkg/ three ways>');
 }
 
 function reportSizes() {
@@ -215,13 +215,19 @@ fs.rmSync(pkgDir, { recursive: true, force: true });
 bindgen(wasm, 'nodejs', path.join(pkgDir, 'node'));
 bindgen(wasm, 'web', path.join(pkgDir, 'web'));
 step('wasm-opt -Os');
-wasmOpt(path.join(pkgDir, 'node', `${crateName}_bg.wasm`));
-wasmOpt(path.join(pkgDir, 'web', `${crateName}_bg.wasm`));
+const nodeWasm = path.join(pkgDir, 'node', `${crateName}_bg.wasm`);
+const webWasm = path.join(pkgDir, 'web', `${crateName}_bg.wasm`);
+const sameInput = fs.readFileSync(nodeWasm).equals(fs.readFileSync(webWasm));
+wasmOpt(nodeWasm);
+if (sameInput) {
+  fs.copyFileSync(nodeWasm, webWasm);
+  console.log(`  ${path.relative(root, webWasm)}: same module as the node build, copied`);
+} else {
+  wasmOpt(webWasm);
+}
 const manifest = writePackageJson(version);
 const names = exportNames(path.join(pkgDir, 'node', `${crateName}.js`));
 writeEsmWrapper(names);
 smokeTest(names);
 reportSizes();
 console.log(`\n[build] ${manifest.name}@${manifest.version} built in pkg/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-// Keep pathToFileURL imported for the smoke test's sake in editors.
-void pathToFileURL;
