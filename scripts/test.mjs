@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// Runs every test suite in turn, prints which one is running, and fails when
+// any fails. Each suite's output is shown as it comes and also read for its
+// counts, so that a wasm run that silently ran no test (e.g. browser tests
+// without `run_in_browser`, which still exit 0) is a failure.
+//
+//   node scripts/test.mjs              all suites
+//   node scripts/test.mjs js browser   only the named ones (native, node, browser, build, js)
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const binDir = path.join(root, 'node_modules', '.bin');
+const env = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH}` };
+
+function which(name) {
+  const found = spawnSync('sh', ['-c', `command -v ${name}`], { env, encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : null;
+}
+
+/** Sums every `test result: ok. N passed; M failed; K ignored` line (cargo and wasm-bindgen-test). */
+function rustCounts(output) {
+  let passed = 0;
+  let failed = 0;
+  let ignored = 0;
+  let lines = 0;
+  for (const m of output.matchAll(/test result: (\w+)\. (\d+) passed; (\d+) failed(?:; (\d+) ignored)?/g)) {
+    lines += 1;
+    passed += Number(m[2]);
+    failed += Number(m[3]);
+    ignored += Number(m[4] ?? 0);
+    if (m[1] !== 'ok' && Number(m[3]) === 0) failed += 1;
+  }
+  return { passed, failed, ignored, lines };
+}
+
+/** Counts from node's test runner (spec or tap reporter). */
+function nodeCounts(output) {
+  const last = (word) => {
+    const all = [...output.matchAll(new RegExp(`^(?:#|\\u2139)\\s*${word} (\\d+)\\s*$`, 'gm'))];
+    return all.length ? Number(all[all.length - 1][1]) : null;
+  };
+  const tests = last('tests');
+  return { passed: last('pass') ?? 0, failed: last('fail') ?? 0, ignored: (last('skipped') ?? 0) + (last('todo') ?? 0), lines: tests === null ? 0 : 1 };
+}
+
+function jsTestFiles() {
+  const dir = path.join(root, 'tests', 'js');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /\.test\.(mjs|cjs|js)$/.test(f))
+    .sort()
+    .map((f) => path.join('tests', 'js', f));
+}
+
+function chromedriver() {
+  return process.env.CHROMEDRIVER || which('chromedriver') || '/usr/bin/chromedriver';
+}
+
+const SUITES = [
+  {
+    id: 'native',
+    title: 'Rust tests, native (cargo test)',
+    cmd: () => ['cargo', ['test']],
+    counts: rustCounts,
+  },
+  {
+    id: 'node',
+    title: 'Rust tests as wasm in Node (wasm-pack test --node)',
+    cmd: () => ['wasm-pack', ['test', '--node']],
+    counts: rustCounts,
+    mustRun: true,
+  },
+  {
+    id: 'browser',
+    title: 'Rust tests as wasm in headless Chrome (wasm-pack test --headless --chrome)',
+    cmd: () => ['wasm-pack', ['test', '--headless', '--chrome', '--chromedriver', chromedriver()]],
+    counts: rustCounts,
+    mustRun: true,
+  },
+  {
+    id: 'build',
+    title: 'npm package build (npm run build)',
+    cmd: () => [process.execPath, [path.join('scripts', 'build.mjs')]],
+  },
+  {
+    id: 'js',
+    title: 'JS tests on the built pkg/ (node --test tests/js/)',
+    cmd: () => [process.execPath, ['--test', '--test-reporter=spec', ...jsTestFiles()]],
+    counts: nodeCounts,
+    mustRun: true,
+    needs: 'build',
+  },
+];
+
+function runSuite(suite) {
+  const [cmd, args] = suite.cmd();
+  const bar = '='.repeat(78);
+  console.log(`\n${bar}\n== ${suite.title}\n== $ ${[cmd === process.execPath ? 'node' : cmd, ...args].join(' ')}\n${bar}`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+      process.stderr.write(chunk);
+    });
+    child.on('error', (error) => resolve({ ok: false, why: `could not start ${cmd}: ${error.message}`, started }));
+    child.on('close', (code, signal) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const counts = suite.counts ? suite.counts(output) : null;
+      let ok = code === 0;
+      let why = ok ? '' : `exit ${code ?? signal}`;
+      if (ok && suite.mustRun && (!counts || counts.lines === 0 || counts.passed === 0)) {
+        ok = false;
+        why = 'exited 0 but ran no test';
+      }
+      if (ok && counts && counts.failed > 0) {
+        ok = false;
+        why = `${counts.failed} failed`;
+      }
+      resolve({ ok, why, seconds, counts });
+    });
+  });
+}
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((w) => !SUITES.some((s) => s.id === w));
+if (unknown.length) {
+  console.error(`unknown suite(s): ${unknown.join(', ')}; known: ${SUITES.map((s) => s.id).join(', ')}`);
+  process.exit(2);
+}
+const selected = SUITES.filter((s) => wanted.length === 0 || wanted.includes(s.id));
+
+const results = [];
+for (const suite of selected) {
+  const dependency = suite.needs && results.find((r) => r.suite.id === suite.needs);
+  if (dependency && !dependency.ok) {
+    results.push({ suite, ok: false, why: `skipped: ${suite.needs} failed`, seconds: '0.0', counts: null });
+    continue;
+  }
+  if (suite.id === 'js' && jsTestFiles().length === 0) {
+    results.push({ suite, ok: false, why: 'no test files in tests/js/', seconds: '0.0', counts: null });
+    continue;
+  }
+  results.push({ suite, ...(await runSuite(suite)) });
+}
+
+console.log(`\n${'='.repeat(78)}\n== Summary\n${'='.repeat(78)}`);
+let passed = 0;
+let failed = 0;
+for (const r of results) {
+  const c = r.counts;
+  if (c) {
+    passed += c.passed;
+    failed += c.failed;
+  }
+  // A suite that failed without a failing test (build error, no test run) counts as one failure.
+  if (!r.ok && !(c && c.failed > 0)) failed += 1;
+  const detail = c ? `${c.passed} passed, ${c.failed} failed${c.ignored ? `, ${c.ignored} ignored/skipped` : ''}` : '';
+  const state = r.ok ? 'ok' : `FAILED (${r.why})`;
+  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.suite.id.padEnd(8)} ${state}${detail ? `: ${detail}` : ''} [${r.seconds ?? '-'} s]`);
+}
+const failedSuites = results.filter((r) => !r.ok).length;
+console.log(failedSuites ? `\n${failedSuites} of ${results.length} suites FAILED` : `\nall ${results.length} suites passed`);
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(failedSuites ? 1 : 0);
