@@ -32,7 +32,10 @@ impl ReceivedHeaders {
                 continue;
             };
             if found[slot].is_some() {
-                return Err(Error::InvalidHeader { name: names[slot].into(), reason: "is given more than once".into() });
+                return Err(Error::InvalidHeader {
+                    name: names[slot].into(),
+                    reason: "is given more than once".into(),
+                });
             }
             found[slot] = Some(value.trim());
         }
@@ -148,7 +151,12 @@ pub struct Diagnosis {
 
 /// Tries every canonical variant to tell the merchant which one the sender used,
 /// or that none matches, so the key, the timestamp or the body is at fault.
-pub fn diagnose_callback(raw_body: &str, headers: &ReceivedHeaders, key: &VerifyingKey, limits: &Limits) -> Result<Diagnosis> {
+pub fn diagnose_callback(
+    raw_body: &str,
+    headers: &ReceivedHeaders,
+    key: &VerifyingKey,
+    limits: &Limits,
+) -> Result<Diagnosis> {
     check_timestamp(&headers.timestamp)?;
     let body = parse_body(raw_body, limits)?;
     let keys = std::slice::from_ref(key);

@@ -42,8 +42,8 @@ pub enum Order {
     Utf16,
 }
 
-/// The canonical-form variant to build or expect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// The canonical-form variant to build or expect. `Default` is [`CanonicalOptions::DEFAULT`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CanonicalOptions {
     pub falsy: Falsy,
     pub booleans: Booleans,
@@ -73,6 +73,12 @@ impl CanonicalOptions {
             }
         }
         all
+    }
+}
+
+impl Default for CanonicalOptions {
+    fn default() -> Self {
+        Self::DEFAULT
     }
 }
 
@@ -229,7 +235,10 @@ mod tests {
 
     #[test]
     fn empty_containers_vanish_but_their_siblings_stay() {
-        assert_eq!(entries(r#"{"a":{},"b":[],"c":[{}],"d":{"e":[]}}"#, CanonicalOptions::DEFAULT), Vec::<String>::new());
+        assert_eq!(
+            entries(r#"{"a":{},"b":[],"c":[{}],"d":{"e":[]}}"#, CanonicalOptions::DEFAULT),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
@@ -248,6 +257,12 @@ mod tests {
         for bad in ["", "-1", "1.5", "1e9", " 1", "abc", "99999999999999999999", "１"] {
             assert_eq!(check_timestamp(bad).unwrap_err().code(), "INVALID_TIMESTAMP", "{bad}");
         }
+    }
+
+    #[test]
+    fn default_options_keep_padding() {
+        assert_eq!(CanonicalOptions::default(), CanonicalOptions::DEFAULT);
+        assert!(CanonicalOptions::default().padding);
     }
 
     #[test]

@@ -158,10 +158,9 @@ impl fmt::Display for Error {
             Error::InvalidHeader { name, reason } => write!(f, "Header '{name}' {reason}"),
             Error::InvalidPublicKey { hint } => write!(f, "Invalid public key: {hint}"),
             Error::InvalidSignature { hint } => write!(f, "Invalid signature: {hint}"),
-            Error::TimestampOutOfTolerance { skew_seconds, tolerance_seconds } => write!(
-                f,
-                "Timestamp is {skew_seconds} s from now, outside the tolerance of {tolerance_seconds} s"
-            ),
+            Error::TimestampOutOfTolerance { skew_seconds, tolerance_seconds } => {
+                write!(f, "Timestamp is {skew_seconds} s from now, outside the tolerance of {tolerance_seconds} s")
+            }
             Error::NoVerifyingKey => write!(f, "No verifying key was given"),
             Error::CryptoFailure { reason } => write!(f, "Cryptographic operation failed: {reason}"),
         }

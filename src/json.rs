@@ -141,9 +141,9 @@ pub fn parse_value(text: &str, limits: &Limits) -> Result<Json> {
     let parsed = seed.deserialize(&mut deserializer).and_then(|v| deserializer.end().map(|_| v));
     match parsed {
         Ok(value) => Ok(value),
-        Err(json_error) => Err(failure
-            .into_inner()
-            .unwrap_or_else(|| Error::InvalidJson { message: json_error.to_string() })),
+        Err(json_error) => {
+            Err(failure.into_inner().unwrap_or_else(|| Error::InvalidJson { message: json_error.to_string() }))
+        }
     }
 }
 
@@ -269,7 +269,8 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
             if members.iter().any(|(existing, _)| *existing == key) {
                 return Err(self.fail(Error::DuplicateKey { path: path.to_string() }));
             }
-            let value = map.next_value_seed(NodeSeed { depth, limits: self.limits, path: &path, failure: self.failure })?;
+            let value =
+                map.next_value_seed(NodeSeed { depth, limits: self.limits, path: &path, failure: self.failure })?;
             members.push((key, value));
         }
         // An empty object still counts as a level.
@@ -404,10 +405,7 @@ mod tests {
         assert_eq!(parse_body(r#"{"a":{"b":{"c":{}}}}"#, &limits).unwrap_err().code(), "BODY_TOO_DEEP");
         assert_eq!(parse_body(r#"{"a":[[[1]]]}"#, &limits).unwrap_err().code(), "BODY_TOO_DEEP");
         let long = format!(r#"{{"a":"{}"}}"#, "x".repeat(100));
-        assert_eq!(
-            parse_body(&long, &limits).unwrap_err(),
-            Error::BodyTooLarge { limit: 100, actual: long.len() }
-        );
+        assert_eq!(parse_body(&long, &limits).unwrap_err(), Error::BodyTooLarge { limit: 100, actual: long.len() });
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         assert_eq!(parse(&deep).unwrap_err().code(), "BODY_TOO_DEEP");
     }

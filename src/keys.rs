@@ -5,7 +5,12 @@
 use base64::engine::general_purpose::URL_SAFE;
 use base64::Engine;
 use rsa::pkcs1::{DecodeRsaPrivateKey, DecodeRsaPublicKey};
-use rsa::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey, LineEnding};
+
+use rsa::pkcs8::der::{Document, SecretDocument};
+use rsa::pkcs8::{
+    DecodePublicKey, EncodePrivateKey, EncodePublicKey, LineEnding, ObjectIdentifier, PrivateKeyInfo,
+    SubjectPublicKeyInfoRef,
+};
 use rsa::traits::PublicKeyParts;
 use rsa::{BigUint, RsaPrivateKey, RsaPublicKey};
 
@@ -41,15 +46,26 @@ impl SigningKey {
     /// Reads a PKCS#8 (`PRIVATE KEY`) or PKCS#1 (`RSA PRIVATE KEY`) PEM.
     pub fn from_pem(pem: &str) -> Result<Self> {
         let pem = pem.trim();
-        let private = match pem_label(pem)? {
-            "PRIVATE KEY" => RsaPrivateKey::from_pkcs8_pem(pem).map_err(|e| pkcs8_error(&e.to_string()))?,
-            "RSA PRIVATE KEY" => RsaPrivateKey::from_pkcs1_pem(pem).map_err(|e| invalid(e.to_string()))?,
+        let label = pem_label(pem)?;
+        match label {
+            "PRIVATE KEY" | "RSA PRIVATE KEY" => {}
             "ENCRYPTED PRIVATE KEY" => return Err(Error::KeyEncrypted),
             "PUBLIC KEY" | "RSA PUBLIC KEY" => {
                 return Err(invalid("this is a public key; signing needs the private key".into()))
             }
             other => return Err(unsupported_label(other)),
+        }
+        let (_, der) = SecretDocument::from_pem(pem).map_err(|e| invalid(e.to_string()))?;
+        let pkcs1_der = if label == "PRIVATE KEY" {
+            let info = PrivateKeyInfo::try_from(der.as_bytes()).map_err(|e| invalid(e.to_string()))?;
+            require_rsa(info.algorithm.oid)?;
+            info.private_key
+        } else {
+            der.as_bytes()
         };
+        let fields = rsa::pkcs1::RsaPrivateKey::try_from(pkcs1_der).map_err(|e| invalid(e.to_string()))?;
+        check_policy(fields.modulus.as_bytes(), fields.public_exponent.as_bytes())?;
+        let private = RsaPrivateKey::from_pkcs1_der(pkcs1_der).map_err(|e| invalid(e.to_string()))?;
         Self::from_private(private)
     }
 
@@ -96,24 +112,32 @@ impl VerifyingKey {
     /// Reads a SubjectPublicKeyInfo (`PUBLIC KEY`) or PKCS#1 (`RSA PUBLIC KEY`) PEM.
     pub fn from_pem(pem: &str) -> Result<Self> {
         let pem = pem.trim();
-        let public = match pem_label(pem)? {
-            "PUBLIC KEY" => RsaPublicKey::from_public_key_pem(pem).map_err(|e| pkcs8_error(&e.to_string()))?,
-            "RSA PUBLIC KEY" => RsaPublicKey::from_pkcs1_pem(pem).map_err(|e| invalid(e.to_string()))?,
+        let label = pem_label(pem)?;
+        match label {
+            "PUBLIC KEY" | "RSA PUBLIC KEY" => {}
             "PRIVATE KEY" | "RSA PRIVATE KEY" | "ENCRYPTED PRIVATE KEY" => {
-                return Err(invalid(
-                    "this is a private key; configure the project's public key for verifying".into(),
-                ))
+                return Err(invalid("this is a private key; configure the project's public key for verifying".into()))
             }
             other => return Err(unsupported_label(other)),
+        }
+        let (_, der) = Document::from_pem(pem).map_err(|e| invalid(e.to_string()))?;
+        let pkcs1_der = if label == "PUBLIC KEY" {
+            let info = SubjectPublicKeyInfoRef::try_from(der.as_bytes()).map_err(|e| invalid(e.to_string()))?;
+            require_rsa(info.algorithm.oid)?;
+            info.subject_public_key.raw_bytes()
+        } else {
+            der.as_bytes()
         };
+        let fields = rsa::pkcs1::RsaPublicKey::try_from(pkcs1_der).map_err(|e| invalid(e.to_string()))?;
+        check_policy(fields.modulus.as_bytes(), fields.public_exponent.as_bytes())?;
+        let public = RsaPublicKey::from_pkcs1_der(pkcs1_der).map_err(|e| invalid(e.to_string()))?;
         Self::from_public(public)
     }
 
     fn from_public(public: RsaPublicKey) -> Result<Self> {
-        check_public(&public)?;
-        let pem = public
-            .to_public_key_pem(LineEnding::LF)
-            .map_err(|e| Error::CryptoFailure { reason: e.to_string() })?;
+        check_policy(&public.n().to_bytes_be(), &public.e().to_bytes_be())?;
+        let pem =
+            public.to_public_key_pem(LineEnding::LF).map_err(|e| Error::CryptoFailure { reason: e.to_string() })?;
         let token = URL_SAFE.encode(pem.as_bytes());
         Ok(VerifyingKey { public, pem, token })
     }
@@ -155,24 +179,32 @@ impl VerifyingKey {
     }
 }
 
-fn check_public(public: &RsaPublicKey) -> Result<()> {
-    let bits = public.n().bits();
+/// Our key policy, on the big-endian modulus and exponent: 2048 to 4096 bits,
+/// and an odd exponent from 3 to 2^32 - 1 (65537 in practice).
+fn check_policy(modulus: &[u8], exponent: &[u8]) -> Result<()> {
+    let bits = big_endian_bits(modulus);
     if !(MIN_BITS..=MAX_BITS).contains(&bits) {
         return Err(Error::KeySizeUnsupported { bits });
     }
-    let e = public.e();
-    let is_odd = (e % 2u32) == BigUint::from(1u32);
-    let sane = e >= &BigUint::from(3u32) && e.bits() <= 32 && is_odd;
-    if !sane {
-        return Err(Error::KeyExponentUnsupported { exponent: e.to_string() });
+    let significant: Vec<u8> = exponent.iter().copied().skip_while(|b| *b == 0).collect();
+    let value = (significant.len() <= 4).then(|| significant.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b)));
+    match value {
+        Some(e) if e >= 3 && e % 2 == 1 => Ok(()),
+        _ => Err(Error::KeyExponentUnsupported { exponent: BigUint::from_bytes_be(exponent).to_string() }),
     }
-    Ok(())
+}
+
+fn big_endian_bits(bytes: &[u8]) -> usize {
+    let significant: Vec<&u8> = bytes.iter().skip_while(|b| **b == 0).collect();
+    match significant.first() {
+        Some(first) => (significant.len() - 1) * 8 + (8 - first.leading_zeros() as usize),
+        None => 0,
+    }
 }
 
 /// The label of the (first) PEM block, e.g. `PRIVATE KEY`.
 fn pem_label(pem: &str) -> Result<&str> {
-    rsa::pkcs8::der::pem::decode_label(pem.as_bytes())
-        .map_err(|e| invalid(format!("not a PEM block ({e})")))
+    rsa::pkcs8::der::pem::decode_label(pem.as_bytes()).map_err(|e| invalid(format!("not a PEM block ({e})")))
 }
 
 fn unsupported_label(label: &str) -> Error {
@@ -187,15 +219,47 @@ fn unsupported_label(label: &str) -> Error {
     Error::KeyTypeUnsupported { found: found.into() }
 }
 
-/// A PKCS#8 or SPKI document that parsed but holds another algorithm.
-fn pkcs8_error(message: &str) -> Error {
-    if message.contains("algorithm") || message.contains("OID") || message.contains("unknown") {
-        Error::KeyTypeUnsupported { found: format!("not RSA ({message})") }
-    } else {
-        invalid(message.to_owned())
+/// rsaEncryption, the algorithm of every RSA PKCS#8 and SPKI document.
+const RSA_ENCRYPTION: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
+
+/// A PKCS#8 or SPKI document that holds another algorithm is named, not just refused.
+fn require_rsa(oid: ObjectIdentifier) -> Result<()> {
+    if oid == RSA_ENCRYPTION {
+        return Ok(());
     }
+    let found = match oid.to_string().as_str() {
+        "1.2.840.10045.2.1" => "an EC key".to_owned(),
+        "1.3.101.112" => "an Ed25519 key".to_owned(),
+        "1.3.101.113" => "an Ed448 key".to_owned(),
+        "1.2.840.10040.4.1" => "a DSA key".to_owned(),
+        "1.2.840.113549.1.1.10" => "an RSA-PSS key (only PKCS#1 v1.5 RSA is used)".to_owned(),
+        other => format!("a key of algorithm {other}"),
+    };
+    Err(Error::KeyTypeUnsupported { found })
 }
 
 fn invalid(reason: String) -> Error {
     Error::InvalidKey { reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policy_bounds() {
+        let modulus = |bits: usize| {
+            let mut m = vec![0u8; bits.div_ceil(8)];
+            m[0] = 1 << ((bits - 1) % 8);
+            m
+        };
+        assert!(check_policy(&modulus(2048), &[1, 0, 1]).is_ok());
+        assert!(check_policy(&modulus(4096), &[3]).is_ok());
+        assert_eq!(check_policy(&modulus(2047), &[1, 0, 1]).unwrap_err().code(), "KEY_SIZE_UNSUPPORTED");
+        assert_eq!(check_policy(&modulus(4097), &[1, 0, 1]).unwrap_err().code(), "KEY_SIZE_UNSUPPORTED");
+        for exponent in [&[1u8][..], &[2], &[0, 0, 1, 0, 0], &[1, 0, 0, 0, 1]] {
+            assert_eq!(check_policy(&modulus(2048), exponent).unwrap_err().code(), "KEY_EXPONENT_UNSUPPORTED");
+        }
+        assert!(check_policy(&modulus(2048), &[0, 0xff, 0xff, 0xff, 0xff]).is_ok());
+    }
 }

@@ -77,9 +77,8 @@ pub fn sign_message(message: &str, key: &SigningKey) -> Result<String> {
 
 /// Checks a base64url signature (padded or not) of `message`.
 pub fn verify_message(message: &str, signature: &str, key: &VerifyingKey) -> Result<()> {
-    let bytes = decode_base64url(signature).ok_or_else(|| Error::InvalidSignature {
-        hint: "x-access-signature is not URL-safe base64".into(),
-    })?;
+    let bytes = decode_base64url(signature)
+        .ok_or_else(|| Error::InvalidSignature { hint: "x-access-signature is not URL-safe base64".into() })?;
     if bytes.len() != key.signature_len() {
         return Err(Error::InvalidSignature {
             hint: format!(

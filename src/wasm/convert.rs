@@ -24,7 +24,9 @@ pub fn js_error(error: Error) -> JsValue {
         let _ = Reflect::set(object, &"hint".into(), &hint.into());
     }
     let path = match &error {
-        Error::DuplicateKey { path } | Error::InvalidNumber { path, .. } | Error::InvalidBody { path, .. } => Some(path),
+        Error::DuplicateKey { path } | Error::InvalidNumber { path, .. } | Error::InvalidBody { path, .. } => {
+            Some(path)
+        }
         _ => None,
     };
     if let Some(path) = path {
@@ -251,8 +253,10 @@ pub fn now_seconds() -> u64 {
 /// The `x-access-*` headers out of a plain object, `Headers`, `Map` or `[name, value]` pairs.
 /// Other headers are ignored; one of ours must be a single string.
 pub fn header_pairs_from_js(headers: &JsValue) -> Result<Vec<(String, String)>, Error> {
-    let not_readable =
-        || Error::InvalidHeader { name: "headers".into(), reason: "must be an object, Headers, Map or [name, value] pairs".into() };
+    let not_readable = || Error::InvalidHeader {
+        name: "headers".into(),
+        reason: "must be an object, Headers, Map or [name, value] pairs".into(),
+    };
     if !headers.is_object() {
         return Err(not_readable());
     }
@@ -302,7 +306,8 @@ const KEY_CACHE_SIZE: usize = 16;
 /// Verifying keys from a `VerifyingKey` (or anything with `publicKeyPem()`), a PEM
 /// string, or an array of those.
 pub fn verifying_keys_from_js(value: &JsValue) -> Result<Vec<VerifyingKey>, Error> {
-    let items: Vec<JsValue> = if Array::is_array(value) { Array::from(value).iter().collect() } else { vec![value.clone()] };
+    let items: Vec<JsValue> =
+        if Array::is_array(value) { Array::from(value).iter().collect() } else { vec![value.clone()] };
     items.iter().map(verifying_key_from_js).collect()
 }
 

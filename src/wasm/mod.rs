@@ -263,8 +263,8 @@ pub fn sign_request(
         timestamp_from_js(&options.timestamp).map_err(fail)?
     };
     let body = body_from_js(&body, &Limits::default()).map_err(fail)?;
-    let headers = signing::sign_body(&body.json, &signing_key.0, &options.merchant_id, &timestamp, &canonical)
-        .map_err(fail)?;
+    let headers =
+        signing::sign_body(&body.json, &signing_key.0, &options.merchant_id, &timestamp, &canonical).map_err(fail)?;
     #[derive(Serialize)]
     struct Signed<'a> {
         body: &'a str,
@@ -290,7 +290,10 @@ fn whole_number(name: &str, value: f64, max: f64) -> JsResult<u64> {
     if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= max {
         Ok(value as u64)
     } else {
-        Err(fail(Error::InvalidArgument { name: name.into(), reason: format!("must be a whole number from 0 to {max}") }))
+        Err(fail(Error::InvalidArgument {
+            name: name.into(),
+            reason: format!("must be a whole number from 0 to {max}"),
+        }))
     }
 }
 
@@ -310,7 +313,12 @@ fn verify_options_from_js(value: JsValue) -> JsResult<VerifyOptions> {
         Some(now) => Some(whole_number("now", now, 9_007_199_254_740_991.0)?),
         None => tolerance_seconds.map(|_| now_seconds()),
     };
-    Ok(VerifyOptions { canonical: canonical_options_from_js(&raw.options).map_err(fail)?, tolerance_seconds, now, limits })
+    Ok(VerifyOptions {
+        canonical: canonical_options_from_js(&raw.options).map_err(fail)?,
+        tolerance_seconds,
+        now,
+        limits,
+    })
 }
 
 fn received_headers(headers: &JsValue) -> JsResult<ReceivedHeaders> {
@@ -397,7 +405,10 @@ pub fn diagnose_callback(
     let headers = received_headers(&headers)?;
     let keys = verifying_keys_from_js(&verifying_key).map_err(fail)?;
     let [key] = keys.as_slice() else {
-        return Err(fail(Error::InvalidArgument { name: "verifyingKey".into(), reason: "must be exactly one key".into() }));
+        return Err(fail(Error::InvalidArgument {
+            name: "verifyingKey".into(),
+            reason: "must be exactly one key".into(),
+        }));
     };
     let text = raw_body_text(&raw_body)?;
     let diagnosis = callback::diagnose_callback(&text, &headers, key, &Limits::default()).map_err(fail)?;

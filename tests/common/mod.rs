@@ -1,0 +1,388 @@
+//! Test bodies shared by the native/Node run (`vectors.rs`) and the browser
+//! run (`browser.rs`). Vectors and fixtures are compiled in with `include_str!`
+//! so the same tests run where there is no file system.
+
+pub mod properties;
+
+use payment_intake::{
+    callback::{diagnose_callback, match_token},
+    canonical_entries, canonical_message, parse_body, sign_body, verify_callback, Booleans, CanonicalOptions, Falsy,
+    Json, Limits, Order, ReceivedHeaders, SigningKey, VerifyOptions, VerifyingKey,
+};
+use serde_json::Value;
+
+/// Declares each named test for the native and wasm harnesses.
+#[macro_export]
+macro_rules! shared_tests {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+        #[cfg_attr(not(target_arch = "wasm32"), test)]
+        fn $name() {
+            common::$name()
+        }
+    )*};
+}
+
+const CANONICAL: &str = include_str!("../vectors/canonical.json");
+const SIGNATURES: &str = include_str!("../vectors/signatures.json");
+const CALLBACKS: &str = include_str!("../vectors/callbacks.json");
+const PYTHON_REFERENCE: &str = include_str!("../fixtures/python_reference.json");
+
+/// A vector key file by its path relative to `tests/vectors/`.
+pub fn vector_key(path: &str) -> &'static str {
+    match path {
+        "keys/rsa2048.pkcs8.pem" => include_str!("../vectors/keys/rsa2048.pkcs8.pem"),
+        "keys/rsa2048.pkcs1.pem" => include_str!("../vectors/keys/rsa2048.pkcs1.pem"),
+        "keys/rsa2048.public.pem" => include_str!("../vectors/keys/rsa2048.public.pem"),
+        "keys/rsa2048.public.pkcs1.pem" => include_str!("../vectors/keys/rsa2048.public.pkcs1.pem"),
+        "keys/rsa3072.pkcs8.pem" => include_str!("../vectors/keys/rsa3072.pkcs8.pem"),
+        "keys/rsa3072.pkcs1.pem" => include_str!("../vectors/keys/rsa3072.pkcs1.pem"),
+        "keys/rsa3072.public.pem" => include_str!("../vectors/keys/rsa3072.public.pem"),
+        "keys/rsa3072.public.pkcs1.pem" => include_str!("../vectors/keys/rsa3072.public.pkcs1.pem"),
+        "keys/rsa4096.pkcs8.pem" => include_str!("../vectors/keys/rsa4096.pkcs8.pem"),
+        "keys/rsa4096.pkcs1.pem" => include_str!("../vectors/keys/rsa4096.pkcs1.pem"),
+        "keys/rsa4096.public.pem" => include_str!("../vectors/keys/rsa4096.public.pem"),
+        "keys/rsa4096.public.pkcs1.pem" => include_str!("../vectors/keys/rsa4096.public.pkcs1.pem"),
+        "keys/attacker2048.pkcs8.pem" => include_str!("../vectors/keys/attacker2048.pkcs8.pem"),
+        "keys/attacker2048.pkcs1.pem" => include_str!("../vectors/keys/attacker2048.pkcs1.pem"),
+        "keys/attacker2048.public.pem" => include_str!("../vectors/keys/attacker2048.public.pem"),
+        "keys/attacker2048.public.pkcs1.pem" => include_str!("../vectors/keys/attacker2048.public.pkcs1.pem"),
+        other => panic!("no vector key {other}"),
+    }
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).expect("fixture is JSON")
+}
+
+fn text<'a>(value: &'a Value, key: &str) -> &'a str {
+    value[key].as_str().unwrap_or_else(|| panic!("fixture field {key} is text"))
+}
+
+/// The options object of a vector, in core form.
+pub fn options_of(value: &Value) -> CanonicalOptions {
+    let mut options = CanonicalOptions::DEFAULT;
+    if let Some(falsy) = value.get("falsy").and_then(Value::as_str) {
+        options.falsy = match falsy {
+            "none" => Falsy::None,
+            "null" => Falsy::Null,
+            other => panic!("unknown falsy {other}"),
+        };
+    }
+    if let Some(booleans) = value.get("booleans").and_then(Value::as_str) {
+        options.booleans = match booleans {
+            "python" => Booleans::Python,
+            "lower" => Booleans::Lower,
+            "digit" => Booleans::Digit,
+            other => panic!("unknown booleans {other}"),
+        };
+    }
+    if let Some(padding) = value.get("padding").and_then(Value::as_bool) {
+        options.padding = padding;
+    }
+    options
+}
+
+fn body(text: &str) -> Json {
+    parse_body(text, &Limits::default()).expect("body parses")
+}
+
+fn headers_of(value: &Value) -> ReceivedHeaders {
+    let map = value.as_object().expect("headers object");
+    ReceivedHeaders::from_pairs(map.iter().map(|(k, v)| (k.as_str(), v.as_str().expect("header text"))))
+        .expect("four headers")
+}
+
+pub fn canonical_vectors() {
+    let cases = json(CANONICAL);
+    let cases = cases.as_array().expect("array");
+    assert!(cases.len() >= 19);
+    for case in cases {
+        let name = text(case, "name");
+        let options = options_of(&case["options"]);
+        let parsed = body(text(case, "body"));
+        let expected: Vec<&str> = case["entries"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();
+        assert_eq!(canonical_entries(&parsed, &options).unwrap(), expected, "entries of {name}");
+        let message = canonical_message(&parsed, text(case, "timestamp"), &options).unwrap();
+        assert_eq!(message, text(case, "message"), "message of {name}");
+    }
+}
+
+pub fn signature_vectors() {
+    let cases = json(SIGNATURES);
+    let cases = cases.as_array().expect("array");
+    assert!(cases.len() >= 38);
+    for case in cases {
+        let name = text(case, "name");
+        let key = SigningKey::from_pem(vector_key(text(case, "key"))).unwrap();
+        let options = options_of(&case["options"]);
+        let expected = &case["headers"];
+        let signed = sign_body(&body(text(case, "body")), &key, text(case, "merchant_id"), "1700000000", &options)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (header, value) in signed.pairs() {
+            assert_eq!(value, text(expected, header), "{header} of {name}");
+        }
+        // What we sign, we verify.
+        let received = headers_of(expected);
+        let verify = VerifyOptions { canonical: options, ..VerifyOptions::default() };
+        verify_callback(text(case, "body"), &received, &[key.verifying_key().clone()], &verify)
+            .unwrap_or_else(|e| panic!("{name} does not verify: {e}"));
+    }
+}
+
+pub fn callback_vectors() {
+    let all = json(CALLBACKS);
+    let key = VerifyingKey::from_pem(vector_key(text(&all, "verifying_key"))).unwrap();
+    let cases = all["cases"].as_array().expect("cases");
+    assert!(cases.len() >= 7);
+    for case in cases {
+        let name = text(case, "name");
+        let result = verify_callback(
+            text(case, "body"),
+            &headers_of(&case["headers"]),
+            std::slice::from_ref(&key),
+            &VerifyOptions::default(),
+        );
+        match text(case, "expect") {
+            "ok" => assert!(result.is_ok(), "{name}: {:?}", result.err()),
+            code => assert_eq!(result.err().map(|e| e.code()), Some(code), "{name}"),
+        }
+    }
+}
+
+pub fn python_reference_bodies() {
+    let reference = json(PYTHON_REFERENCE);
+    let cases = reference["canonical"].as_array().expect("cases");
+    assert!(cases.len() >= 300);
+    for case in cases {
+        let parsed = body(text(case, "body"));
+        let expected: Vec<&str> = case["entries"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();
+        let entries = canonical_entries(&parsed, &CanonicalOptions::DEFAULT).unwrap();
+        assert_eq!(entries, expected, "entries of {}", text(case, "body"));
+        let message = canonical_message(&parsed, text(case, "timestamp"), &CanonicalOptions::DEFAULT).unwrap();
+        assert_eq!(message, text(case, "message"), "message of {}", text(case, "body"));
+    }
+}
+
+pub fn python_float_repr() {
+    let reference = json(PYTHON_REFERENCE);
+    let floats = reference["float_repr"].as_array().expect("floats");
+    assert!(floats.len() > 1000);
+    for case in floats {
+        let written = payment_intake::number::python_number_text(text(case, "json")).expect("finite");
+        assert_eq!(written.text, text(case, "repr"), "repr of {}", text(case, "json"));
+    }
+}
+
+pub fn every_key_form_reads_and_agrees() {
+    for name in ["rsa2048", "rsa3072", "rsa4096", "attacker2048"] {
+        let path = |suffix: &str| format!("keys/{name}.{suffix}");
+        let from_pkcs8 = SigningKey::from_pem(vector_key(&path("pkcs8.pem"))).unwrap();
+        let from_pkcs1 = SigningKey::from_pem(vector_key(&path("pkcs1.pem"))).unwrap();
+        let spki = VerifyingKey::from_pem(vector_key(&path("public.pem"))).unwrap();
+        let pkcs1_public = VerifyingKey::from_pem(vector_key(&path("public.pkcs1.pem"))).unwrap();
+        assert_eq!(from_pkcs8.verifying_key(), &spki, "{name}");
+        assert_eq!(from_pkcs1.verifying_key(), &spki, "{name}");
+        assert_eq!(pkcs1_public, spki, "{name}");
+        // The token is base64url of the SPKI PEM exactly as the vectors' generator wrote it.
+        assert_eq!(spki.public_key_pem(), vector_key(&path("public.pem")), "{name}");
+        let expected_bits = name.trim_start_matches(char::is_alphabetic).trim_end_matches(char::is_alphabetic);
+        let expected_bits = if name.starts_with("attacker") { "2048" } else { expected_bits };
+        assert_eq!(spki.bits().to_string(), expected_bits, "{name}");
+        let round_trip = SigningKey::from_pem(&from_pkcs8.private_key_pem().unwrap()).unwrap();
+        assert_eq!(round_trip.verifying_key(), &spki);
+    }
+}
+
+pub fn refused_keys_have_codes() {
+    let cases: [(&str, &str); 12] = [
+        (include_str!("../fixtures/keys/rsa1024.pkcs8.pem"), "KEY_SIZE_UNSUPPORTED"),
+        (include_str!("../fixtures/keys/rsa4160.pkcs8.pem"), "KEY_SIZE_UNSUPPORTED"),
+        (include_str!("../fixtures/keys/ec.pkcs8.pem"), "KEY_TYPE_UNSUPPORTED"),
+        (include_str!("../fixtures/keys/ec.sec1.pem"), "KEY_TYPE_UNSUPPORTED"),
+        (include_str!("../fixtures/keys/ed25519.pkcs8.pem"), "KEY_TYPE_UNSUPPORTED"),
+        (include_str!("../fixtures/keys/rsa2048.encrypted.pem"), "KEY_ENCRYPTED"),
+        (include_str!("../fixtures/keys/rsa2048.cert.pem"), "KEY_TYPE_UNSUPPORTED"),
+        (include_str!("../vectors/keys/rsa2048.public.pem"), "INVALID_KEY"),
+        ("", "INVALID_KEY"),
+        ("not a key at all", "INVALID_KEY"),
+        ("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", "INVALID_KEY"),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n", "INVALID_KEY"),
+    ];
+    for (pem, code) in cases {
+        let err = SigningKey::from_pem(pem).expect_err(code);
+        assert_eq!(err.code(), code, "{err}");
+    }
+    let public_cases: [(&str, &str); 5] = [
+        (include_str!("../fixtures/keys/rsa1024.public.pem"), "KEY_SIZE_UNSUPPORTED"),
+        (include_str!("../fixtures/keys/ec.public.pem"), "KEY_TYPE_UNSUPPORTED"),
+        (include_str!("../fixtures/keys/rsa2048.bigexponent.public.pem"), "KEY_EXPONENT_UNSUPPORTED"),
+        (include_str!("../vectors/keys/rsa2048.pkcs8.pem"), "INVALID_KEY"),
+        ("garbage", "INVALID_KEY"),
+    ];
+    for (pem, code) in public_cases {
+        let err = VerifyingKey::from_pem(pem).expect_err(code);
+        assert_eq!(err.code(), code, "{err}");
+    }
+    // e = 3 is small but standard, and accepted.
+    assert!(SigningKey::from_pem(include_str!("../fixtures/keys/rsa2048e3.pkcs8.pem")).is_ok());
+}
+
+fn signed_callback(key: &SigningKey, body_text: &str, options: &CanonicalOptions) -> ReceivedHeaders {
+    let signed = sign_body(&body(body_text), key, "merchant-1", "1700000000", options).unwrap();
+    ReceivedHeaders::from_pairs(signed.pairs()).unwrap()
+}
+
+const CALLBACK_BODY: &str = r#"{"project_id":"p1","general":{"payment_id":"o-1","request_id":"r1"},"status":{"status":"success","sub_status":null,"flag":true,"zero":0}}"#;
+
+pub fn rotated_keys_and_padding() {
+    let old = SigningKey::from_pem(vector_key("keys/rsa3072.pkcs8.pem")).unwrap();
+    let new = SigningKey::from_pem(vector_key("keys/rsa2048.pkcs8.pem")).unwrap();
+    let attacker = SigningKey::from_pem(vector_key("keys/attacker2048.pkcs8.pem")).unwrap();
+    let configured = [old.verifying_key().clone(), new.verifying_key().clone()];
+    let defaults = VerifyOptions::default();
+    for (index, key) in [&old, &new].into_iter().enumerate() {
+        let headers = signed_callback(key, CALLBACK_BODY, &CanonicalOptions::DEFAULT);
+        let verified = verify_callback(CALLBACK_BODY, &headers, &configured, &defaults).unwrap();
+        assert_eq!(verified.key_index, index);
+        // Signature and token are accepted without their padding.
+        let mut unpadded = headers.clone();
+        unpadded.signature = unpadded.signature.trim_end_matches('=').into();
+        unpadded.token = unpadded.token.trim_end_matches('=').into();
+        assert!(verify_callback(CALLBACK_BODY, &unpadded, &configured, &defaults).is_ok());
+    }
+    let forged = signed_callback(&attacker, CALLBACK_BODY, &CanonicalOptions::DEFAULT);
+    let err = verify_callback(CALLBACK_BODY, &forged, &configured, &defaults).unwrap_err();
+    assert_eq!(err.code(), "INVALID_PUBLIC_KEY");
+    // A forger who copies the project's token still fails on the signature.
+    let mut copied = forged;
+    copied.token = new.verifying_key().token().into();
+    assert_eq!(
+        verify_callback(CALLBACK_BODY, &copied, &configured, &defaults).unwrap_err().code(),
+        "INVALID_SIGNATURE"
+    );
+    assert_eq!(match_token(&copied.token, &[]).unwrap_err().code(), "NO_VERIFYING_KEY");
+}
+
+pub fn token_in_other_pem_layouts_is_the_same_key() {
+    use base64::Engine;
+    let key = VerifyingKey::from_pem(vector_key("keys/rsa2048.public.pem")).unwrap();
+    let crlf = key.public_key_pem().replace('\n', "\r\n");
+    let pkcs1 = vector_key("keys/rsa2048.public.pkcs1.pem");
+    for pem in [crlf.as_str(), pkcs1] {
+        let token = base64::engine::general_purpose::URL_SAFE.encode(pem);
+        assert_eq!(match_token(&token, std::slice::from_ref(&key)).unwrap(), 0);
+    }
+    assert_eq!(match_token("bm90IGEga2V5", std::slice::from_ref(&key)).unwrap_err().code(), "INVALID_PUBLIC_KEY");
+    assert_eq!(match_token("!!!", std::slice::from_ref(&key)).unwrap_err().code(), "INVALID_PUBLIC_KEY");
+}
+
+pub fn tolerance_window() {
+    let key = SigningKey::from_pem(vector_key("keys/rsa2048.pkcs8.pem")).unwrap();
+    let headers = signed_callback(&key, CALLBACK_BODY, &CanonicalOptions::DEFAULT);
+    let keys = [key.verifying_key().clone()];
+    let at = |now: u64| VerifyOptions { tolerance_seconds: Some(300), now: Some(now), ..VerifyOptions::default() };
+    assert!(verify_callback(CALLBACK_BODY, &headers, &keys, &at(1_700_000_300)).is_ok());
+    assert!(verify_callback(CALLBACK_BODY, &headers, &keys, &at(1_699_999_700)).is_ok());
+    for now in [1_700_000_301, 1_699_999_699] {
+        let err = verify_callback(CALLBACK_BODY, &headers, &keys, &at(now)).unwrap_err();
+        assert_eq!(err.code(), "TIMESTAMP_OUT_OF_TOLERANCE");
+    }
+}
+
+pub fn diagnose_finds_the_sender_variant() {
+    let key = SigningKey::from_pem(vector_key("keys/rsa2048.pkcs8.pem")).unwrap();
+    let verifying = key.verifying_key();
+    let limits = Limits::default();
+    let digit = CanonicalOptions { booleans: Booleans::Digit, ..CanonicalOptions::DEFAULT };
+    let utf16_null = CanonicalOptions { falsy: Falsy::Null, order: Order::Utf16, ..CanonicalOptions::DEFAULT };
+    for variant in [digit, utf16_null, CanonicalOptions::DEFAULT] {
+        let headers = signed_callback(&key, CALLBACK_BODY, &variant);
+        let diagnosis = diagnose_callback(CALLBACK_BODY, &headers, verifying, &limits).unwrap();
+        assert!(diagnosis.matched, "{variant:?}");
+        assert!(diagnosis.matching.contains(&variant), "{variant:?}");
+        assert_eq!(diagnosis.default_error.is_none(), variant == CanonicalOptions::DEFAULT);
+        assert!(diagnosis.token_matches_key);
+    }
+    let headers = signed_callback(&key, CALLBACK_BODY, &digit);
+    let diagnosis = diagnose_callback(CALLBACK_BODY, &headers, verifying, &limits).unwrap();
+    assert_eq!(diagnosis.options, Some(digit));
+    assert_eq!(diagnosis.default_error.map(|e| e.code()), Some("INVALID_SIGNATURE"));
+    let tampered = CALLBACK_BODY.replace("o-1", "o-2");
+    let diagnosis = diagnose_callback(&tampered, &headers, verifying, &limits).unwrap();
+    assert!(!diagnosis.matched && diagnosis.options.is_none() && diagnosis.token_matches_key);
+    let attacker = SigningKey::from_pem(vector_key("keys/attacker2048.pkcs8.pem")).unwrap();
+    let forged = signed_callback(&attacker, CALLBACK_BODY, &CanonicalOptions::DEFAULT);
+    let diagnosis = diagnose_callback(CALLBACK_BODY, &forged, verifying, &limits).unwrap();
+    assert!(!diagnosis.matched && !diagnosis.token_matches_key);
+    assert_eq!(diagnosis.default_error.map(|e| e.code()), Some("INVALID_PUBLIC_KEY"));
+}
+
+pub fn malformed_callbacks_have_codes() {
+    let key = SigningKey::from_pem(vector_key("keys/rsa2048.pkcs8.pem")).unwrap();
+    let headers = signed_callback(&key, CALLBACK_BODY, &CanonicalOptions::DEFAULT);
+    let keys = [key.verifying_key().clone()];
+    let defaults = VerifyOptions::default();
+    let code = |body: &str, headers: &ReceivedHeaders, options: &VerifyOptions| {
+        verify_callback(body, headers, &keys, options).unwrap_err().code()
+    };
+    assert_eq!(code("not json", &headers, &defaults), "INVALID_JSON");
+    assert_eq!(code("[1]", &headers, &defaults), "BODY_NOT_OBJECT");
+    assert_eq!(code(r#"{"a":1,"a":2}"#, &headers, &defaults), "DUPLICATE_KEY");
+    let small = VerifyOptions { limits: Limits { max_bytes: 64, ..Limits::default() }, ..VerifyOptions::default() };
+    assert_eq!(code(CALLBACK_BODY, &headers, &small), "BODY_TOO_LARGE");
+    let deep = format!("{}1{}", r#"{"a":"#.repeat(100), "}".repeat(100));
+    assert_eq!(code(&deep, &headers, &defaults), "BODY_TOO_DEEP");
+    let mut bad_time = headers.clone();
+    bad_time.timestamp = "17e8".into();
+    assert_eq!(code(CALLBACK_BODY, &bad_time, &defaults), "INVALID_TIMESTAMP");
+    let mut short = headers.clone();
+    short.signature = short.signature[..40].into();
+    assert_eq!(code(CALLBACK_BODY, &short, &defaults), "INVALID_SIGNATURE");
+    let no_token = ReceivedHeaders::from_pairs(headers_pairs(&headers).into_iter().take(3));
+    assert_eq!(no_token.unwrap_err().code(), "MISSING_HEADER");
+}
+
+fn headers_pairs(h: &ReceivedHeaders) -> Vec<(&str, &str)> {
+    vec![
+        ("x-access-timestamp", h.timestamp.as_str()),
+        ("x-access-merchant-id", h.merchant_id.as_str()),
+        ("x-access-signature", h.signature.as_str()),
+        ("x-access-token", h.token.as_str()),
+    ]
+}
+
+pub fn unicode_separators_and_big_integers() {
+    let cases: [(&str, &[&str]); 5] = [
+        (r#"{"ключ":"значение","k:e;y":"v;a:l"}"#, &["k:e;y:v;a:l", "ключ:значение"]),
+        (
+            r#"{"n":123456789012345678901234567890,"m":-98765432109876543210}"#,
+            &["m:-98765432109876543210", "n:123456789012345678901234567890"],
+        ),
+        (r#"{"e":"\ud83d\ude00","t":"\t\n"}"#, &["e:😀", "t:\t\n"]),
+        (
+            r#"{"f":[1e16,1e15,1E-5,0.0001,-2.5e-10]}"#,
+            &["f:0:1e+16", "f:1:1000000000000000.0", "f:2:1e-05", "f:3:0.0001", "f:4:-2.5e-10"],
+        ),
+        (r#"{"x":{"y":[[],{},[[{"z":false}]]]}}"#, &["x:y:2:0:0:z:None"]),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(canonical_entries(&body(text), &CanonicalOptions::DEFAULT).unwrap(), expected, "{text}");
+    }
+    // 64 levels is the default limit: exactly 64 passes, 65 does not.
+    let nested = |levels: usize| format!("{}\"v\"{}", r#"{"k":"#.repeat(levels), "}".repeat(levels));
+    assert_eq!(canonical_entries(&body(&nested(64)), &CanonicalOptions::DEFAULT).unwrap().len(), 1);
+    assert_eq!(parse_body(&nested(65), &Limits::default()).unwrap_err().code(), "BODY_TOO_DEEP");
+}
+
+pub fn random_bodies_keep_properties() {
+    properties::check_random_bodies(150);
+}
+
+pub fn generated_keys_sign_and_verify() {
+    let key = SigningKey::generate(2048).unwrap();
+    assert_eq!(key.bits(), 2048);
+    let headers = signed_callback(&key, CALLBACK_BODY, &CanonicalOptions::DEFAULT);
+    assert!(verify_callback(CALLBACK_BODY, &headers, &[key.verifying_key().clone()], &VerifyOptions::default()).is_ok());
+    assert_eq!(SigningKey::generate(1024).unwrap_err().code(), "KEY_SIZE_UNSUPPORTED");
+}
