@@ -42,6 +42,7 @@ impl AccessHeaders {
 pub const MAX_MERCHANT_ID_CHARS: usize = 255;
 
 /// Signs `body` as of `timestamp` (Unix seconds) and returns the headers to send.
+/// `options.padding` applies to the message, the signature and the token alike.
 pub fn sign_body(
     body: &Json,
     key: &SigningKey,
@@ -52,11 +53,14 @@ pub fn sign_body(
     check_merchant_id(merchant_id)?;
     let message = canonical_message(body, timestamp, options)?;
     let signature = sign_message(&message, key)?;
+    let token = key.verifying_key().token();
+    // A sender that leaves out padding leaves it out of every base64url it writes.
+    let unpad = |text: &str| if options.padding { text.to_owned() } else { text.trim_end_matches('=').to_owned() };
     Ok(AccessHeaders {
         timestamp: timestamp.to_owned(),
         merchant_id: merchant_id.to_owned(),
-        signature,
-        token: key.verifying_key().token().to_owned(),
+        signature: unpad(&signature),
+        token: unpad(token),
     })
 }
 

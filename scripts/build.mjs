@@ -1,0 +1,233 @@
+#!/usr/bin/env node
+// Builds the npm package in pkg/ from one release build of the crate:
+//   pkg/node/  CommonJS build (wasm-bindgen --target nodejs), loads synchronously
+//   pkg/web/   browser ES module build (wasm-bindgen --target web), needs init()
+//   pkg/index.mjs + index.d.mts  ES-module wrapper for Node, no init needed
+//   pkg/package.json  from pkg-template/package.json, version from Cargo.toml
+// Every .wasm is run through wasm-opt from the npm package `binaryen`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkgDir = path.join(root, 'pkg');
+const crateName = 'payment_intake';
+const binDir = path.join(root, 'node_modules', '.bin');
+const env = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH}` };
+
+// Features the Rust wasm32 target emits by default; wasm-opt must accept them,
+// and every runtime we support (Node 18+, current browsers) has them.
+const WASM_FEATURES = [
+  '--enable-bulk-memory',
+  '--enable-bulk-memory-opt',
+  '--enable-nontrapping-float-to-int',
+  '--enable-sign-ext',
+  '--enable-mutable-globals',
+  '--enable-reference-types',
+  '--enable-multivalue',
+  '--enable-call-indirect-overlong',
+];
+
+function step(text) {
+  console.log(`\n[build] ${text}`);
+}
+
+function fail(text) {
+  console.error(`\n[build] error: ${text}`);
+  process.exit(1);
+}
+
+function run(cmd, args, options = {}, shown = `${cmd} ${args.join(' ')}`) {
+  console.log(`$ ${shown}`);
+  const result = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit', ...options });
+  if (result.error) fail(`${cmd} could not start: ${result.error.message}`);
+  if (result.status !== 0) fail(`${cmd} exited with ${result.status ?? result.signal}`);
+}
+
+function output(cmd, args) {
+  return execFileSync(cmd, args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** `version = "..."` of the [package] table of Cargo.toml. */
+function crateVersion() {
+  const toml = fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
+  const pkgTable = toml.split(/^\[/m).find((t) => t.startsWith('package]'));
+  const m = pkgTable && pkgTable.match(/^version\s*=\s*"([^"]+)"/m);
+  if (!m) fail('no version in the [package] table of Cargo.toml');
+  return m[1];
+}
+
+/** The exact wasm-bindgen version the crate pins (`wasm-bindgen = "=X"`). */
+function pinnedBindgenVersion() {
+  const toml = fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
+  const m = toml.match(/^wasm-bindgen\s*=\s*(?:"=?([^"]+)"|\{[^}]*version\s*=\s*"=?([^"]+)")/m);
+  if (!m) fail('no wasm-bindgen dependency in Cargo.toml');
+  return m[1] ?? m[2];
+}
+
+function checkTools() {
+  step('checking tools');
+  const wasmOpt = path.join(binDir, process.platform === 'win32' ? 'wasm-opt.cmd' : 'wasm-opt');
+  if (!fs.existsSync(wasmOpt)) fail('node_modules/.bin/wasm-opt is missing: run `npm ci` (devDependency binaryen)');
+  console.log(output('wasm-opt', ['--version']).trim(), `(${path.relative(root, wasmOpt)})`);
+  const wanted = pinnedBindgenVersion();
+  let have;
+  try {
+    have = output('wasm-bindgen', ['--version']).trim();
+  } catch {
+    fail(`wasm-bindgen is not on PATH: cargo install wasm-bindgen-cli --version ${wanted}`);
+  }
+  if (have !== `wasm-bindgen ${wanted}`) {
+    fail(`found "${have}" but the crate pins ${wanted}: cargo install wasm-bindgen-cli --version ${wanted} --force`);
+  }
+  console.log(have);
+}
+
+function cargoBuild() {
+  step('cargo build --release --target wasm32-unknown-unknown');
+  run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '--lib']);
+  const meta = JSON.parse(output('cargo', ['metadata', '--format-version', '1', '--no-deps']));
+  const wasm = path.join(meta.target_directory, 'wasm32-unknown-unknown', 'release', `${crateName}.wasm`);
+  if (!fs.existsSync(wasm)) fail(`cargo did not produce ${wasm}`);
+  return wasm;
+}
+
+function bindgen(wasm, target, outDir) {
+  step(`wasm-bindgen --target ${target} -> ${path.relative(root, outDir)}/`);
+  run('wasm-bindgen', ['--target', target, '--typescript', '--out-dir', outDir, '--out-name', crateName, wasm]);
+}
+
+function wasmOpt(file) {
+  const before = fs.statSync(file).size;
+  const tmp = `${file}.opt`;
+  run('wasm-opt', ['-Os', ...WASM_FEATURES, '--strip-producers', file, '-o', tmp]);
+  fs.renameSync(tmp, file);
+  console.log(`  ${path.relative(root, file)}: ${before} -> ${fs.statSync(file).size} bytes`);
+}
+
+function writeJson(file, value) {
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Public names of the CommonJS build, read from the module itself. */
+function exportNames(cjsFile) {
+  const require = createRequire(import.meta.url);
+  const mod = require(cjsFile);
+  const names = Object.keys(mod).filter((n) => !n.startsWith('__') && /^[A-Za-z_$][\w$]*$/.test(n));
+  if (names.includes('default')) fail('the wasm module exports "default", which the ESM wrapper reserves');
+  return names.sort();
+}
+
+function writeEsmWrapper(names) {
+  step(`pkg/index.mjs re-exports ${names.length} names: ${names.join(', ') || '(none)'}`);
+  const list = names.map((n) => `  ${n},`).join('\n');
+  fs.writeFileSync(
+    path.join(pkgDir, 'index.mjs'),
+    `// Generated by scripts/build.mjs: the CommonJS build, as an ES module for Node.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const wasm = require('./node/${crateName}.js');
+
+export const {
+${list}
+} = wasm;
+export default wasm;
+`,
+  );
+  fs.writeFileSync(
+    path.join(pkgDir, 'index.d.mts'),
+    `// Generated by scripts/build.mjs.
+export * from './node/${crateName}.js';
+import * as wasm from './node/${crateName}.js';
+export default wasm;
+`,
+  );
+}
+
+function writePackageJson(version) {
+  const template = JSON.parse(fs.readFileSync(path.join(root, 'pkg-template', 'package.json'), 'utf8'));
+  const toml = fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
+  const field = (name) => toml.match(new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, 'm'))?.[1];
+  const generated = {
+    ...template,
+    version,
+    description: template.description ?? field('description'),
+    license: template.license ?? field('license'),
+  };
+  delete generated.$comment;
+  writeJson(path.join(pkgDir, 'package.json'), generated);
+  // Each build folder says what its .js files are, whatever the parent says.
+  writeJson(path.join(pkgDir, 'node', 'package.json'), { type: 'commonjs' });
+  writeJson(path.join(pkgDir, 'web', 'package.json'), { type: 'module' });
+  const readme = path.join(root, 'README.md');
+  if (fs.existsSync(readme)) fs.copyFileSync(readme, path.join(pkgDir, 'README.md'));
+  return generated;
+}
+
+/** Loads both builds in a fresh Node process: the optimised wasm must instantiate. */
+function smokeTest(names) {
+  step('loading the built package (CommonJS, ES module wrapper, web build via initSync)');
+  const script = `
+    const assert = require('node:assert');
+    const fs = require('node:fs');
+    const path = require('node:path');
+    const { pathToFileURL } = require('node:url');
+    const pkg = ${JSON.stringify(pkgDir)};
+    const names = ${JSON.stringify(names)};
+    (async () => {
+      const cjs = require(pkg);
+      assert.deepStrictEqual(Object.keys(cjs).filter((n) => !n.startsWith('__')).sort(), names);
+      const esm = await import(pathToFileURL(path.join(pkg, 'index.mjs')).href);
+      for (const n of names) assert.strictEqual(esm[n], cjs[n], n);
+      const web = await import(pathToFileURL(path.join(pkg, 'web', '${crateName}.js')).href);
+      web.initSync({ module: fs.readFileSync(path.join(pkg, 'web', '${crateName}_bg.wasm')) });
+      for (const n of names) assert.ok(n in web, 'web build lacks ' + n);
+      if (typeof cjs.errorCodes === 'function') {
+        assert.deepStrictEqual(web.errorCodes(), cjs.errorCodes());
+        console.log('  errorCodes(): ' + cjs.errorCodes().length + ' codes from both builds');
+      }
+      console.log('  ok: node (require), node (import) and web (initSync) all load');
+    })().catch((e) => { console.error(e); process.exit(1); });
+  `;
+  run(process.execPath, ['-e', script], {}, 'node -e <load pkg/ three ways>');
+}
+
+function reportSizes() {
+  step('sizes');
+  for (const dir of ['node', 'web']) {
+    const file = path.join(pkgDir, dir, `${crateName}_bg.wasm`);
+    const bytes = fs.readFileSync(file);
+    const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+    const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+    console.log(`  pkg/${dir}/${crateName}_bg.wasm: ${bytes.length} bytes (${kib(bytes.length)}) raw, ${gz} bytes (${kib(gz)}) gzip`);
+  }
+}
+
+const started = Date.now();
+checkTools();
+const version = crateVersion();
+const wasm = cargoBuild();
+fs.rmSync(pkgDir, { recursive: true, force: true });
+bindgen(wasm, 'nodejs', path.join(pkgDir, 'node'));
+bindgen(wasm, 'web', path.join(pkgDir, 'web'));
+step('wasm-opt -Os');
+const nodeWasm = path.join(pkgDir, 'node', `${crateName}_bg.wasm`);
+const webWasm = path.join(pkgDir, 'web', `${crateName}_bg.wasm`);
+const sameInput = fs.readFileSync(nodeWasm).equals(fs.readFileSync(webWasm));
+wasmOpt(nodeWasm);
+if (sameInput) {
+  fs.copyFileSync(nodeWasm, webWasm);
+  console.log(`  ${path.relative(root, webWasm)}: same module as the node build, copied`);
+} else {
+  wasmOpt(webWasm);
+}
+const manifest = writePackageJson(version);
+const names = exportNames(path.join(pkgDir, 'node', `${crateName}.js`));
+writeEsmWrapper(names);
+smokeTest(names);
+reportSizes();
+console.log(`\n[build] ${manifest.name}@${manifest.version} built in pkg/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

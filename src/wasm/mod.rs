@@ -1,0 +1,435 @@
+//! The JS API: every export of the npm package, with camelCase names. Only
+//! this module (and `convert`) knows about `JsValue`; the work is done by
+//! the core modules.
+
+mod convert;
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::callback::{self, ReceivedHeaders, VerifyOptions};
+use crate::canonical;
+use crate::error::Error;
+use crate::json::{Json, Limits};
+use crate::keys;
+use crate::signing::{self, AccessHeaders};
+use convert::{
+    body_from_js, canonical_options_from_js, header_pairs_from_js, js_error, now_seconds, text_from_js,
+    timestamp_from_js, to_js, verifying_keys_from_js, JsOptionsOut,
+};
+
+type JsResult<T> = Result<T, JsValue>;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** Canonical-form variant. Defaults: falsy 'none', booleans 'python', padding true, order 'codepoint'. */
+export interface CanonicalOptions {
+  /** 'none': null, "", 0, 0.0 and false are written `None` (default). 'null': only null is. */
+  falsy?: 'none' | 'null';
+  /** How true/false are written when not `None`: 'python' True/False (default), 'lower' true/false, 'digit' 1/0. */
+  booleans?: 'python' | 'lower' | 'digit';
+  /** Keep base64url `=` padding (default true). */
+  padding?: boolean;
+  /** Entry order: 'codepoint' (default, as Python) or 'utf16' (as JS `Array.prototype.sort`). */
+  order?: 'codepoint' | 'utf16';
+}
+/** A request or callback body: exact JSON text (signed as is), UTF-8 bytes, or a plain object. */
+export type Body = string | Uint8Array | Record<string, unknown>;
+/** Unix seconds, as a number or a string of digits. */
+export type Timestamp = number | string;
+export interface CanonicalStepsResult { entries: string[]; joined: string; encoded: string; message: string; }
+export interface AccessHeaders {
+  'x-access-timestamp': string;
+  'x-access-merchant-id': string;
+  'x-access-signature': string;
+  'x-access-token': string;
+}
+export interface SignOptions { merchantId: string; timestamp?: Timestamp; options?: CanonicalOptions; }
+export interface SignedRequest { body: string; headers: AccessHeaders; }
+/** Header names in any letter case. */
+export type HeadersInput = Record<string, string | string[] | undefined> | Headers | Map<string, string> | Array<[string, string]>;
+export type VerifyingKeyInput = VerifyingKey | string | Array<VerifyingKey | string>;
+export interface VerifyCallbackOptions {
+  options?: CanonicalOptions;
+  /** Refuse callbacks whose timestamp is further than this from `now`. Off by default. */
+  toleranceSeconds?: number;
+  /** Unix seconds; defaults to the current time. */
+  now?: number;
+  /** Largest raw body accepted, in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+}
+export interface VerifiedCallback {
+  projectId: string | null;
+  paymentId: string | null;
+  requestId: string | null;
+  status: string | null;
+  subStatus: string | null;
+  statusDescription: string | null;
+  /** The body as parsed; integers beyond 2^53 are kept as their decimal text. */
+  raw: Record<string, unknown>;
+  verification: { timestamp: number; merchantId: string; keyIndex: number; options: Required<CanonicalOptions> };
+}
+export interface Diagnosis {
+  matched: boolean;
+  options: Required<CanonicalOptions> | null;
+  matching: Array<Required<CanonicalOptions>>;
+  defaultError: { code: ErrorCode; message: string } | null;
+  tokenMatchesKey: boolean;
+  messagesTried: number;
+  hint: string;
+}
+export type ErrorCode =
+  | 'INVALID_JSON' | 'BODY_NOT_OBJECT' | 'BODY_TOO_LARGE' | 'BODY_TOO_DEEP' | 'DUPLICATE_KEY'
+  | 'INVALID_NUMBER' | 'INVALID_BODY' | 'INVALID_TIMESTAMP' | 'INVALID_OPTION' | 'INVALID_ARGUMENT'
+  | 'INVALID_KEY' | 'KEY_ENCRYPTED' | 'KEY_TYPE_UNSUPPORTED' | 'KEY_SIZE_UNSUPPORTED' | 'KEY_EXPONENT_UNSUPPORTED'
+  | 'MISSING_HEADER' | 'INVALID_HEADER' | 'INVALID_PUBLIC_KEY' | 'INVALID_SIGNATURE'
+  | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'NO_VERIFYING_KEY' | 'CRYPTO_FAILURE';
+/** Every thrown error is an `Error` with these members. */
+export interface PaymentIntakeError extends Error { code: ErrorCode; hint?: string; path?: string; }
+"#;
+
+fn fail(error: Error) -> JsValue {
+    js_error(error)
+}
+
+/// The sorted canonical `path:value` entries of a body.
+#[wasm_bindgen(js_name = canonicalEntries)]
+pub fn canonical_entries(
+    #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "CanonicalOptions")] options: JsValue,
+) -> JsResult<Vec<String>> {
+    let options = canonical_options_from_js(&options).map_err(fail)?;
+    let body = body_from_js(&body, &Limits::default()).map_err(fail)?;
+    canonical::canonical_entries(&body.json, &options).map_err(fail)
+}
+
+/// The text that is signed: base64url of the joined entries, then the timestamp.
+#[wasm_bindgen(js_name = canonicalMessage)]
+pub fn canonical_message(
+    #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Timestamp")] timestamp: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "CanonicalOptions")] options: JsValue,
+) -> JsResult<String> {
+    Ok(steps(&body, &timestamp, &options)?.message)
+}
+
+/// Every step of building the message: entries, joined text, base64url, message.
+#[wasm_bindgen(js_name = canonicalSteps, unchecked_return_type = "CanonicalStepsResult")]
+pub fn canonical_steps(
+    #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Timestamp")] timestamp: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "CanonicalOptions")] options: JsValue,
+) -> JsResult<JsValue> {
+    #[derive(Serialize)]
+    struct StepsOut<'a> {
+        entries: &'a [String],
+        joined: &'a str,
+        encoded: &'a str,
+        message: &'a str,
+    }
+    let s = steps(&body, &timestamp, &options)?;
+    to_js(&StepsOut { entries: &s.entries, joined: &s.joined, encoded: &s.encoded, message: &s.message })
+}
+
+fn steps(body: &JsValue, timestamp: &JsValue, options: &JsValue) -> JsResult<canonical::CanonicalSteps> {
+    let options = canonical_options_from_js(options).map_err(fail)?;
+    let timestamp = timestamp_from_js(timestamp).map_err(fail)?;
+    let body = body_from_js(body, &Limits::default()).map_err(fail)?;
+    canonical::canonical_steps(&body.json, &timestamp, &options).map_err(fail)
+}
+
+/// An RSA private key that signs requests.
+#[wasm_bindgen]
+pub struct SigningKey(keys::SigningKey);
+
+#[wasm_bindgen]
+impl SigningKey {
+    /// Reads a PKCS#8 (`PRIVATE KEY`) or PKCS#1 (`RSA PRIVATE KEY`) PEM of 2048 to 4096 bits.
+    #[wasm_bindgen(js_name = fromPem)]
+    pub fn from_pem(pem: &str) -> JsResult<SigningKey> {
+        keys::SigningKey::from_pem(pem).map(SigningKey).map_err(fail)
+    }
+
+    /// Generates a key pair (2048 bits unless told): for tests and debugging.
+    pub fn generate(bits: Option<u32>) -> JsResult<SigningKey> {
+        keys::SigningKey::generate(bits.unwrap_or(2048) as usize).map(SigningKey).map_err(fail)
+    }
+
+    /// The `x-access-token` header value for this key.
+    pub fn token(&self) -> String {
+        self.0.verifying_key().token().to_owned()
+    }
+
+    /// The public key as SubjectPublicKeyInfo PEM.
+    #[wasm_bindgen(js_name = publicKeyPem)]
+    pub fn public_key_pem(&self) -> String {
+        self.0.verifying_key().public_key_pem().to_owned()
+    }
+
+    /// The private key as PKCS#8 PEM.
+    #[wasm_bindgen(js_name = privateKeyPem)]
+    pub fn private_key_pem(&self) -> JsResult<String> {
+        self.0.private_key_pem().map_err(fail)
+    }
+
+    /// The matching public key.
+    #[wasm_bindgen(js_name = verifyingKey)]
+    pub fn verifying_key(&self) -> VerifyingKey {
+        VerifyingKey(self.0.verifying_key().clone())
+    }
+
+    /// Modulus size in bits.
+    #[wasm_bindgen(getter)]
+    pub fn bits(&self) -> u32 {
+        self.0.bits() as u32
+    }
+}
+
+/// An RSA public key that verifies callbacks.
+#[wasm_bindgen]
+pub struct VerifyingKey(keys::VerifyingKey);
+
+#[wasm_bindgen]
+impl VerifyingKey {
+    /// Reads a SubjectPublicKeyInfo (`PUBLIC KEY`) or PKCS#1 (`RSA PUBLIC KEY`) PEM.
+    #[wasm_bindgen(js_name = fromPem)]
+    pub fn from_pem(pem: &str) -> JsResult<VerifyingKey> {
+        keys::VerifyingKey::from_pem(pem).map(VerifyingKey).map_err(fail)
+    }
+
+    /// The `x-access-token` value the service sends with this key.
+    pub fn token(&self) -> String {
+        self.0.token().to_owned()
+    }
+
+    /// The key as SubjectPublicKeyInfo PEM.
+    #[wasm_bindgen(js_name = publicKeyPem)]
+    pub fn public_key_pem(&self) -> String {
+        self.0.public_key_pem().to_owned()
+    }
+
+    /// Modulus size in bits.
+    #[wasm_bindgen(getter)]
+    pub fn bits(&self) -> u32 {
+        self.0.bits() as u32
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SignRequestOptions {
+    merchant_id: String,
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    timestamp: JsValue,
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    options: JsValue,
+}
+
+#[derive(Serialize)]
+struct HeadersOut<'a> {
+    #[serde(rename = "x-access-timestamp")]
+    timestamp: &'a str,
+    #[serde(rename = "x-access-merchant-id")]
+    merchant_id: &'a str,
+    #[serde(rename = "x-access-signature")]
+    signature: &'a str,
+    #[serde(rename = "x-access-token")]
+    token: &'a str,
+}
+
+impl<'a> From<&'a AccessHeaders> for HeadersOut<'a> {
+    fn from(h: &'a AccessHeaders) -> Self {
+        HeadersOut { timestamp: &h.timestamp, merchant_id: &h.merchant_id, signature: &h.signature, token: &h.token }
+    }
+}
+
+fn argument_error(name: &str, error: impl std::fmt::Display) -> JsValue {
+    fail(Error::InvalidArgument { name: name.into(), reason: format!("is not valid: {error}") })
+}
+
+/// Signs a request body; returns the exact body text to send and the four headers.
+#[wasm_bindgen(js_name = signRequest, unchecked_return_type = "SignedRequest")]
+pub fn sign_request(
+    #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
+    signing_key: &SigningKey,
+    #[wasm_bindgen(unchecked_param_type = "SignOptions")] options: JsValue,
+) -> JsResult<JsValue> {
+    let options: SignRequestOptions =
+        serde_wasm_bindgen::from_value(options).map_err(|e| argument_error("options", e))?;
+    let canonical = canonical_options_from_js(&options.options).map_err(fail)?;
+    let timestamp = if options.timestamp.is_undefined() {
+        now_seconds().to_string()
+    } else {
+        timestamp_from_js(&options.timestamp).map_err(fail)?
+    };
+    let body = body_from_js(&body, &Limits::default()).map_err(fail)?;
+    let headers = signing::sign_body(&body.json, &signing_key.0, &options.merchant_id, &timestamp, &canonical)
+        .map_err(fail)?;
+    #[derive(Serialize)]
+    struct Signed<'a> {
+        body: &'a str,
+        headers: HeadersOut<'a>,
+    }
+    to_js(&Signed { body: &body.text, headers: HeadersOut::from(&headers) })
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct VerifyCallbackOptions {
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    options: JsValue,
+    tolerance_seconds: Option<f64>,
+    now: Option<f64>,
+    max_body_bytes: Option<f64>,
+}
+
+/// Largest `maxBodyBytes` accepted: 64 MiB.
+const MAX_BODY_BYTES_CEILING: f64 = (64u64 << 20) as f64;
+
+fn whole_number(name: &str, value: f64, max: f64) -> JsResult<u64> {
+    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= max {
+        Ok(value as u64)
+    } else {
+        Err(fail(Error::InvalidArgument { name: name.into(), reason: format!("must be a whole number from 0 to {max}") }))
+    }
+}
+
+fn verify_options_from_js(value: JsValue) -> JsResult<VerifyOptions> {
+    let raw: VerifyCallbackOptions = if value.is_undefined() || value.is_null() {
+        VerifyCallbackOptions::default()
+    } else {
+        serde_wasm_bindgen::from_value(value).map_err(|e| argument_error("options", e))?
+    };
+    let mut limits = Limits::default();
+    if let Some(max) = raw.max_body_bytes {
+        limits.max_bytes = whole_number("maxBodyBytes", max, MAX_BODY_BYTES_CEILING)? as usize;
+    }
+    let tolerance_seconds =
+        raw.tolerance_seconds.map(|t| whole_number("toleranceSeconds", t, 9_007_199_254_740_991.0)).transpose()?;
+    let now = match raw.now {
+        Some(now) => Some(whole_number("now", now, 9_007_199_254_740_991.0)?),
+        None => tolerance_seconds.map(|_| now_seconds()),
+    };
+    Ok(VerifyOptions { canonical: canonical_options_from_js(&raw.options).map_err(fail)?, tolerance_seconds, now, limits })
+}
+
+fn received_headers(headers: &JsValue) -> JsResult<ReceivedHeaders> {
+    let pairs = header_pairs_from_js(headers).map_err(fail)?;
+    ReceivedHeaders::from_pairs(pairs.iter().map(|(n, v)| (n.as_str(), v.as_str()))).map_err(fail)
+}
+
+fn raw_body_text(raw_body: &JsValue) -> JsResult<String> {
+    match text_from_js(raw_body).map_err(fail)? {
+        Some(text) => Ok(text),
+        None if raw_body.is_undefined() || raw_body.is_null() => Ok(String::new()),
+        None => Err(fail(Error::InvalidArgument {
+            name: "rawBody".into(),
+            reason: "must be the raw body as a string or bytes, not a parsed object".into(),
+        })),
+    }
+}
+
+/// Verifies a callback from its raw body and headers against the configured key(s).
+/// Throws an `Error` with `.code` when it does not verify.
+#[wasm_bindgen(js_name = verifyCallback, unchecked_return_type = "VerifiedCallback")]
+pub fn verify_callback(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] raw_body: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "HeadersInput")] headers: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "VerifyingKeyInput")] verifying_keys: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "VerifyCallbackOptions")] options: JsValue,
+) -> JsResult<JsValue> {
+    let options = verify_options_from_js(options)?;
+    let headers = received_headers(&headers)?;
+    let keys = verifying_keys_from_js(&verifying_keys).map_err(fail)?;
+    let text = raw_body_text(&raw_body)?;
+    let verified = callback::verify_callback(&text, &headers, &keys, &options).map_err(fail)?;
+    callback_out(&verified, &options)
+}
+
+fn callback_out(verified: &callback::VerifiedCallback, options: &VerifyOptions) -> JsResult<JsValue> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Verification<'a> {
+        timestamp: u64,
+        merchant_id: &'a str,
+        key_index: usize,
+        options: JsOptionsOut,
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct CallbackOut<'a> {
+        project_id: Option<&'a str>,
+        payment_id: Option<&'a str>,
+        request_id: Option<&'a str>,
+        status: Option<&'a str>,
+        sub_status: Option<&'a str>,
+        status_description: Option<&'a str>,
+        raw: &'a Json,
+        verification: Verification<'a>,
+    }
+    let body = &verified.body;
+    let text = |outer: &str, inner: &str| body.get(outer).and_then(|o| o.get(inner)).and_then(Json::as_str);
+    to_js(&CallbackOut {
+        project_id: body.get("project_id").and_then(Json::as_str),
+        payment_id: text("general", "payment_id"),
+        request_id: text("general", "request_id"),
+        status: text("status", "status"),
+        sub_status: text("status", "sub_status"),
+        status_description: text("status", "status_description"),
+        raw: body,
+        verification: Verification {
+            timestamp: verified.timestamp,
+            merchant_id: &verified.merchant_id,
+            key_index: verified.key_index,
+            options: JsOptionsOut::from(&options.canonical),
+        },
+    })
+}
+
+/// For a callback that fails to verify: which canonical variant the sender used,
+/// or that none matches (then the key, the timestamp or the body is wrong).
+#[wasm_bindgen(js_name = diagnoseCallback, unchecked_return_type = "Diagnosis")]
+pub fn diagnose_callback(
+    #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] raw_body: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "HeadersInput")] headers: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "VerifyingKey | string")] verifying_key: JsValue,
+) -> JsResult<JsValue> {
+    let headers = received_headers(&headers)?;
+    let keys = verifying_keys_from_js(&verifying_key).map_err(fail)?;
+    let [key] = keys.as_slice() else {
+        return Err(fail(Error::InvalidArgument { name: "verifyingKey".into(), reason: "must be exactly one key".into() }));
+    };
+    let text = raw_body_text(&raw_body)?;
+    let diagnosis = callback::diagnose_callback(&text, &headers, key, &Limits::default()).map_err(fail)?;
+    #[derive(Serialize)]
+    struct ErrorOut {
+        code: &'static str,
+        message: String,
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct DiagnosisOut {
+        matched: bool,
+        options: Option<JsOptionsOut>,
+        matching: Vec<JsOptionsOut>,
+        default_error: Option<ErrorOut>,
+        token_matches_key: bool,
+        messages_tried: usize,
+        hint: String,
+    }
+    to_js(&DiagnosisOut {
+        matched: diagnosis.matched,
+        options: diagnosis.options.as_ref().map(JsOptionsOut::from),
+        matching: diagnosis.matching.iter().map(JsOptionsOut::from).collect(),
+        default_error: diagnosis.default_error.map(|e| ErrorOut { code: e.code(), message: e.to_string() }),
+        token_matches_key: diagnosis.token_matches_key,
+        messages_tried: diagnosis.messages_tried,
+        hint: diagnosis.hint,
+    })
+}
+
+/// Every error code the package can throw.
+#[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
+pub fn error_codes() -> Vec<String> {
+    Error::ALL_CODES.iter().map(|c| (*c).to_owned()).collect()
+}
