@@ -14,7 +14,9 @@ mod rules;
 use serde::Serialize;
 
 use crate::json::{parse_body, Json, Limits};
+pub use cross_field::{lifetime_max, LIFETIME_MAX, LIFETIME_MAX_KZ, LIFETIME_MIN};
 pub use operations::{Coverage, Operation};
+pub use rules::{AMOUNT_MAX, AMOUNT_MIN};
 
 /// Largest integer a JS number holds exactly (2^53 - 1).
 const MAX_SAFE_INTEGER: i128 = 9_007_199_254_740_991;
