@@ -53,6 +53,14 @@ pub enum Error {
     NoVerifyingKey,
     /// The RSA operation or the random source failed (`CRYPTO_FAILURE`).
     CryptoFailure { reason: String },
+    /// A decimal amount is malformed, negative, too large, or has more fraction digits than its currency (`INVALID_AMOUNT`).
+    InvalidAmount { value: String, reason: String },
+    /// The currency code has no known number of fraction digits (`UNKNOWN_CURRENCY`).
+    UnknownCurrency { code: String },
+    /// A callback body lacks the shape of the spec's callback, e.g. no `status.status` (`INVALID_CALLBACK`).
+    InvalidCallback { path: String, reason: String },
+    /// An API response lacks the shape the spec gives for it (`INVALID_RESPONSE`).
+    InvalidResponse { path: String, reason: String },
 }
 
 impl Error {
@@ -81,6 +89,10 @@ impl Error {
             Error::TimestampOutOfTolerance { .. } => "TIMESTAMP_OUT_OF_TOLERANCE",
             Error::NoVerifyingKey => "NO_VERIFYING_KEY",
             Error::CryptoFailure { .. } => "CRYPTO_FAILURE",
+            Error::InvalidAmount { .. } => "INVALID_AMOUNT",
+            Error::UnknownCurrency { .. } => "UNKNOWN_CURRENCY",
+            Error::InvalidCallback { .. } => "INVALID_CALLBACK",
+            Error::InvalidResponse { .. } => "INVALID_RESPONSE",
         }
     }
 
@@ -119,6 +131,10 @@ impl Error {
         "TIMESTAMP_OUT_OF_TOLERANCE",
         "NO_VERIFYING_KEY",
         "CRYPTO_FAILURE",
+        "INVALID_AMOUNT",
+        "UNKNOWN_CURRENCY",
+        "INVALID_CALLBACK",
+        "INVALID_RESPONSE",
     ];
 }
 
@@ -163,6 +179,18 @@ impl fmt::Display for Error {
             }
             Error::NoVerifyingKey => write!(f, "No verifying key was given"),
             Error::CryptoFailure { reason } => write!(f, "Cryptographic operation failed: {reason}"),
+            Error::InvalidAmount { value, reason } => {
+                let shown: String = value.chars().take(40).collect();
+                write!(f, "Amount '{shown}' {reason}")
+            }
+            Error::UnknownCurrency { code } => {
+                let shown: String = code.chars().take(40).collect();
+                write!(f, "Unknown currency '{shown}': no ISO 4217 fraction digits for it")
+            }
+            Error::InvalidCallback { path, reason } if path.is_empty() => write!(f, "Callback body {reason}"),
+            Error::InvalidCallback { path, reason } => write!(f, "Callback field '{path}' {reason}"),
+            Error::InvalidResponse { path, reason } if path.is_empty() => write!(f, "Response body {reason}"),
+            Error::InvalidResponse { path, reason } => write!(f, "Response field '{path}' {reason}"),
         }
     }
 }

@@ -1,0 +1,310 @@
+//! Builders for payin create requests: a flat, friendly input (fed from a JS
+//! object in camelCase) becomes the spec's nested body, with defaults, and
+//! is validated. Inputs are not second-guessed: what is given is sent, what
+//! is missing is omitted, and the report says what is wrong, by body path.
+
+use serde::Deserialize;
+
+use crate::amount::to_minor_units;
+use crate::error::{Error, Result};
+use crate::json::Json;
+use crate::validate::{validate_request, Operation, ValidationReport};
+
+/// Lifetime sent when none is given: the spec's default of 10 minutes,
+/// within the bounds of every country (300..=600, KZ 300..=900).
+pub const DEFAULT_LIFETIME_SECONDS: u64 = 600;
+
+/// Input of [`build_payin_request`] (P2P H2H payin create). Every field is
+/// optional here so a missing one shows in the report as `REQUIRED` at its
+/// body path (e.g. `general.project_id`) instead of failing deserialization.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PayinInput {
+    pub project_id: Option<String>,
+    pub payment_id: Option<String>,
+    pub merchant_callback_url: Option<String>,
+    pub merchant_success_callback_url: Option<String>,
+    pub merchant_decline_callback_url: Option<String>,
+    pub redirect_url: Option<String>,
+    /// A payment method code, e.g. `card-p2p`.
+    pub method: Option<String>,
+    /// Amount in minor units. Give this or `amount_major`, not both.
+    pub amount: Option<u64>,
+    /// Amount in major units as decimal text, e.g. "1500.50"; converted exactly by `currency`.
+    pub amount_major: Option<String>,
+    pub currency: Option<String>,
+    /// Seconds; [`DEFAULT_LIFETIME_SECONDS`] when absent.
+    pub lifetime: Option<u64>,
+    /// `payment.bank_symbol`: the bank the client would like to pay to.
+    pub bank_symbol: Option<String>,
+    pub description: Option<String>,
+    pub extra_param: Option<String>,
+    pub sender_pan: Option<String>,
+    pub sender_phone: Option<String>,
+    /// `sender.bank_symbol`: the bank the client pays from.
+    pub sender_bank_symbol: Option<String>,
+    pub sender_card_holder: Option<String>,
+    pub customer_id: Option<String>,
+    /// `customer.ip_address`.
+    pub customer_ip: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    /// `ftd` or `trust`.
+    pub customer_type: Option<String>,
+    pub country: Option<String>,
+    pub language: Option<String>,
+    pub email: Option<String>,
+    pub browser: Option<String>,
+    pub device_type: Option<String>,
+    pub user_agent: Option<String>,
+}
+
+/// Input of [`build_widget_payin_request`] (widget payin create).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WidgetPayinInput {
+    pub project_id: Option<String>,
+    pub payment_id: Option<String>,
+    pub merchant_callback_url: Option<String>,
+    pub merchant_success_callback_url: Option<String>,
+    pub merchant_decline_callback_url: Option<String>,
+    pub redirect_url: Option<String>,
+    /// A widget method code, e.g. `payin-p2p-card`; required for KZ.
+    pub widget_method: Option<String>,
+    pub amount: Option<u64>,
+    pub amount_major: Option<String>,
+    pub currency: Option<String>,
+    pub lifetime: Option<u64>,
+    pub description: Option<String>,
+    pub extra_param: Option<String>,
+    /// `sender.bank_symbol`: the bank to pre-select (RU and KZ only).
+    pub bank_symbol: Option<String>,
+    pub customer_id: Option<String>,
+    pub customer_ip: Option<String>,
+    pub country: Option<String>,
+    pub language: Option<String>,
+    pub customer_type: Option<String>,
+    /// Required for KE, NG and ZA.
+    pub email: Option<String>,
+}
+
+/// Object members in order, skipping absent values.
+#[derive(Default)]
+struct Members(Vec<(String, Json)>);
+
+impl Members {
+    fn text(mut self, key: &str, value: &Option<String>) -> Self {
+        if let Some(value) = value {
+            self.0.push((key.to_owned(), Json::String(value.clone())));
+        }
+        self
+    }
+
+    fn number(mut self, key: &str, value: Option<u64>) -> Self {
+        if let Some(value) = value {
+            self.0.push((key.to_owned(), Json::Number(value.to_string())));
+        }
+        self
+    }
+
+    /// Adds a nested object unless it would be empty.
+    fn object(mut self, key: &str, members: Members) -> Self {
+        if !members.0.is_empty() {
+            self.0.push((key.to_owned(), Json::Object(members.0)));
+        }
+        self
+    }
+}
+
+struct GeneralInput<'a> {
+    project_id: &'a Option<String>,
+    payment_id: &'a Option<String>,
+    urls: [&'a Option<String>; 4],
+}
+
+fn general(input: GeneralInput<'_>) -> Members {
+    let [callback, success, decline, redirect] = input.urls;
+    Members::default()
+        .text("project_id", input.project_id)
+        .text("payment_id", input.payment_id)
+        .text("merchant_callback_url", callback)
+        .text("merchant_success_callback_url", success)
+        .text("merchant_decline_callback_url", decline)
+        .text("redirect_url", redirect)
+}
+
+/// Minor units from either form of the amount.
+fn minor_amount(amount: Option<u64>, amount_major: &Option<String>, currency: &Option<String>) -> Result<Option<u64>> {
+    match (amount, amount_major) {
+        (Some(_), Some(_)) => Err(Error::InvalidArgument {
+            name: "amountMajor".into(),
+            reason: "cannot be given together with amount".into(),
+        }),
+        (None, Some(major)) => match currency {
+            Some(currency) => to_minor_units(major, currency).map(Some),
+            None => Err(Error::InvalidArgument {
+                name: "currency".into(),
+                reason: "is required to convert amountMajor".into(),
+            }),
+        },
+        (amount, None) => Ok(amount),
+    }
+}
+
+/// Builds and validates a P2P (H2H) payin create body
+/// (`/api/v1/payment/p2p/payin`). Errors only when the input cannot be turned
+/// into a body: both amounts given, or `amount_major` not convertible.
+pub fn build_payin_request(input: &PayinInput) -> Result<(Json, ValidationReport)> {
+    let amount = minor_amount(input.amount, &input.amount_major, &input.currency)?;
+    let general = general(GeneralInput {
+        project_id: &input.project_id,
+        payment_id: &input.payment_id,
+        urls: [
+            &input.merchant_callback_url,
+            &input.merchant_success_callback_url,
+            &input.merchant_decline_callback_url,
+            &input.redirect_url,
+        ],
+    });
+    let payment = Members::default()
+        .text("method", &input.method)
+        .number("amount", amount)
+        .text("currency", &input.currency)
+        .number("lifetime", Some(input.lifetime.unwrap_or(DEFAULT_LIFETIME_SECONDS)))
+        .text("bank_symbol", &input.bank_symbol)
+        .text("description", &input.description)
+        .text("extra_param", &input.extra_param);
+    let sender = Members::default()
+        .text("pan", &input.sender_pan)
+        .text("phone", &input.sender_phone)
+        .text("bank_symbol", &input.sender_bank_symbol)
+        .text("card_holder", &input.sender_card_holder);
+    let customer = Members::default()
+        .text("id", &input.customer_id)
+        .text("ip_address", &input.customer_ip)
+        .text("first_name", &input.first_name)
+        .text("last_name", &input.last_name)
+        .text("customer_type", &input.customer_type)
+        .text("country", &input.country)
+        .text("language", &input.language)
+        .text("email", &input.email)
+        .text("browser", &input.browser)
+        .text("device_type", &input.device_type)
+        .text("user_agent", &input.user_agent);
+    let body = Members::default()
+        .object("general", general)
+        .object("payment", payment)
+        .object("sender", sender)
+        .object("customer", customer);
+    let body = Json::Object(body.0);
+    let report = validate_request(Operation::P2pPayinCreate.path(), &body);
+    Ok((body, report))
+}
+
+/// Builds and validates a widget payin create body (`/api/v1/widget/payin`).
+pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json, ValidationReport)> {
+    let amount = minor_amount(input.amount, &input.amount_major, &input.currency)?;
+    let general = general(GeneralInput {
+        project_id: &input.project_id,
+        payment_id: &input.payment_id,
+        urls: [
+            &input.merchant_callback_url,
+            &input.merchant_success_callback_url,
+            &input.merchant_decline_callback_url,
+            &input.redirect_url,
+        ],
+    });
+    let payment = Members::default()
+        .number("amount", amount)
+        .text("currency", &input.currency)
+        .number("lifetime", Some(input.lifetime.unwrap_or(DEFAULT_LIFETIME_SECONDS)))
+        .text("description", &input.description)
+        .text("extra_param", &input.extra_param)
+        .text("widget_method", &input.widget_method);
+    let sender = Members::default().text("bank_symbol", &input.bank_symbol);
+    let customer = Members::default()
+        .text("id", &input.customer_id)
+        .text("ip_address", &input.customer_ip)
+        .text("country", &input.country)
+        .text("language", &input.language)
+        .text("customer_type", &input.customer_type)
+        .text("email", &input.email);
+    let body = Members::default()
+        .object("general", general)
+        .object("payment", payment)
+        .object("sender", sender)
+        .object("customer", customer);
+    let body = Json::Object(body.0);
+    let report = validate_request(Operation::WidgetPayinCreate.path(), &body);
+    Ok((body, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ru_payin() -> PayinInput {
+        serde_json::from_str(
+            r#"{"projectId":"prj_8f2c","paymentId":"order-1","method":"card-p2p","amountMajor":"1500.50",
+                "currency":"RUB","customerId":"u-1","customerIp":"10.0.0.1","country":"RU"}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn builds_the_nested_body_with_defaults() {
+        let (body, report) = build_payin_request(&ru_payin()).unwrap();
+        assert!(report.valid, "{report:?}");
+        assert_eq!(
+            body.to_json_text(),
+            r#"{"general":{"project_id":"prj_8f2c","payment_id":"order-1"},"payment":{"method":"card-p2p","amount":150050,"currency":"RUB","lifetime":600},"customer":{"id":"u-1","ip_address":"10.0.0.1","country":"RU"}}"#
+        );
+    }
+
+    #[test]
+    fn missing_inputs_show_in_the_report_by_body_path() {
+        let (body, report) = build_payin_request(&PayinInput::default()).unwrap();
+        assert!(body.get("general").is_none());
+        assert!(report.has_error("general", "REQUIRED"));
+        assert!(report.has_error("customer", "REQUIRED"));
+        assert!(report.has_error("payment.amount", "REQUIRED"));
+    }
+
+    #[test]
+    fn amount_forms() {
+        let mut input = ru_payin();
+        input.amount = Some(1);
+        assert_eq!(build_payin_request(&input).unwrap_err().code(), "INVALID_ARGUMENT");
+        let mut input = ru_payin();
+        input.currency = None;
+        assert_eq!(build_payin_request(&input).unwrap_err().code(), "INVALID_ARGUMENT");
+        let mut input = ru_payin();
+        input.amount_major = Some("1.005".into());
+        assert_eq!(build_payin_request(&input).unwrap_err().code(), "INVALID_AMOUNT");
+        let mut input = ru_payin();
+        input.amount_major = None;
+        input.amount = Some(150_000);
+        let (body, _) = build_payin_request(&input).unwrap();
+        assert_eq!(body.get("payment").and_then(|p| p.get("amount")), Some(&Json::Number("150000".into())));
+    }
+
+    #[test]
+    fn unknown_input_keys_are_refused() {
+        assert!(serde_json::from_str::<PayinInput>(r#"{"projectID":"x"}"#).is_err());
+        assert!(serde_json::from_str::<WidgetPayinInput>(r#"{"method":"card-p2p"}"#).is_err());
+    }
+
+    #[test]
+    fn widget_body_puts_bank_symbol_under_sender() {
+        let input: WidgetPayinInput = serde_json::from_str(
+            r#"{"projectId":"p","paymentId":"o","amount":100000,"currency":"KZT","lifetime":900,
+                "widgetMethod":"payin-p2p-card-international","bankSymbol":"halyk","customerId":"u",
+                "customerIp":"::1","country":"KZ"}"#,
+        )
+        .unwrap();
+        let (body, report) = build_widget_payin_request(&input).unwrap();
+        assert!(report.valid, "{report:?}");
+        assert_eq!(body.get("sender").and_then(|s| s.get("bank_symbol")), Some(&Json::String("halyk".into())));
+        assert_eq!(body.get("payment").and_then(|p| p.get("lifetime")), Some(&Json::Number("900".into())));
+    }
+}

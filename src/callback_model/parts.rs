@@ -1,0 +1,306 @@
+//! Typed parts shared by callbacks and info responses: payment info,
+//! integration links, recipient and sender requisites, and the payment
+//! instruction made from `display_data`. Present values of the wrong JSON
+//! type are refused with their path; absent and null values become `None`.
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::json::Json;
+
+/// Largest integer a JS number holds exactly (2^53 - 1).
+const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+
+/// The placeholder the service sends as `card_holder` when the name is absent.
+pub const CARD_HOLDER_PLACEHOLDER: &str = "---";
+
+/// Which kind of body is read, so errors carry the right code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    Callback,
+    Response,
+}
+
+impl Source {
+    pub(crate) fn error(self, path: &str, reason: impl Into<String>) -> Error {
+        let (path, reason) = (path.to_owned(), reason.into());
+        match self {
+            Source::Callback => Error::InvalidCallback { path, reason },
+            Source::Response => Error::InvalidResponse { path, reason },
+        }
+    }
+}
+
+/// Reads the members of one object, refusing values of the wrong type.
+#[derive(Clone, Copy)]
+pub(crate) struct Reader<'a> {
+    pub source: Source,
+    pub object: &'a Json,
+    pub prefix: &'a str,
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn path(&self, key: &str) -> String {
+        if self.prefix.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{}.{key}", self.prefix)
+        }
+    }
+
+    /// The member, with null read as absent.
+    pub(crate) fn value(&self, key: &str) -> Option<&'a Json> {
+        self.object.get(key).filter(|value| **value != Json::Null)
+    }
+
+    pub(crate) fn text(&self, key: &str) -> Result<Option<String>, Error> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Json::String(text)) => Ok(Some(text.clone())),
+            Some(other) => Err(self.source.error(&self.path(key), format!("must be a string, found {}", other.kind()))),
+        }
+    }
+
+    pub(crate) fn required_text(&self, key: &str) -> Result<String, Error> {
+        self.text(key)?.ok_or_else(|| self.source.error(&self.path(key), "is required"))
+    }
+
+    pub(crate) fn integer(&self, key: &str) -> Result<Option<i64>, Error> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(value) => {
+                integer_of(value).map(Some).ok_or_else(|| self.source.error(&self.path(key), integer_reason(value)))
+            }
+        }
+    }
+
+    /// A method code: null and the text "null" (seen in a decline callback) are both absent.
+    pub(crate) fn method(&self, key: &str) -> Result<Option<String>, Error> {
+        Ok(self.text(key)?.filter(|text| text != "null"))
+    }
+
+    /// The member as an object reader, or `None` when absent or null.
+    pub(crate) fn object(&self, key: &str, path: &'a str) -> Result<Option<Reader<'a>>, Error> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(object @ Json::Object(_)) => Ok(Some(Reader { source: self.source, object, prefix: path })),
+            Some(other) => Err(self.source.error(path, format!("must be an object, found {}", other.kind()))),
+        }
+    }
+}
+
+/// A JSON integer a JS number holds exactly.
+fn integer_of(value: &Json) -> Option<i64> {
+    match value {
+        Json::Number(text) => text.parse::<i64>().ok().filter(|n| n.abs() <= MAX_SAFE_INTEGER),
+        _ => None,
+    }
+}
+
+fn integer_reason(value: &Json) -> String {
+    match value {
+        Json::Number(text) => {
+            format!("must be an integer within ±(2^53-1), found {}", text.chars().take(40).collect::<String>())
+        }
+        other => format!("must be an integer, found {}", other.kind()),
+    }
+}
+
+/// `payment_info` of a callback or info response.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentInfo {
+    pub amount: Option<i64>,
+    pub old_amount: Option<i64>,
+    pub initial_amount: Option<i64>,
+    pub currency: Option<String>,
+    pub lifetime: Option<i64>,
+    pub expiration_date: Option<i64>,
+    pub updated_date: Option<i64>,
+    pub created_date: Option<i64>,
+    /// `None` for null and for the text "null".
+    pub method: Option<String>,
+    pub widget_method: Option<String>,
+    #[serde(rename = "type")]
+    pub payment_type: Option<String>,
+    pub payment_system: Option<String>,
+}
+
+pub(crate) fn payment_info(reader: Reader<'_>) -> Result<PaymentInfo, Error> {
+    Ok(PaymentInfo {
+        amount: reader.integer("amount")?,
+        old_amount: reader.integer("old_amount")?,
+        initial_amount: reader.integer("initial_amount")?,
+        currency: reader.text("currency")?,
+        lifetime: reader.integer("lifetime")?,
+        expiration_date: reader.integer("expiration_date")?,
+        updated_date: reader.integer("updated_date")?,
+        created_date: reader.integer("created_date")?,
+        method: reader.method("method")?,
+        widget_method: reader.method("widget_method")?,
+        payment_type: reader.text("type")?,
+        payment_system: reader.text("payment_system")?,
+    })
+}
+
+/// `integration` links.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IntegrationLinks {
+    pub form_url: Option<String>,
+    pub redirect_url: Option<String>,
+}
+
+pub(crate) fn integration(reader: Reader<'_>) -> Result<IntegrationLinks, Error> {
+    Ok(IntegrationLinks { form_url: reader.text("form_url")?, redirect_url: reader.text("redirect_url")? })
+}
+
+/// Recipient requisites, from whichever pair the body carried.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Requisites {
+    /// `pan`, or `pan_hidden` when `masked`.
+    pub pan: Option<String>,
+    /// `card_holder` (or `card_holder_hidden` when `masked`); `None` for the placeholder `---`.
+    pub card_holder: Option<String>,
+    /// True when the masked pair (`pan_hidden`/`card_holder_hidden`) was read.
+    pub masked: bool,
+    pub bank_name: Option<String>,
+    pub bank_country: Option<String>,
+    pub currency: Option<String>,
+}
+
+/// `None` for absent, null or `{}` requisites. When both pairs are present the
+/// plain pair wins; the masked pair is read only when neither `pan` nor `card_holder` is given.
+pub(crate) fn requisites(reader: Reader<'_>) -> Result<Option<Requisites>, Error> {
+    if matches!(reader.object, Json::Object(members) if members.is_empty()) {
+        return Ok(None);
+    }
+    let (pan, holder) = (reader.text("pan")?, reader.text("card_holder")?);
+    let (pan_hidden, holder_hidden) = (reader.text("pan_hidden")?, reader.text("card_holder_hidden")?);
+    let masked = pan.is_none() && holder.is_none() && (pan_hidden.is_some() || holder_hidden.is_some());
+    let (pan, holder) = if masked { (pan_hidden, holder_hidden) } else { (pan, holder) };
+    Ok(Some(Requisites {
+        pan,
+        card_holder: holder.filter(|name| name != CARD_HOLDER_PLACEHOLDER),
+        masked,
+        bank_name: reader.text("bank_name")?,
+        bank_country: reader.text("bank_country")?,
+        currency: reader.text("currency")?,
+    }))
+}
+
+/// Masked sender requisites of a P2P info response.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SenderRequisites {
+    pub pan_hidden: Option<String>,
+    pub card_holder_hidden: Option<String>,
+}
+
+pub(crate) fn sender(reader: Reader<'_>) -> Result<SenderRequisites, Error> {
+    Ok(SenderRequisites {
+        pan_hidden: reader.text("pan_hidden")?,
+        card_holder_hidden: reader.text("card_holder_hidden")?,
+    })
+}
+
+/// The payment instruction carried as `display_data` items, one field per
+/// title the spec lists. Items with other titles are kept in `other`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentInstruction {
+    /// `recipient_pan`: card or phone number, or QR link.
+    pub pan: Option<String>,
+    /// `recipient_card_holder`; `None` for the placeholder `---`.
+    pub card_holder: Option<String>,
+    /// `recipient_phone`.
+    pub phone: Option<String>,
+    /// Minor units.
+    pub amount: Option<i64>,
+    pub currency: Option<String>,
+    /// Unix timestamp (UTC).
+    pub valid_until: Option<i64>,
+    /// Seconds.
+    pub lifetime: Option<i64>,
+    pub bank_name: Option<String>,
+    pub bank_country: Option<String>,
+    pub confirm_url: Option<String>,
+    pub reject_url: Option<String>,
+    pub other: Vec<DisplayItem>,
+}
+
+/// A `display_data` item whose title the spec does not list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DisplayItem {
+    #[serde(rename = "type")]
+    pub item_type: Option<String>,
+    pub title: String,
+    pub data: Json,
+}
+
+/// `None` for absent, null or empty `display_data`. `data` is "string or
+/// integer" in the spec, so numeric titles accept digit strings too, and text
+/// titles accept integers as their text. The first item of a title wins.
+pub(crate) fn instruction(source: Source, items: &Json, path: &str) -> Result<Option<PaymentInstruction>, Error> {
+    let items = match items {
+        Json::Null => return Ok(None),
+        Json::Array(items) if items.is_empty() => return Ok(None),
+        Json::Array(items) => items,
+        other => return Err(source.error(path, format!("must be an array, found {}", other.kind()))),
+    };
+    let mut out = PaymentInstruction::default();
+    for (index, item) in items.iter().enumerate() {
+        let item_path = format!("{path}.{index}");
+        let Json::Object(_) = item else {
+            return Err(source.error(&item_path, format!("must be an object, found {}", item.kind())));
+        };
+        let reader = Reader { source, object: item, prefix: &item_path };
+        let title = reader.required_text("title")?;
+        let data = item.get("data").unwrap_or(&Json::Null);
+        let data_path = reader.path("data");
+        let text = || data_text(source, data, &data_path);
+        let number = || data_integer(source, data, &data_path);
+        match title.as_str() {
+            "recipient_pan" => set(&mut out.pan, text()?),
+            "recipient_card_holder" => set(&mut out.card_holder, text()?.filter(|n| n != CARD_HOLDER_PLACEHOLDER)),
+            "recipient_phone" => set(&mut out.phone, text()?),
+            "amount" => set(&mut out.amount, number()?),
+            "currency" => set(&mut out.currency, text()?),
+            "valid_until" => set(&mut out.valid_until, number()?),
+            "lifetime" => set(&mut out.lifetime, number()?),
+            "bank_name" => set(&mut out.bank_name, text()?),
+            "bank_country" => set(&mut out.bank_country, text()?),
+            "confirm_url" => set(&mut out.confirm_url, text()?),
+            "reject_url" => set(&mut out.reject_url, text()?),
+            _ => out.other.push(DisplayItem { item_type: reader.text("type")?, title, data: data.clone() }),
+        }
+    }
+    Ok(Some(out))
+}
+
+fn set<T>(slot: &mut Option<T>, value: Option<T>) {
+    if slot.is_none() {
+        *slot = value;
+    }
+}
+
+fn data_text(source: Source, data: &Json, path: &str) -> Result<Option<String>, Error> {
+    match data {
+        Json::Null => Ok(None),
+        Json::String(text) => Ok(Some(text.clone())),
+        Json::Number(text) if integer_of(data).is_some() => Ok(Some(text.clone())),
+        other => Err(source.error(path, format!("must be a string or integer, found {}", other.kind()))),
+    }
+}
+
+fn data_integer(source: Source, data: &Json, path: &str) -> Result<Option<i64>, Error> {
+    let parsed = match data {
+        Json::Null => return Ok(None),
+        Json::String(text) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => {
+            integer_of(&Json::Number(text.clone()))
+        }
+        other => integer_of(other),
+    };
+    parsed.map(Some).ok_or_else(|| source.error(path, "must be an integer (or a string of digits)"))
+}

@@ -1,0 +1,185 @@
+//! Rules that join fields of a payin create request: the availability table
+//! (country × currency × integration × method), the lifetime bounds per
+//! country, and the widget's KZ method, e-mail and bank pre-selection rules.
+//! Each rule runs only on values that passed their own field checks, so one
+//! mistake is reported once.
+
+use super::availability::{
+    availability, is_listed_country, is_method_code, is_widget_method_code, Integration, BANK_PRESELECT_COUNTRIES,
+    EMAIL_REQUIRED_COUNTRIES, KZ_WIDGET_METHOD, LANGUAGES,
+};
+use super::rules::integer_value;
+use super::{Findings, IssueValue};
+use crate::json::Json;
+
+/// Request lifetime bounds, seconds (spec, "Limits"): 300 everywhere; up to
+/// 900 in KZ (H2H and widget) and 600 in every other listed row.
+pub const LIFETIME_MIN: i128 = 300;
+pub const LIFETIME_MAX: i128 = 600;
+pub const LIFETIME_MAX_KZ: i128 = 900;
+
+/// The upper lifetime bound for a country. When the country is missing or
+/// malformed it cannot be known, so the largest bound (900) is used rather
+/// than report a second error for one mistake. Countries the table does not
+/// list get 600, the bound of every listed row but KZ.
+pub fn lifetime_max(country: Option<&str>) -> i128 {
+    match country {
+        Some("KZ") | None => LIFETIME_MAX_KZ,
+        Some(_) => LIFETIME_MAX,
+    }
+}
+
+/// The string at `section.name`, if it is one.
+fn text<'a>(body: &'a Json, section: &str, name: &str) -> Option<&'a str> {
+    body.get(section)?.get(name)?.as_str()
+}
+
+fn is_code(value: &str, len: usize) -> bool {
+    value.len() == len && value.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+pub(crate) fn check_payin(integration: Integration, body: &Json, findings: &mut Findings) {
+    let country = text(body, "customer", "country").filter(|c| is_code(c, 2));
+    let currency = text(body, "payment", "currency").filter(|c| is_code(c, 3));
+    let (method_path, method) = match integration {
+        Integration::H2h => ("payment.method", text(body, "payment", "method").filter(|m| is_method_code(m))),
+        Integration::Widget => {
+            ("payment.widget_method", text(body, "payment", "widget_method").filter(|m| is_widget_method_code(m)))
+        }
+    };
+
+    check_lifetime(body, country, findings);
+    let Some(country) = country else {
+        return;
+    };
+    check_availability(integration, country, currency, method_path, method, findings);
+    if let Some(language) = text(body, "customer", "language") {
+        if language.len() == 2 && language.bytes().all(|b| b.is_ascii_lowercase()) && !LANGUAGES.contains(&language) {
+            findings
+                .warning(
+                    "customer.language",
+                    "LANGUAGE_NOT_SUPPORTED",
+                    format!("customer.language '{language}' is not one of the supported {}", LANGUAGES.join(", ")),
+                )
+                .with_actual(IssueValue::text(language));
+        }
+    }
+    if integration == Integration::Widget {
+        check_widget_rules(body, country, findings);
+    }
+}
+
+fn check_lifetime(body: &Json, country: Option<&str>, findings: &mut Findings) {
+    let Some(Json::Number(text)) = body.get("payment").and_then(|p| p.get("lifetime")) else {
+        return;
+    };
+    let Some(lifetime) = integer_value(text) else {
+        return; // WRONG_TYPE already reported
+    };
+    let max = lifetime_max(country);
+    if !(LIFETIME_MIN..=max).contains(&lifetime) {
+        let scope = country.map_or(String::new(), |c| format!(" for {c}"));
+        let bound = if lifetime < LIFETIME_MIN { LIFETIME_MIN } else { max };
+        let actual = text.parse::<i128>().map_or_else(|_| IssueValue::text(text.clone()), IssueValue::int);
+        findings
+            .error(
+                "payment.lifetime",
+                "LIFETIME_OUT_OF_RANGE",
+                format!("payment.lifetime must be {LIFETIME_MIN}..={max} seconds{scope}"),
+            )
+            .with_limit(IssueValue::int(bound))
+            .with_actual(actual);
+    }
+}
+
+fn check_availability(
+    integration: Integration,
+    country: &str,
+    currency: Option<&str>,
+    method_path: &str,
+    method: Option<&str>,
+    findings: &mut Findings,
+) {
+    let Some(row) = availability(country, integration) else {
+        if is_listed_country(country) {
+            let other = match integration {
+                Integration::H2h => Integration::Widget,
+                Integration::Widget => Integration::H2h,
+            };
+            findings
+                .error(
+                    "customer.country",
+                    "COUNTRY_NOT_AVAILABLE",
+                    format!(
+                        "{} payins are not available for {country}; it is served through {}",
+                        integration.name(),
+                        other.name()
+                    ),
+                )
+                .with_actual(IssueValue::text(country));
+        } else {
+            findings
+                .warning(
+                    "customer.country",
+                    "COUNTRY_NOT_LISTED",
+                    format!("{country} is not in the spec's availability table (RU, KZ, KE, NG, ZA)"),
+                )
+                .with_actual(IssueValue::text(country));
+        }
+        return;
+    };
+    if let Some(currency) = currency.filter(|c| *c != row.currency) {
+        findings
+            .error(
+                "payment.currency",
+                "CURRENCY_MISMATCH",
+                format!("{country} payins are in {}, not {currency}", row.currency),
+            )
+            .with_limit(IssueValue::text(row.currency))
+            .with_actual(IssueValue::text(currency));
+    }
+    if let Some(method) = method.filter(|m| !row.payin_methods.contains(m)) {
+        let offered = row.payin_methods.join(", ");
+        findings
+            .error(
+                method_path,
+                "METHOD_NOT_AVAILABLE",
+                format!("{method} is not available for {country} {} payins; use one of: {offered}", integration.name()),
+            )
+            .with_limit(IssueValue::text(offered))
+            .with_actual(IssueValue::text(method));
+    }
+}
+
+fn check_widget_rules(body: &Json, country: &str, findings: &mut Findings) {
+    let present = |section: &str, name: &str| {
+        body.get(section).and_then(|s| s.get(name)).is_some_and(|value| *value != Json::Null)
+    };
+    if country == "KZ" && !present("payment", "widget_method") {
+        findings
+            .error(
+                "payment.widget_method",
+                "WIDGET_METHOD_REQUIRED",
+                format!("payment.widget_method is required for KZ and must be {KZ_WIDGET_METHOD}"),
+            )
+            .with_limit(IssueValue::text(KZ_WIDGET_METHOD));
+    }
+    if EMAIL_REQUIRED_COUNTRIES.contains(&country) && !present("customer", "email") {
+        findings.error(
+            "customer.email",
+            "EMAIL_REQUIRED",
+            format!("customer.email is required for widget payins in {country}"),
+        );
+    }
+    // "may be left empty": an empty symbol pre-selects nothing, so it is allowed anywhere.
+    let symbol = text(body, "sender", "bank_symbol").unwrap_or("");
+    if !symbol.is_empty() && !BANK_PRESELECT_COUNTRIES.contains(&country) {
+        findings
+            .error(
+                "sender.bank_symbol",
+                "BANK_SYMBOL_NOT_ALLOWED",
+                format!("sender.bank_symbol pre-selects a bank in RU and KZ only, not {country}"),
+            )
+            .with_limit(IssueValue::text(BANK_PRESELECT_COUNTRIES.join(", ")));
+    }
+}

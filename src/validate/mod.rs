@@ -1,0 +1,255 @@
+//! Request validation against the spec ("Endpoints", "Limits", "Availability
+//! by country"): the report types, the stable issue codes, and the entry
+//! points that run every check in one pass.
+//!
+//! Submodules: `rules` checks single values, `operations` holds each
+//! operation's field schema, `availability` the country × currency ×
+//! integration × method table, `cross_field` the rules that join fields.
+
+pub mod availability;
+mod cross_field;
+pub mod operations;
+mod rules;
+
+use serde::Serialize;
+
+use crate::json::{parse_body, Json, Limits};
+pub use cross_field::{lifetime_max, LIFETIME_MAX, LIFETIME_MAX_KZ, LIFETIME_MIN};
+pub use operations::{Coverage, Operation};
+pub use rules::{AMOUNT_MAX, AMOUNT_MIN};
+
+/// Largest integer a JS number holds exactly (2^53 - 1).
+const MAX_SAFE_INTEGER: i128 = 9_007_199_254_740_991;
+
+/// A limit or an offending value in an [`Issue`]: a number or a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IssueValue {
+    /// Always within JS's safe integer range; [`IssueValue::int`] enforces it.
+    Int(i64),
+    Text(String),
+}
+
+impl IssueValue {
+    /// A number, or its decimal text when a JS number could not hold it exactly.
+    pub fn int(value: i128) -> Self {
+        match i64::try_from(value) {
+            Ok(small) if value.abs() <= MAX_SAFE_INTEGER => IssueValue::Int(small),
+            _ => IssueValue::Text(value.to_string()),
+        }
+    }
+
+    pub fn text(value: impl Into<String>) -> Self {
+        IssueValue::Text(value.into())
+    }
+}
+
+impl Serialize for IssueValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            IssueValue::Int(n) => serializer.serialize_i64(*n),
+            IssueValue::Text(s) => serializer.serialize_str(s),
+        }
+    }
+}
+
+/// One finding about one field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Issue {
+    /// Dotted path of the field, e.g. `payment.amount`; empty for the whole body.
+    pub path: String,
+    /// A stable code from [`ISSUE_CODES`].
+    pub code: &'static str,
+    /// What is wrong, readable by a person; names the field.
+    pub message: String,
+    /// The bound or expected value that was missed, where there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<IssueValue>,
+    /// The value (or its length) that missed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actual: Option<IssueValue>,
+}
+
+/// Everything found in one pass. `valid` is true when there are no errors;
+/// warnings (likely mistakes the service may still accept) do not count.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidationReport {
+    pub valid: bool,
+    pub errors: Vec<Issue>,
+    pub warnings: Vec<Issue>,
+}
+
+impl ValidationReport {
+    /// Codes of all errors, in the order found; handy in tests and logs.
+    pub fn error_codes(&self) -> Vec<&'static str> {
+        self.errors.iter().map(|issue| issue.code).collect()
+    }
+
+    /// Whether an error with this code was reported at this path.
+    pub fn has_error(&self, path: &str, code: &str) -> bool {
+        self.errors.iter().any(|issue| issue.path == path && issue.code == code)
+    }
+
+    /// Whether a warning with this code was reported at this path.
+    pub fn has_warning(&self, path: &str, code: &str) -> bool {
+        self.warnings.iter().any(|issue| issue.path == path && issue.code == code)
+    }
+}
+
+/// Collects issues while the checks run.
+#[derive(Debug, Default)]
+pub(crate) struct Findings {
+    errors: Vec<Issue>,
+    warnings: Vec<Issue>,
+}
+
+impl Findings {
+    pub(crate) fn error(&mut self, path: &str, code: &'static str, message: String) -> &mut Issue {
+        self.errors.push(Issue { path: path.to_owned(), code, message, limit: None, actual: None });
+        let last = self.errors.len() - 1;
+        &mut self.errors[last]
+    }
+
+    pub(crate) fn warning(&mut self, path: &str, code: &'static str, message: String) -> &mut Issue {
+        self.warnings.push(Issue { path: path.to_owned(), code, message, limit: None, actual: None });
+        let last = self.warnings.len() - 1;
+        &mut self.warnings[last]
+    }
+
+    fn into_report(self) -> ValidationReport {
+        ValidationReport { valid: self.errors.is_empty(), errors: self.errors, warnings: self.warnings }
+    }
+}
+
+impl Issue {
+    pub(crate) fn with_limit(&mut self, limit: IssueValue) -> &mut Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    pub(crate) fn with_actual(&mut self, actual: IssueValue) -> &mut Self {
+        self.actual = Some(actual);
+        self
+    }
+}
+
+/// Every issue code with a one-line description, for docs and TS types.
+/// Codes are stable: new ones may be added, existing ones never change.
+pub const ISSUE_CODES: &[(&str, &str)] = &[
+    ("UNKNOWN_OPERATION", "The operation path is not one of the spec's operation index"),
+    ("REQUIRED", "A required field is missing (or null)"),
+    ("WRONG_TYPE", "A field has the wrong JSON type, e.g. an amount written as a string or with a fraction"),
+    ("TOO_LONG", "A string has more characters than its limit (counted in characters, not bytes)"),
+    ("TOO_SHORT", "A string is empty where a value is required, or shorter than its minimum"),
+    ("PATTERN", "A string does not match its pattern (currency, country, language, phone, extra_param, …)"),
+    ("OUT_OF_RANGE", "A number is outside its range, e.g. an amount outside 1..=10000000000000"),
+    ("NOT_HTTPS", "A URL does not use the https scheme"),
+    ("INVALID_URL", "A URL cannot be read: no host, spaces, bad port, …"),
+    ("INVALID_IP", "Not an IPv4 or IPv6 address"),
+    ("INVALID_EMAIL", "Not an e-mail address of the form local@domain.tld"),
+    ("UNKNOWN_METHOD", "Not a payment method (or widget method) code from the spec's tables"),
+    ("METHOD_NOT_AVAILABLE", "The method exists but is not offered for this country and integration"),
+    ("COUNTRY_NOT_AVAILABLE", "The country is served, but not through this integration (e.g. H2H P2P payin in KE)"),
+    ("CURRENCY_MISMATCH", "The currency is not the one the country is served in (e.g. RUB with KZ)"),
+    ("WIDGET_METHOD_REQUIRED", "A KZ widget payin must set payment.widget_method"),
+    ("EMAIL_REQUIRED", "A widget payin in KE, NG or ZA must set customer.email"),
+    ("BANK_SYMBOL_NOT_ALLOWED", "sender.bank_symbol pre-selection is only offered in RU and KZ widget payins"),
+    ("LIFETIME_OUT_OF_RANGE", "payment.lifetime is outside 300..=600 seconds (300..=900 for KZ)"),
+    ("UNKNOWN_FIELD", "Warning: a field the spec does not list for this operation; likely a typo"),
+    ("NULL_FIELD", "Warning: an optional field is null; omit it instead"),
+    ("COUNTRY_NOT_LISTED", "Warning: the country is not in the spec's availability table"),
+    ("LANGUAGE_NOT_SUPPORTED", "Warning: the language is well-formed but not one the spec lists as supported"),
+    ("INVALID_JSON", "Body text is not valid JSON (validate_request_text only)"),
+    ("BODY_NOT_OBJECT", "Body is JSON but not an object (validate_request_text only)"),
+    ("BODY_TOO_LARGE", "Body text is over the size limit (validate_request_text only)"),
+    ("BODY_TOO_DEEP", "Body nests too deeply (validate_request_text only)"),
+    ("DUPLICATE_KEY", "An object repeats a key (validate_request_text only)"),
+    ("INVALID_NUMBER", "A number has no exact form (validate_request_text only)"),
+];
+
+/// Validates a request body for the operation at `operation_path`, e.g.
+/// `/api/v1/payment/p2p/payin`. Every issue is reported, not just the first.
+pub fn validate_request(operation_path: &str, body: &Json) -> ValidationReport {
+    let mut findings = Findings::default();
+    match Operation::from_path(operation_path) {
+        Some(operation) => operations::check(operation, body, &mut findings),
+        None => {
+            let shown: String = operation_path.chars().take(100).collect();
+            findings
+                .error("", "UNKNOWN_OPERATION", format!("'{shown}' is not an operation path of the spec"))
+                .with_actual(IssueValue::text(shown));
+        }
+    }
+    findings.into_report()
+}
+
+/// Like [`validate_request`], from body text. Text that cannot be read as a
+/// JSON object (default [`Limits`]) is an error in the report, not an exception.
+pub fn validate_request_text(operation_path: &str, text: &str) -> ValidationReport {
+    if Operation::from_path(operation_path).is_none() {
+        return validate_request(operation_path, &Json::Null);
+    }
+    match parse_body(text, &Limits::default()) {
+        Ok(body) => validate_request(operation_path, &body),
+        Err(error) => {
+            let mut findings = Findings::default();
+            findings.error("", error.code(), error.to_string());
+            findings.into_report()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique() {
+        let mut codes: Vec<&str> = ISSUE_CODES.iter().map(|(code, _)| *code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), ISSUE_CODES.len());
+    }
+
+    #[test]
+    fn parse_errors_become_report_errors() {
+        let report = validate_request_text("/api/v1/balance/info", "{\"general\":");
+        assert!(!report.valid);
+        assert_eq!(report.error_codes(), ["INVALID_JSON"]);
+        let report = validate_request_text("/api/v1/balance/info", "[1]");
+        assert_eq!(report.error_codes(), ["BODY_NOT_OBJECT"]);
+        let report =
+            validate_request_text("/api/v1/balance/info", r#"{"general":{"project_id":"p","project_id":"q"}}"#);
+        assert_eq!(report.error_codes(), ["DUPLICATE_KEY"]);
+        for (code, _) in ISSUE_CODES.iter().filter(|(_, doc)| doc.ends_with("(validate_request_text only)")) {
+            assert!(crate::error::Error::ALL_CODES.contains(code), "{code}");
+        }
+    }
+
+    #[test]
+    fn unknown_operation_is_reported_once_even_with_bad_text() {
+        let report = validate_request_text("/api/v1/payment/p2p/payin/", "not json");
+        assert_eq!(report.error_codes(), ["UNKNOWN_OPERATION"]);
+        assert_eq!(report.errors[0].actual, Some(IssueValue::text("/api/v1/payment/p2p/payin/")));
+    }
+
+    #[test]
+    fn issue_values_stay_exact_in_js() {
+        assert_eq!(IssueValue::int(10_000_000_000_000), IssueValue::Int(10_000_000_000_000));
+        assert_eq!(IssueValue::int(MAX_SAFE_INTEGER + 1), IssueValue::text("9007199254740992"));
+        assert_eq!(IssueValue::int(-MAX_SAFE_INTEGER - 1), IssueValue::text("-9007199254740992"));
+    }
+
+    #[test]
+    fn report_serializes_in_camel_case_without_nones() {
+        let mut findings = Findings::default();
+        findings.error("payment.amount", "OUT_OF_RANGE", "m".into()).with_limit(IssueValue::int(1));
+        findings.warning("x", "UNKNOWN_FIELD", "w".into());
+        let text = serde_json::to_string(&findings.into_report()).unwrap();
+        assert_eq!(
+            text,
+            r#"{"valid":false,"errors":[{"path":"payment.amount","code":"OUT_OF_RANGE","message":"m","limit":1}],"warnings":[{"path":"x","code":"UNKNOWN_FIELD","message":"w"}]}"#
+        );
+    }
+}

@@ -1,0 +1,427 @@
+//! Checks of single values: JSON types, lengths in characters, the spec's
+//! patterns as small character-class tests (no regex engine), amounts,
+//! https URLs, IP addresses and e-mail addresses.
+
+use std::net::{IpAddr, Ipv6Addr};
+use std::str::FromStr;
+
+use super::availability::{is_method_code, is_widget_method_code};
+use super::{Findings, IssueValue};
+use crate::json::Json;
+
+/// Range of every amount field (spec, "Amounts and currency codes").
+pub const AMOUNT_MIN: i128 = 1;
+pub const AMOUNT_MAX: i128 = 10_000_000_000_000;
+
+/// What a string must look like besides its length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
+    Free,
+    /// `^[A-Z]{3}$`
+    Currency,
+    /// `^[A-Z]{2}$`
+    Country,
+    /// `^[a-z]{2}$`
+    Language,
+    /// `^\+7\d{10}$`
+    Phone,
+    /// `^[A-Za-z0-9_-]{1,16}$` (the length is checked as a length).
+    ExtraParam,
+    /// `^(ftd|trust)$`
+    CustomerType,
+    /// Latin, Cyrillic incl. Ukrainian letters, digits, whitespace, `-`, `.`, `'`.
+    CardHolder,
+    HttpsUrl,
+    IpAddress,
+    Email,
+    /// A code of the spec's payment method table.
+    Method,
+    /// A code of the spec's widget method table.
+    WidgetMethod,
+}
+
+impl Format {
+    /// Whether the value may be copied into an issue. Personal data never is.
+    fn echoes_value(self) -> bool {
+        matches!(
+            self,
+            Format::Currency
+                | Format::Country
+                | Format::Language
+                | Format::ExtraParam
+                | Format::CustomerType
+                | Format::Method
+                | Format::WidgetMethod
+        )
+    }
+}
+
+/// Checks a string's length (in chars) and format, reporting every failure.
+pub(crate) fn check_text(findings: &mut Findings, path: &str, text: &str, min: usize, max: usize, format: Format) {
+    let length = text.chars().count();
+    if length > max {
+        findings
+            .error(path, "TOO_LONG", format!("{path} has {length} characters; at most {max} are allowed"))
+            .with_limit(IssueValue::int(max as i128))
+            .with_actual(IssueValue::int(length as i128));
+    } else if length < min {
+        let message = if min == 1 {
+            format!("{path} must not be empty")
+        } else {
+            format!("{path} has {length} characters; at least {min} are required")
+        };
+        findings
+            .error(path, "TOO_SHORT", message)
+            .with_limit(IssueValue::int(min as i128))
+            .with_actual(IssueValue::int(length as i128));
+    }
+    if length == 0 && min > 0 {
+        return; // "empty" already said it all
+    }
+    let problem = match format {
+        Format::Free => None,
+        Format::Currency => {
+            (!is_upper_code(text, 3)).then_some(("PATTERN", "3 capital letters A-Z (ISO 4217), e.g. RUB"))
+        }
+        Format::Country => {
+            (!is_upper_code(text, 2)).then_some(("PATTERN", "2 capital letters A-Z (ISO 3166-1), e.g. RU"))
+        }
+        Format::Language => (!(text.len() == 2 && text.bytes().all(|b| b.is_ascii_lowercase())))
+            .then_some(("PATTERN", "2 small letters a-z (ISO 639-1), e.g. ru")),
+        Format::Phone => (!is_ru_phone(text)).then_some(("PATTERN", "+7 followed by 10 digits, e.g. +79001234567")),
+        Format::ExtraParam => (!text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .then_some(("PATTERN", "only the characters A-Z a-z 0-9 _ -")),
+        Format::CustomerType => {
+            (!matches!(text, "ftd" | "trust")).then_some(("PATTERN", "'ftd' (primary) or 'trust' (secondary traffic)"))
+        }
+        Format::CardHolder => (!text.chars().all(is_card_holder_char)).then_some((
+            "PATTERN",
+            "only Latin or Cyrillic (incl. Ukrainian) letters, digits, spaces, hyphens, periods and apostrophes",
+        )),
+        Format::HttpsUrl => match check_https_url(text) {
+            Ok(()) => None,
+            Err(UrlProblem::NotHttps) => Some(("NOT_HTTPS", "an https:// URL")),
+            Err(UrlProblem::Invalid(why)) => Some(("INVALID_URL", why)),
+        },
+        Format::IpAddress => (!is_ip_address(text)).then_some(("INVALID_IP", "an IPv4 or IPv6 address")),
+        Format::Email => (!is_email(text)).then_some(("INVALID_EMAIL", "an e-mail address like name@example.com")),
+        Format::Method => (!is_method_code(text)).then_some(("UNKNOWN_METHOD", "a payment method code, e.g. card-p2p")),
+        Format::WidgetMethod => {
+            (!is_widget_method_code(text)).then_some(("UNKNOWN_METHOD", "a widget method code, e.g. payin-p2p-card"))
+        }
+    };
+    if let Some((code, expected)) = problem {
+        let message = match code {
+            "INVALID_URL" => format!("{path} is not a valid URL: {expected}"),
+            _ => format!("{path} must be {expected}"),
+        };
+        if format.echoes_value() {
+            let shown: String = text.chars().take(40).collect();
+            findings.error(path, code, format!("{message}, got '{shown}'")).with_actual(IssueValue::text(shown));
+        } else {
+            findings.error(path, code, message);
+        }
+    }
+}
+
+fn is_upper_code(text: &str, len: usize) -> bool {
+    text.len() == len && text.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+fn is_ru_phone(text: &str) -> bool {
+    text.strip_prefix("+7").is_some_and(|rest| rest.len() == 10 && rest.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Latin, Cyrillic (the Russian alphabet with Ё, plus Ukrainian І Ї Є Ґ), ASCII
+/// digits, whitespace, hyphen, period and the ASCII apostrophe. The spec names
+/// no typographic apostrophe (’), so it is not accepted.
+pub(crate) fn is_card_holder_char(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || c.is_whitespace()
+        || matches!(c, 'А'..='я' | 'Ё' | 'ё' | 'І' | 'і' | 'Ї' | 'ї' | 'Є' | 'є' | 'Ґ' | 'ґ' | '-' | '.' | '\'')
+}
+
+/// The integer a JSON number stands for: `None` for a fraction or exponent
+/// form (`15.5`, `1.0`, `1e3`); a value beyond i128 saturates at its sign.
+pub(crate) fn integer_value(text: &str) -> Option<i128> {
+    if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+        return None;
+    }
+    match text.parse::<i128>() {
+        Ok(value) => Some(value),
+        Err(_) if text.starts_with('-') => Some(i128::MIN),
+        Err(_) => Some(i128::MAX),
+    }
+}
+
+/// Checks that a value is a JSON integer (never a string, never `1.0`), and
+/// returns it.
+pub(crate) fn check_integer(findings: &mut Findings, path: &str, value: &Json) -> Option<i128> {
+    let found = match value {
+        Json::Number(text) => match integer_value(text) {
+            Some(number) => return Some(number),
+            None => format!("the number {}", text.chars().take(40).collect::<String>()),
+        },
+        Json::String(_) => "a string; write the number without quotes".to_owned(),
+        other => other.kind().to_owned(),
+    };
+    findings.error(path, "WRONG_TYPE", format!("{path} must be an integer, found {found}"));
+    None
+}
+
+/// An amount: a JSON integer in 1..=10000000000000 minor units.
+pub(crate) fn check_amount(findings: &mut Findings, path: &str, value: &Json) {
+    let Some(amount) = check_integer(findings, path, value) else {
+        return;
+    };
+    if !(AMOUNT_MIN..=AMOUNT_MAX).contains(&amount) {
+        let bound = if amount < AMOUNT_MIN { AMOUNT_MIN } else { AMOUNT_MAX };
+        let actual = match value {
+            Json::Number(text) if text.parse::<i128>().is_err() => IssueValue::text(text.clone()),
+            _ => IssueValue::int(amount),
+        };
+        findings
+            .error(path, "OUT_OF_RANGE", format!("{path} must be {AMOUNT_MIN}..={AMOUNT_MAX} minor units"))
+            .with_limit(IssueValue::int(bound))
+            .with_actual(actual);
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UrlProblem {
+    NotHttps,
+    Invalid(&'static str),
+}
+
+/// A strict, small check of an absolute https URL: scheme `https`, a host of
+/// letters, digits, hyphens and dots (or a bracketed IPv6 address), an
+/// optional port 1..=65535, no whitespace or control characters anywhere.
+/// Hand-written because the `url` crate would add a lot to the wasm size.
+pub(crate) fn check_https_url(text: &str) -> Result<(), UrlProblem> {
+    use UrlProblem::Invalid;
+    if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(Invalid("it contains spaces or control characters"));
+    }
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return Err(Invalid("it has no scheme; write https://host/…"));
+    };
+    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !scheme_ok {
+        return Err(Invalid("its scheme is malformed; write https://host/…"));
+    }
+    if !scheme.eq_ignore_ascii_case("https") {
+        return Err(UrlProblem::NotHttps);
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    // Credentials before '@' are allowed by URL syntax; only the host is checked.
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    let (host, port) = if let Some(bracketed) = host_port.strip_prefix('[') {
+        let Some((inner, after)) = bracketed.split_once(']') else {
+            return Err(Invalid("its IPv6 host has no closing ']'"));
+        };
+        if Ipv6Addr::from_str(inner).is_err() {
+            return Err(Invalid("its IPv6 host is malformed"));
+        }
+        match after {
+            "" => (inner, None),
+            _ => match after.strip_prefix(':') {
+                Some(port) => (inner, Some(port)),
+                None => return Err(Invalid("text follows its IPv6 host")),
+            },
+        }
+    } else {
+        match host_port.rsplit_once(':') {
+            Some((host, port)) => {
+                check_host_name(host)?;
+                (host, Some(port))
+            }
+            None => {
+                check_host_name(host_port)?;
+                (host_port, None)
+            }
+        }
+    };
+    if host.is_empty() {
+        return Err(Invalid("it has no host"));
+    }
+    if let Some(port) = port {
+        let valid = !port.is_empty() && port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit());
+        if !valid || !(1..=65535).contains(&port.parse::<u32>().unwrap_or(0)) {
+            return Err(Invalid("its port is not a number 1..=65535"));
+        }
+    }
+    Ok(())
+}
+
+fn check_host_name(host: &str) -> Result<(), UrlProblem> {
+    if host.is_empty() {
+        return Err(UrlProblem::Invalid("it has no host"));
+    }
+    if !host.split('.').all(is_dns_label) {
+        return Err(UrlProblem::Invalid("its host is not a domain name or IP address"));
+    }
+    Ok(())
+}
+
+/// A domain label: 1..=63 letters (any script), digits or inner hyphens.
+fn is_dns_label(label: &str) -> bool {
+    (1..=63).contains(&label.chars().count())
+        && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+        && !label.starts_with('-')
+        && !label.ends_with('-')
+}
+
+/// IPv4 (dotted quad, no leading zeros) or IPv6, as `std::net` reads them.
+pub(crate) fn is_ip_address(text: &str) -> bool {
+    IpAddr::from_str(text).is_ok()
+}
+
+/// A reasonable e-mail check, not full RFC 5322: `local@domain`, where the
+/// local part is 1..=64 characters of letters, digits and `!#$%&'*+/=?^_`{|}~-`
+/// with single inner dots (no quoted forms), and the domain has at least two
+/// labels (letters of any script, digits, inner hyphens) and a non-numeric top level.
+pub(crate) fn is_email(text: &str) -> bool {
+    let Some((local, domain)) = text.rsplit_once('@') else {
+        return false;
+    };
+    let local_ok = (1..=64).contains(&local.chars().count())
+        && local.split('.').all(|part| {
+            !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~-".contains(c))
+        });
+    let labels: Vec<&str> = domain.split('.').collect();
+    let top_level_ok = labels.last().is_some_and(|tld| !tld.chars().all(|c| c.is_ascii_digit()));
+    local_ok && labels.len() >= 2 && labels.iter().all(|label| is_dns_label(label)) && top_level_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(path: &str, text: &str, min: usize, max: usize, format: Format) -> Vec<&'static str> {
+        let mut findings = Findings::default();
+        check_text(&mut findings, path, text, min, max, format);
+        findings.into_report().error_codes()
+    }
+
+    #[test]
+    fn lengths_count_characters_not_bytes() {
+        let cyrillic = "Ж".repeat(255);
+        assert_eq!(cyrillic.len(), 510);
+        assert!(codes("p", &cyrillic, 1, 255, Format::Free).is_empty());
+        assert_eq!(codes("p", &format!("{cyrillic}Ж"), 1, 255, Format::Free), ["TOO_LONG"]);
+        assert_eq!(codes("p", "", 1, 255, Format::Free), ["TOO_SHORT"]);
+        assert!(codes("p", "", 0, 255, Format::Free).is_empty());
+    }
+
+    #[test]
+    fn patterns() {
+        assert!(codes("c", "RUB", 1, usize::MAX, Format::Currency).is_empty());
+        for bad in ["rub", "RU", "RUBL", "RÜB", "R1B"] {
+            assert_eq!(codes("c", bad, 1, usize::MAX, Format::Currency), ["PATTERN"], "{bad}");
+        }
+        assert!(codes("p", "+79001234567", 0, 24, Format::Phone).is_empty());
+        for bad in ["79001234567", "+7900123456", "+790012345678", "+89001234567", "+7900123456a", "+7９００1234567"]
+        {
+            assert_eq!(codes("p", bad, 0, 24, Format::Phone), ["PATTERN"], "{bad}");
+        }
+        assert!(codes("e", "A-z_09", 1, 16, Format::ExtraParam).is_empty());
+        assert_eq!(codes("e", "a b", 1, 16, Format::ExtraParam), ["PATTERN"]);
+        assert_eq!(codes("t", "FTD", 0, usize::MAX, Format::CustomerType), ["PATTERN"]);
+    }
+
+    #[test]
+    fn card_holder_charset() {
+        for ok in ["IVAN IVANOV", "Іван Ґонта-Їжак", "Євгенія О'Ніл", "Пётр Ёлкин", "J. R. R. Tolkien 3rd"]
+        {
+            assert!(codes("h", ok, 1, 255, Format::CardHolder).is_empty(), "{ok}");
+        }
+        for bad in ["Ivan_Ivanov", "Олжас Әлиев", "Jörg", "O’Neil", "A@B"] {
+            assert_eq!(codes("h", bad, 1, 255, Format::CardHolder), ["PATTERN"], "{bad}");
+        }
+    }
+
+    #[test]
+    fn https_urls() {
+        for ok in [
+            "https://example.com",
+            "HTTPS://shop.example.com:8443/cb?x=1#f",
+            "https://user:pw@пример.рф/путь",
+            "https://[2001:db8::1]:443/cb",
+            "https://127.0.0.1/cb",
+        ] {
+            assert_eq!(check_https_url(ok), Ok(()), "{ok}");
+        }
+        assert_eq!(check_https_url("http://example.com"), Err(UrlProblem::NotHttps));
+        assert_eq!(check_https_url("ftp://example.com"), Err(UrlProblem::NotHttps));
+        for bad in [
+            "https://",
+            "https:///path",
+            "https://exa mple.com",
+            "https://example.com/a b",
+            "example.com",
+            "https://-bad.com",
+            "https://a..b",
+            "https://example.com:0",
+            "https://example.com:65536",
+            "https://example.com:",
+            "https://[::1",
+            "https://[zz]/",
+            "1https://x.com",
+            "https://exa_mple.com",
+        ] {
+            assert!(matches!(check_https_url(bad), Err(UrlProblem::Invalid(_))), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ip_and_email() {
+        for ok in ["192.168.0.1", "::1", "2001:db8::8a2e:370:7334", "::ffff:10.0.0.1"] {
+            assert!(is_ip_address(ok), "{ok}");
+        }
+        for bad in ["256.1.1.1", "01.2.3.4", "1.2.3", "localhost", "fe80::1%eth0", " 1.2.3.4", ""] {
+            assert!(!is_ip_address(bad), "{bad}");
+        }
+        for ok in ["a@b.co", "first.last+tag@mail.example.com", "иван@почта.рф", "o'neil@x.io"] {
+            assert!(is_email(ok), "{ok}");
+        }
+        for bad in
+            ["", "a", "a@", "@b.com", "a@b", "a@@b.com", "a..b@c.com", ".a@c.com", "a b@c.com", "a@-b.com", "a@b.123"]
+        {
+            assert!(!is_email(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn integers_and_amounts() {
+        assert_eq!(integer_value("150000"), Some(150000));
+        assert_eq!(integer_value("1.0"), None);
+        assert_eq!(integer_value("1e3"), None);
+        assert_eq!(integer_value(&"9".repeat(50)), Some(i128::MAX));
+        let check = |value: Json| {
+            let mut findings = Findings::default();
+            check_amount(&mut findings, "a", &value);
+            findings.into_report().error_codes()
+        };
+        let number = |text: &str| Json::Number(text.into());
+        assert!(check(number("1")).is_empty());
+        assert!(check(number("10000000000000")).is_empty());
+        assert_eq!(check(number("0")), ["OUT_OF_RANGE"]);
+        assert_eq!(check(number("-5")), ["OUT_OF_RANGE"]);
+        assert_eq!(check(number("10000000000001")), ["OUT_OF_RANGE"]);
+        assert_eq!(check(number("15.5")), ["WRONG_TYPE"]);
+        assert_eq!(check(Json::String("150000".into())), ["WRONG_TYPE"]);
+        assert_eq!(check(Json::Bool(true)), ["WRONG_TYPE"]);
+    }
+
+    #[test]
+    fn personal_values_are_not_echoed() {
+        let mut findings = Findings::default();
+        check_text(&mut findings, "customer.email", "secret-person", 0, 255, Format::Email);
+        check_text(&mut findings, "payment.currency", "rub", 1, usize::MAX, Format::Currency);
+        let report = findings.into_report();
+        assert!(!report.errors[0].message.contains("secret-person"));
+        assert_eq!(report.errors[0].actual, None);
+        assert!(report.errors[1].message.contains("'rub'"));
+    }
+}
