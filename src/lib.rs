@@ -27,4 +27,6 @@ pub use error::{Error, Result};
 pub use json::{parse_body, Json, Limits};
 pub use keys::{SigningKey, VerifyingKey};
 pub use signing::{sign_body, sign_message, verify_message, AccessHeaders};
-pub use validate::{validate_request, validate_request_text, Issue, IssueValue, Operation, ValidationReport, ISSUE_CODES};
+pub use validate::{
+    validate_request, validate_request_text, Issue, IssueValue, Operation, ValidationReport, ISSUE_CODES,
+};

@@ -13,6 +13,8 @@ mod rules;
 
 use serde::Serialize;
 
+use crate::error::Error;
+
 use crate::json::{parse_body, Json, Limits};
 pub use cross_field::{lifetime_max, LIFETIME_MAX, LIFETIME_MAX_KZ, LIFETIME_MIN};
 pub use operations::{Coverage, Operation};
@@ -81,6 +83,17 @@ pub struct ValidationReport {
 }
 
 impl ValidationReport {
+    /// The report of a body that could not be read at all (not JSON, too deep…).
+    pub fn from_error(error: &Error) -> Self {
+        let path = match error {
+            Error::DuplicateKey { path } | Error::InvalidNumber { path, .. } | Error::InvalidBody { path, .. } => path,
+            _ => "",
+        };
+        let mut findings = Findings::default();
+        findings.error(path, error.code(), error.to_string());
+        findings.into_report()
+    }
+
     /// Codes of all errors, in the order found; handy in tests and logs.
     pub fn error_codes(&self) -> Vec<&'static str> {
         self.errors.iter().map(|issue| issue.code).collect()
@@ -192,11 +205,7 @@ pub fn validate_request_text(operation_path: &str, text: &str) -> ValidationRepo
     }
     match parse_body(text, &Limits::default()) {
         Ok(body) => validate_request(operation_path, &body),
-        Err(error) => {
-            let mut findings = Findings::default();
-            findings.error("", error.code(), error.to_string());
-            findings.into_report()
-        }
+        Err(error) => ValidationReport::from_error(&error),
     }
 }
 

@@ -3,14 +3,16 @@
 //! the core modules.
 
 mod convert;
+mod model;
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::callback::{self, ReceivedHeaders, VerifyOptions};
+use crate::callback_model::{parse_callback, Callback};
 use crate::canonical;
 use crate::error::Error;
-use crate::json::{Json, Limits};
+use crate::json::Limits;
 use crate::keys;
 use crate::signing::{self, AccessHeaders};
 use convert::{
@@ -58,15 +60,8 @@ export interface VerifyCallbackOptions {
   /** Largest raw body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
 }
-export interface VerifiedCallback {
-  projectId: string | null;
-  paymentId: string | null;
-  requestId: string | null;
-  status: string | null;
-  subStatus: string | null;
-  statusDescription: string | null;
-  /** The body as parsed; integers beyond 2^53 are kept as their decimal text. */
-  raw: Record<string, unknown>;
+/** A verified callback: the callback model plus how it was verified. */
+export interface VerifiedCallback extends Callback {
   verification: { timestamp: number; merchantId: string; keyIndex: number; options: Required<CanonicalOptions> };
 }
 export interface Diagnosis {
@@ -83,7 +78,8 @@ export type ErrorCode =
   | 'INVALID_NUMBER' | 'INVALID_BODY' | 'INVALID_TIMESTAMP' | 'INVALID_OPTION' | 'INVALID_ARGUMENT'
   | 'INVALID_KEY' | 'KEY_ENCRYPTED' | 'KEY_TYPE_UNSUPPORTED' | 'KEY_SIZE_UNSUPPORTED' | 'KEY_EXPONENT_UNSUPPORTED'
   | 'MISSING_HEADER' | 'INVALID_HEADER' | 'INVALID_PUBLIC_KEY' | 'INVALID_SIGNATURE'
-  | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'NO_VERIFYING_KEY' | 'CRYPTO_FAILURE';
+  | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'NO_VERIFYING_KEY' | 'CRYPTO_FAILURE'
+  | 'INVALID_AMOUNT' | 'UNKNOWN_CURRENCY' | 'INVALID_CALLBACK' | 'INVALID_RESPONSE';
 /** Every thrown error is an `Error` with these members. */
 export interface PaymentIntakeError extends Error { code: ErrorCode; hint?: string; path?: string; }
 "#;
@@ -364,27 +360,14 @@ fn callback_out(verified: &callback::VerifiedCallback, options: &VerifyOptions) 
         options: JsOptionsOut,
     }
     #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct CallbackOut<'a> {
-        project_id: Option<&'a str>,
-        payment_id: Option<&'a str>,
-        request_id: Option<&'a str>,
-        status: Option<&'a str>,
-        sub_status: Option<&'a str>,
-        status_description: Option<&'a str>,
-        raw: &'a Json,
+    struct VerifiedOut<'a> {
+        #[serde(flatten)]
+        callback: &'a Callback,
         verification: Verification<'a>,
     }
-    let body = &verified.body;
-    let text = |outer: &str, inner: &str| body.get(outer).and_then(|o| o.get(inner)).and_then(Json::as_str);
-    to_js(&CallbackOut {
-        project_id: body.get("project_id").and_then(Json::as_str),
-        payment_id: text("general", "payment_id"),
-        request_id: text("general", "request_id"),
-        status: text("status", "status"),
-        sub_status: text("status", "sub_status"),
-        status_description: text("status", "status_description"),
-        raw: body,
+    let callback = parse_callback(&verified.body).map_err(fail)?;
+    to_js(&VerifiedOut {
+        callback: &callback,
         verification: Verification {
             timestamp: verified.timestamp,
             merchant_id: &verified.merchant_id,

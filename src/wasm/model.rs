@@ -1,0 +1,208 @@
+//! JS bindings for the request model: validation, builders, minor units,
+//! and the callback and info-response models.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{body_from_js, js_error, to_js};
+use crate::amount;
+use crate::builders::{self, PayinInput, WidgetPayinInput};
+use crate::callback_model;
+use crate::error::Error;
+use crate::json::{Json, Limits};
+use crate::validate::{self, ValidationReport};
+
+type JsResult<T> = Result<T, JsValue>;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_MODEL_TYPES: &'static str = r#"
+/** An operation path from the spec's operation index. */
+export type OperationPath =
+  | '/api/v1/payment/p2p/payin' | '/api/v1/payment/p2p/payin/info' | '/api/v1/payment/p2p/payin/confirm'
+  | '/api/v1/payment/p2p/payin/cancel' | '/api/v1/payment/p2p/payout' | '/api/v1/payment/p2p/payout/info'
+  | '/api/v1/payment/ecom/payin' | '/api/v1/payment/ecom/payin/info' | '/api/v1/payment/ecom/payin/confirm-3ds-result'
+  | '/api/v1/payment/ecom/payout' | '/api/v1/payment/ecom/payout/info'
+  | '/api/v1/widget/payin' | '/api/v1/widget/payin/info' | '/api/v1/widget/payin/confirm' | '/api/v1/widget/payin/cancel'
+  | '/api/v1/balance/info' | '/api/v1/bank/all';
+export type IssueCode =
+  | 'UNKNOWN_OPERATION' | 'REQUIRED' | 'WRONG_TYPE' | 'TOO_LONG' | 'TOO_SHORT' | 'PATTERN' | 'OUT_OF_RANGE'
+  | 'NOT_HTTPS' | 'INVALID_URL' | 'INVALID_IP' | 'INVALID_EMAIL' | 'UNKNOWN_METHOD' | 'METHOD_NOT_AVAILABLE'
+  | 'COUNTRY_NOT_AVAILABLE' | 'CURRENCY_MISMATCH' | 'WIDGET_METHOD_REQUIRED' | 'EMAIL_REQUIRED'
+  | 'BANK_SYMBOL_NOT_ALLOWED' | 'LIFETIME_OUT_OF_RANGE' | 'UNKNOWN_FIELD' | 'NULL_FIELD' | 'COUNTRY_NOT_LISTED'
+  | 'LANGUAGE_NOT_SUPPORTED' | ErrorCode;
+export interface Issue {
+  /** Dotted field path, e.g. `payment.amount`; empty for the whole body. */
+  path: string;
+  code: IssueCode;
+  message: string;
+  limit?: number | string;
+  actual?: number | string;
+}
+export interface ValidationReport { valid: boolean; errors: Issue[]; warnings: Issue[]; }
+export interface BuiltRequest { body: Record<string, unknown>; bodyText: string; report: ValidationReport; }
+interface PayinCommonInput {
+  projectId?: string; paymentId?: string;
+  merchantCallbackUrl?: string; merchantSuccessCallbackUrl?: string; merchantDeclineCallbackUrl?: string; redirectUrl?: string;
+  /** Minor units; or give `amountMajor` as decimal text, converted exactly by `currency`. */
+  amount?: number; amountMajor?: string; currency?: string;
+  /** Seconds; 600 when absent. */
+  lifetime?: number; description?: string; extraParam?: string;
+  customerId?: string; customerIp?: string; country?: string; language?: string; customerType?: 'ftd' | 'trust'; email?: string;
+}
+export interface PayinInput extends PayinCommonInput {
+  method?: string; bankSymbol?: string;
+  senderPan?: string; senderPhone?: string; senderBankSymbol?: string; senderCardHolder?: string;
+  firstName?: string; lastName?: string; browser?: string; deviceType?: string; userAgent?: string;
+}
+export interface WidgetPayinInput extends PayinCommonInput { widgetMethod?: string; bankSymbol?: string; }
+export interface PaymentInfo {
+  amount: number | null; oldAmount: number | null; initialAmount: number | null; currency: string | null;
+  lifetime: number | null; expirationDate: number | null; updatedDate: number | null; createdDate: number | null;
+  method: string | null; widgetMethod: string | null; type: string | null; paymentSystem: string | null;
+}
+export interface Requisites {
+  pan: string | null; cardHolder: string | null; masked: boolean;
+  bankName: string | null; bankCountry: string | null; currency: string | null;
+}
+export interface PaymentInstruction {
+  pan: string | null; cardHolder: string | null; phone: string | null; amount: number | null; currency: string | null;
+  validUntil: number | null; lifetime: number | null; bankName: string | null; bankCountry: string | null;
+  confirmUrl: string | null; rejectUrl: string | null;
+  other: Array<{ type: string | null; title: string; data: unknown }>;
+}
+export interface DeclineReason {
+  code: 'CANCELED_BY_CLIENT' | 'DECLINED_BY_ANTI_FRAUD' | 'REQUISITES_NOT_FOUND' | 'CANCELLED_BY_TIMEOUT' | 'OTHER' | 'UNSPECIFIED';
+  text: string | null;
+}
+export interface Callback {
+  projectId: string; paymentId: string; requestId: string | null;
+  status: string; subStatus: string | null; statusDescription: string | null;
+  isFinal: boolean; isKnownState: boolean;
+  /** `{project_id}:{payment_id}:{status}:{sub_status}`, a null sub_status written empty. */
+  idempotencyKey: string;
+  declineReason: DeclineReason | null;
+  paymentInfo: PaymentInfo | null;
+  integration: { formUrl: string | null; redirectUrl: string | null } | null;
+  requisites: Requisites | null;
+  instruction: PaymentInstruction | null;
+  /** The body as parsed; integers beyond 2^53 are kept as their decimal text. */
+  raw: Record<string, unknown>;
+}
+export interface InfoResponse {
+  projectId: string; paymentId: string; requestId: string;
+  status: string; subStatus: string | null; statusDescription: string | null;
+  isFinal: boolean; isKnownState: boolean; declineReason: DeclineReason | null;
+  variant: 'RU' | 'KZ' | string | null;
+  paymentInfo: PaymentInfo | null; requisites: Requisites | null;
+  sender: { panHidden: string | null; cardHolderHidden: string | null } | null;
+  integration: { formUrl: string | null; redirectUrl: string | null } | null;
+  instruction: PaymentInstruction | null;
+  warnings: Issue[];
+  raw: Record<string, unknown>;
+}
+"#;
+
+/// Validates a request body for an operation path. Never throws on bad input:
+/// everything found is in the report.
+#[wasm_bindgen(js_name = validateRequest, unchecked_return_type = "ValidationReport")]
+pub fn validate_request(
+    #[wasm_bindgen(unchecked_param_type = "OperationPath")] operation: &str,
+    #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
+) -> JsResult<JsValue> {
+    let report = match body.as_string() {
+        Some(text) => validate::validate_request_text(operation, &text),
+        None => match body_from_js(&body, &Limits::default()) {
+            Ok(input) => validate::validate_request(operation, &input.json),
+            Err(error) => ValidationReport::from_error(&error),
+        },
+    };
+    to_js(&report)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BuiltOut<'a> {
+    body: &'a Json,
+    body_text: String,
+    report: &'a ValidationReport,
+}
+
+fn built(result: crate::error::Result<(Json, ValidationReport)>) -> JsResult<JsValue> {
+    let (body, report) = result.map_err(js_error)?;
+    to_js(&BuiltOut { body_text: body.to_json_text(), body: &body, report: &report })
+}
+
+fn input<T: serde::de::DeserializeOwned>(value: JsValue) -> JsResult<T> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| js_error(Error::InvalidArgument { name: "input".into(), reason: format!("is not valid: {e}") }))
+}
+
+/// Builds a P2P payin create body from a flat input, with defaults, and validates it.
+#[wasm_bindgen(js_name = buildPayinRequest, unchecked_return_type = "BuiltRequest")]
+pub fn build_payin_request(#[wasm_bindgen(unchecked_param_type = "PayinInput")] value: JsValue) -> JsResult<JsValue> {
+    built(builders::build_payin_request(&input::<PayinInput>(value)?))
+}
+
+/// Builds a widget payin create body from a flat input, with defaults, and validates it.
+#[wasm_bindgen(js_name = buildWidgetPayinRequest, unchecked_return_type = "BuiltRequest")]
+pub fn build_widget_payin_request(
+    #[wasm_bindgen(unchecked_param_type = "WidgetPayinInput")] value: JsValue,
+) -> JsResult<JsValue> {
+    built(builders::build_widget_payin_request(&input::<WidgetPayinInput>(value)?))
+}
+
+/// Exact decimal to minor units: `toMinorUnits('1500.50', 'RUB') === 150050`.
+#[wasm_bindgen(js_name = toMinorUnits)]
+pub fn to_minor_units(decimal: &str, currency: &str) -> JsResult<f64> {
+    let minor = amount::to_minor_units(decimal, currency).map_err(js_error)?;
+    // Amounts are bounded far below 2^53, so the conversion is exact.
+    if minor > 9_007_199_254_740_991 {
+        return Err(js_error(Error::InvalidAmount {
+            value: decimal.to_owned(),
+            reason: "is too large for a JS number".into(),
+        }));
+    }
+    Ok(minor as f64)
+}
+
+/// Minor units back to decimal text: `fromMinorUnits(150050, 'RUB') === '1500.50'`.
+#[wasm_bindgen(js_name = fromMinorUnits)]
+pub fn from_minor_units(minor: f64, currency: &str) -> JsResult<String> {
+    if !(minor.is_finite() && minor >= 0.0 && minor.fract() == 0.0 && minor <= 9_007_199_254_740_991.0) {
+        return Err(js_error(Error::InvalidAmount {
+            value: minor.to_string(),
+            reason: "must be a whole, non-negative number of minor units".into(),
+        }));
+    }
+    amount::from_minor_units(minor as u64, currency).map_err(js_error)
+}
+
+/// Reads a callback body (text or object) into the callback model, without verifying it.
+#[wasm_bindgen(js_name = parseCallback, unchecked_return_type = "Callback")]
+pub fn parse_callback(#[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue) -> JsResult<JsValue> {
+    let input = body_from_js(&body, &Limits::default()).map_err(js_error)?;
+    to_js(&callback_model::parse_callback(&input.json).map_err(js_error)?)
+}
+
+/// Reads a P2P or widget payin info response.
+#[wasm_bindgen(js_name = parseInfoResponse, unchecked_return_type = "InfoResponse")]
+pub fn parse_info_response(
+    #[wasm_bindgen(unchecked_param_type = "OperationPath")] operation: &str,
+    #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
+) -> JsResult<JsValue> {
+    let input = body_from_js(&body, &Limits::default()).map_err(js_error)?;
+    to_js(&callback_model::parse_info_response(operation, &input.json).map_err(js_error)?)
+}
+
+/// Every validation issue code with its one-line meaning.
+#[wasm_bindgen(js_name = issueCodes, unchecked_return_type = "Array<{ code: IssueCode; description: string }>")]
+pub fn issue_codes() -> JsResult<JsValue> {
+    #[derive(Serialize)]
+    struct CodeOut {
+        code: &'static str,
+        description: &'static str,
+    }
+    let codes: Vec<CodeOut> =
+        validate::ISSUE_CODES.iter().map(|(code, description)| CodeOut { code, description }).collect();
+    to_js(&codes)
+}
