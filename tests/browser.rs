@@ -22,3 +22,10 @@ shared_tests!(
     random_bodies_keep_properties,
     generated_keys_sign_and_verify,
 );
+
+// The request-model tables run in the browser too, as modules of this binary.
+#[path = "validation_table.rs"]
+mod validation_table;
+
+#[path = "callback_shapes.rs"]
+mod callback_shapes;
