@@ -10,6 +10,7 @@ use crate::builders::{self, PayinInput, WidgetPayinInput};
 use crate::callback_model;
 use crate::error::Error;
 use crate::json::{Json, Limits};
+use crate::validate::availability::{Integration, AVAILABILITY};
 use crate::validate::{self, ValidationReport};
 
 type JsResult<T> = Result<T, JsValue>;
@@ -37,6 +38,13 @@ export interface Issue {
   message: string;
   limit?: number | string;
   actual?: number | string;
+}
+/** A row of the spec's availability table; `payinMethods` are widget method codes for 'widget'. */
+export interface AvailabilityRow {
+  country: string; currency: string; integration: 'h2h' | 'widget';
+  payinMethods: string[]; payoutMethods: string[];
+  /** Upper bound of `payment.lifetime` in seconds (lower bound 300). */
+  lifetimeMax: number;
 }
 export interface ValidationReport { valid: boolean; errors: Issue[]; warnings: Issue[]; }
 export interface BuiltRequest { body: Record<string, unknown>; bodyText: string; report: ValidationReport; }
@@ -192,6 +200,36 @@ pub fn parse_info_response(
 ) -> JsResult<JsValue> {
     let input = body_from_js(&body, &Limits::default()).map_err(js_error)?;
     to_js(&callback_model::parse_info_response(operation, &input.json).map_err(js_error)?)
+}
+
+/// The spec's availability table: which country, currency and integration offer which methods.
+#[wasm_bindgen(js_name = availability, unchecked_return_type = "AvailabilityRow[]")]
+pub fn availability() -> JsResult<JsValue> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Row {
+        country: &'static str,
+        currency: &'static str,
+        integration: &'static str,
+        payin_methods: &'static [&'static str],
+        payout_methods: &'static [&'static str],
+        lifetime_max: i64,
+    }
+    let rows: Vec<Row> = AVAILABILITY
+        .iter()
+        .map(|row| Row {
+            country: row.country,
+            currency: row.currency,
+            integration: match row.integration {
+                Integration::H2h => "h2h",
+                Integration::Widget => "widget",
+            },
+            payin_methods: row.payin_methods,
+            payout_methods: row.payout_methods,
+            lifetime_max: i64::try_from(validate::lifetime_max(Some(row.country))).unwrap_or(600),
+        })
+        .collect();
+    to_js(&rows)
 }
 
 /// Every validation issue code with its one-line meaning.
