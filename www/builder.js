@@ -145,15 +145,18 @@ export function createBuilder({ onBuilt }) {
     for (const [level, issues] of [['error', built.report.errors], ['warning', built.report.warnings]]) {
       for (const issue of issues) {
         const id = fieldForPath(issue.path, k);
+        // A field left out because its value is unusable is not also "required".
+        if (id && issue.code === 'REQUIRED' && localErrors.some((e) => e.id === id)) continue;
         if (id) place(id, `${issue.code}: ${issue.message}`, level);
         else unplaced.push({ ...issue, level });
       }
     }
-    const errorCount = built.report.errors.length + localErrors.length;
+    const badFields = [...form.querySelectorAll('.msg.error')].map((msg) => msg.closest('.field').querySelector('label').textContent);
+    const errorCount = badFields.length + unplaced.filter((i) => i.level === 'error').length;
     const verdict = $('b-verdict');
     verdict.className = `verdict ${errorCount ? 'bad' : 'good'}`;
     verdict.textContent = errorCount
-      ? `✗ Not valid for POST ${OPERATION_PATHS[k]}: ${errorCount} error${errorCount > 1 ? 's' : ''}, shown at the fields`
+      ? `✗ Not valid for POST ${OPERATION_PATHS[k]}${badFields.length ? `: fix ${badFields.join(', ')}` : ''}`
       : `✓ Valid for POST ${OPERATION_PATHS[k]}`;
     $('b-issues').replaceChildren(
       ...unplaced.map((issue) => el('li', { class: issue.level }, `${issue.path || '(body)'}: ${issue.code}: ${issue.message}`)),

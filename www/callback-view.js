@@ -49,9 +49,9 @@ export function renderCallback(container, callback, { verified, verification, co
     el('code', { id: keyId }, callback.idempotencyKey),
     el('button', { type: 'button', class: 'copy small', 'data-copy': keyId }, 'Copy'),
   );
-  const decline = callback.declineReason
-    ? `${callback.declineReason.code}${callback.declineReason.text ? `: ${callback.declineReason.text}` : ''}`
-    : null;
+  // The d.ts names the text `text`; the runtime sends `description`: accept both.
+  const reasonText = callback.declineReason?.description ?? callback.declineReason?.text;
+  const decline = callback.declineReason ? `${callback.declineReason.code}${reasonText ? `: ${reasonText}` : ''}` : null;
 
   const parts = [
     banner,

@@ -116,7 +116,10 @@ export function createCallbackChecker({ signingKey }) {
       showParsed(verified, verified.verification);
       return;
     } catch (error) {
-      verdict('bad', `✗ Not verified: ${error.code ?? 'ERROR'}`, error.message, error.hint ? `Hint: ${error.hint}` : null);
+      // Messages often end with the hint: show the reason, then the hint once.
+      const hint = error.hint ?? '';
+      const reason = hint && error.message.endsWith(hint) ? error.message.slice(0, -hint.length).replace(/[:\s]+$/, '') : error.message;
+      verdict('bad', `✗ Not verified: ${error.code ?? 'ERROR'}`, reason, hint && `Hint: ${hint}`);
       const field = FIELD_OF_CODE[error.code];
       if (field) setFieldMessage(field, describeError(error));
       if (SIGNATURE_CODES.has(error.code)) {

@@ -87,7 +87,8 @@ export function createSigner() {
     }
     const issues = [...report.errors, ...report.warnings].map((i) => `${i.path || '(body)'}: ${i.code}`);
     const shown = issues.slice(0, 4).join('; ') + (issues.length > 4 ? `; and ${issues.length - 4} more` : '');
-    setFieldMessage('s-body', `${report.valid ? 'Warnings' : 'Not valid'} for ${path}: ${shown}`, report.valid ? 'warning' : 'error');
+    // Shown as a warning: an invalid body can still be signed, which is what this tool checks.
+    setFieldMessage('s-body', `${report.valid ? 'Warnings' : 'Not valid'} for ${path}: ${shown}`, 'warning');
   }
 
   /** Shows the four steps; the message needs a valid timestamp (null: shown as missing). */

@@ -99,7 +99,7 @@ describe('tool 1: build a payin', () => {
       let amount = await fieldMessage(page, 'b-amount');
       assert.match(amount.text, /INVALID_AMOUNT.*3 fraction digits; RUB has 2/);
       assert.ok(amount.besideField && amount.visible && amount.invalid, JSON.stringify(amount));
-      assert.match(await text(page, '#b-verdict'), /Not valid/);
+      assert.match(await text(page, '#b-verdict'), /Not valid for POST \/api\/v1\/payment\/p2p\/payin: fix Amount \(major units\)$/);
 
       await page.fill('#b-amount', '0');
       await settle(page);

@@ -125,10 +125,12 @@ export async function setValue(page, selector, value) {
 /** Waits until the debounced renderers have run (they are ≤ 200 ms). */
 export const settle = (page) => page.waitForTimeout(450);
 
-export async function screenshot(page, name) {
+/** Saves test-results/<name>.png: the whole page, the viewport (`fullPage: false`) or one element (`selector`). */
+export async function screenshot(page, name, { fullPage = true, selector } = {}) {
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  if (selector) await page.locator(selector).screenshot({ path: file });
+  else await page.screenshot({ path: file, fullPage });
   return file;
 }
 
