@@ -120,9 +120,9 @@ fn json_from_js(value: &JsValue, depth: usize, path: &PathNode<'_>, limits: &Lim
         }
         return Ok(Json::Number(python_float_repr(n)));
     }
-    if value.is_bigint() {
-        let text: String = JsString::from(value.clone()).into();
-        return Ok(Json::Number(text));
+    if let Some(big) = value.dyn_ref::<js_sys::BigInt>() {
+        let text = big.to_string(10).map_err(|_| invalid(path, "is a BigInt that cannot be written"))?;
+        return Ok(Json::Number(String::from(text)));
     }
     if value.is_function() || value.is_symbol() {
         return Err(invalid(path, "is a function or symbol, which JSON cannot carry"));
