@@ -41,6 +41,55 @@ impl AccessHeaders {
 /// Longest merchant id accepted; the spec does not bound it, 255 is generous.
 pub const MAX_MERCHANT_ID_CHARS: usize = 255;
 
+/// Everything of signing a body but the RSA operation: the checked merchant id
+/// and timestamp, the canonical message, and the token as it will be sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreparedRequest {
+    /// The canonical message: the text whose SHA-256 is signed.
+    pub message: String,
+    pub timestamp: String,
+    pub merchant_id: String,
+    /// `x-access-token`, with or without padding as `padding` says.
+    pub token: String,
+    /// Whether the base64url of the signature keeps its `=` padding.
+    pub padding: bool,
+}
+
+impl PreparedRequest {
+    /// The headers, given the padded base64url signature.
+    pub fn into_headers(self, padded_signature: &str) -> AccessHeaders {
+        let signature = if self.padding { padded_signature } else { padded_signature.trim_end_matches('=') };
+        AccessHeaders {
+            timestamp: self.timestamp,
+            merchant_id: self.merchant_id,
+            signature: signature.to_owned(),
+            token: self.token,
+        }
+    }
+}
+
+/// Checks the arguments and builds the message that [`sign_body`] signs.
+pub fn prepare_request(
+    body: &Json,
+    key: &VerifyingKey,
+    merchant_id: &str,
+    timestamp: &str,
+    options: &CanonicalOptions,
+) -> Result<PreparedRequest> {
+    check_merchant_id(merchant_id)?;
+    let message = canonical_message(body, timestamp, options)?;
+    let token = key.token();
+    // A sender that leaves out padding leaves it out of every base64url it writes.
+    let token = if options.padding { token } else { token.trim_end_matches('=') };
+    Ok(PreparedRequest {
+        message,
+        timestamp: timestamp.to_owned(),
+        merchant_id: merchant_id.to_owned(),
+        token: token.to_owned(),
+        padding: options.padding,
+    })
+}
+
 /// Signs `body` as of `timestamp` (Unix seconds) and returns the headers to send.
 /// `options.padding` applies to the message, the signature and the token alike.
 pub fn sign_body(
@@ -50,18 +99,9 @@ pub fn sign_body(
     timestamp: &str,
     options: &CanonicalOptions,
 ) -> Result<AccessHeaders> {
-    check_merchant_id(merchant_id)?;
-    let message = canonical_message(body, timestamp, options)?;
-    let signature = sign_message(&message, key)?;
-    let token = key.verifying_key().token();
-    // A sender that leaves out padding leaves it out of every base64url it writes.
-    let unpad = |text: &str| if options.padding { text.to_owned() } else { text.trim_end_matches('=').to_owned() };
-    Ok(AccessHeaders {
-        timestamp: timestamp.to_owned(),
-        merchant_id: merchant_id.to_owned(),
-        signature: unpad(&signature),
-        token: unpad(token),
-    })
+    let prepared = prepare_request(body, key.verifying_key(), merchant_id, timestamp, options)?;
+    let signature = sign_message(&prepared.message, key)?;
+    Ok(prepared.into_headers(&signature))
 }
 
 /// The base64url (padded) PKCS#1 v1.5 SHA-256 signature of a message.
@@ -75,8 +115,24 @@ pub fn sign_message(message: &str, key: &SigningKey) -> Result<String> {
     Ok(URL_SAFE.encode(signature))
 }
 
+/// The hint of an `INVALID_SIGNATURE` whose RSA check failed.
+pub const SIGNATURE_MISMATCH_HINT: &str =
+    "the body, the timestamp or the canonical variant differs from what was signed; \
+     diagnoseCallback tells which variant the sender used";
+
+/// The error of a well-formed signature that does not verify.
+pub fn signature_mismatch() -> Error {
+    Error::InvalidSignature { hint: SIGNATURE_MISMATCH_HINT.into() }
+}
+
 /// Checks a base64url signature (padded or not) of `message`.
 pub fn verify_message(message: &str, signature: &str, key: &VerifyingKey) -> Result<()> {
+    let bytes = decode_signature(signature, key)?;
+    verify_signature_bytes(message, &bytes, key)
+}
+
+/// The signature's bytes, refused unless they are base64url of the key's length.
+pub fn decode_signature(signature: &str, key: &VerifyingKey) -> Result<Vec<u8>> {
     let bytes = decode_base64url(signature)
         .ok_or_else(|| Error::InvalidSignature { hint: "x-access-signature is not URL-safe base64".into() })?;
     if bytes.len() != key.signature_len() {
@@ -89,12 +145,13 @@ pub fn verify_message(message: &str, signature: &str, key: &VerifyingKey) -> Res
             ),
         });
     }
+    Ok(bytes)
+}
+
+/// The RSA check of signature bytes of the key's length.
+pub fn verify_signature_bytes(message: &str, signature: &[u8], key: &VerifyingKey) -> Result<()> {
     let digest = Sha256::digest(message.as_bytes());
-    key.rsa().verify(Pkcs1v15Sign::new::<Sha256>(), &digest, &bytes).map_err(|_| Error::InvalidSignature {
-        hint: "the body, the timestamp or the canonical variant differs from what was signed; \
-               diagnoseCallback tells which variant the sender used"
-            .into(),
-    })
+    key.rsa().verify(Pkcs1v15Sign::new::<Sha256>(), &digest, signature).map_err(|_| signature_mismatch())
 }
 
 /// URL-safe base64 with or without `=` padding.

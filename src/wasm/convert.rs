@@ -75,10 +75,10 @@ pub fn body_from_js(value: &JsValue, limits: &Limits) -> Result<BodyInput, Error
 /// Text from a JS string or UTF-8 bytes; `None` for other values.
 pub fn text_from_js(value: &JsValue) -> Result<Option<String>, Error> {
     if let Some(js_string) = value.dyn_ref::<JsString>() {
-        if !js_string.is_valid_utf16() {
-            return Err(Error::InvalidBody { path: String::new(), reason: "holds a lone UTF-16 surrogate".into() });
-        }
-        return Ok(Some(String::from(js_string)));
+        return match string_from_js(js_string) {
+            Some(text) => Ok(Some(text)),
+            None => Err(Error::InvalidBody { path: String::new(), reason: "holds a lone UTF-16 surrogate".into() }),
+        };
     }
     if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
         return String::from_utf8(bytes.to_vec())
@@ -86,6 +86,17 @@ pub fn text_from_js(value: &JsValue) -> Result<Option<String>, Error> {
             .map_err(|_| Error::InvalidJson { message: "the bytes are not valid UTF-8".into() });
     }
     Ok(None)
+}
+
+/// A JS string as UTF-8, or `None` when it holds a lone surrogate. The copy is
+/// one `TextEncoder` call, which writes a lone surrogate as U+FFFD; only text
+/// holding U+FFFD pays for the exact check (one JS call per UTF-16 unit).
+fn string_from_js(js_string: &JsString) -> Option<String> {
+    let text = String::from(js_string);
+    if text.contains('\u{FFFD}') && !js_string.is_valid_utf16() {
+        return None;
+    }
+    Some(text)
 }
 
 fn invalid(path: &PathNode<'_>, reason: &str) -> Error {
@@ -106,10 +117,9 @@ fn json_from_js(value: &JsValue, depth: usize, path: &PathNode<'_>, limits: &Lim
         return Ok(Json::Bool(b));
     }
     if let Some(js_string) = value.dyn_ref::<JsString>() {
-        if !js_string.is_valid_utf16() {
-            return Err(invalid(path, "holds a lone UTF-16 surrogate"));
-        }
-        return Ok(Json::String(String::from(js_string)));
+        return string_from_js(js_string)
+            .map(Json::String)
+            .ok_or_else(|| invalid(path, "holds a lone UTF-16 surrogate"));
     }
     if let Some(n) = value.as_f64() {
         if !n.is_finite() {

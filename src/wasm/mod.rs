@@ -4,6 +4,7 @@
 
 mod convert;
 mod model;
+mod prepare;
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -46,7 +47,12 @@ export interface AccessHeaders {
   'x-access-signature': string;
   'x-access-token': string;
 }
-export interface SignOptions { merchantId: string; timestamp?: Timestamp; options?: CanonicalOptions; }
+/**
+ * Which RSA implementation runs. 'native': node:crypto in Node (sync), WebCrypto in the
+ * async variants; 'wasm': the package's own WebAssembly. Default: native where it exists.
+ */
+export type Backend = 'native' | 'wasm';
+export interface SignOptions { merchantId: string; timestamp?: Timestamp; options?: CanonicalOptions; backend?: Backend; }
 export interface SignedRequest { body: string; headers: AccessHeaders; }
 /** Header names in any letter case. */
 export type HeadersInput = Record<string, string | string[] | undefined> | Headers | Map<string, string> | Array<[string, string]>;
@@ -59,6 +65,7 @@ export interface VerifyCallbackOptions {
   now?: number;
   /** Largest raw body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  backend?: Backend;
 }
 /** A verified callback: the callback model plus how it was verified. */
 export interface VerifiedCallback extends Callback {
@@ -215,6 +222,7 @@ impl VerifyingKey {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SignRequestOptions {
     merchant_id: String,
+    backend: Option<String>,
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     timestamp: JsValue,
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
@@ -243,6 +251,29 @@ fn argument_error(name: &str, error: impl std::fmt::Display) -> JsValue {
     fail(Error::InvalidArgument { name: name.into(), reason: format!("is not valid: {error}") })
 }
 
+/// The checked inputs of `signRequest` and `prepareRequest`.
+struct SignInputs {
+    body: convert::BodyInput,
+    merchant_id: String,
+    timestamp: String,
+    canonical: canonical::CanonicalOptions,
+}
+
+fn sign_inputs(body: &JsValue, options: JsValue) -> JsResult<SignInputs> {
+    check_known_keys(&options, "options", struct_fields::<SignRequestOptions>()).map_err(fail)?;
+    let options: SignRequestOptions =
+        serde_wasm_bindgen::from_value(options).map_err(|e| argument_error("options", e))?;
+    prepare::check_backend(options.backend.as_deref()).map_err(fail)?;
+    let canonical = canonical_options_from_js(&options.options).map_err(fail)?;
+    let timestamp = if options.timestamp.is_undefined() {
+        now_seconds().to_string()
+    } else {
+        timestamp_from_js(&options.timestamp).map_err(fail)?
+    };
+    let body = body_from_js(body, &Limits::default()).map_err(fail)?;
+    Ok(SignInputs { body, merchant_id: options.merchant_id, timestamp, canonical })
+}
+
 /// Signs a request body; returns the exact body text to send and the four headers.
 #[wasm_bindgen(js_name = signRequest, unchecked_return_type = "SignedRequest")]
 pub fn sign_request(
@@ -250,24 +281,16 @@ pub fn sign_request(
     signing_key: &SigningKey,
     #[wasm_bindgen(unchecked_param_type = "SignOptions")] options: JsValue,
 ) -> JsResult<JsValue> {
-    check_known_keys(&options, "options", struct_fields::<SignRequestOptions>()).map_err(fail)?;
-    let options: SignRequestOptions =
-        serde_wasm_bindgen::from_value(options).map_err(|e| argument_error("options", e))?;
-    let canonical = canonical_options_from_js(&options.options).map_err(fail)?;
-    let timestamp = if options.timestamp.is_undefined() {
-        now_seconds().to_string()
-    } else {
-        timestamp_from_js(&options.timestamp).map_err(fail)?
-    };
-    let body = body_from_js(&body, &Limits::default()).map_err(fail)?;
+    let input = sign_inputs(&body, options)?;
     let headers =
-        signing::sign_body(&body.json, &signing_key.0, &options.merchant_id, &timestamp, &canonical).map_err(fail)?;
+        signing::sign_body(&input.body.json, &signing_key.0, &input.merchant_id, &input.timestamp, &input.canonical)
+            .map_err(fail)?;
     #[derive(Serialize)]
     struct Signed<'a> {
         body: &'a str,
         headers: HeadersOut<'a>,
     }
-    to_js(&Signed { body: &body.text, headers: HeadersOut::from(&headers) })
+    to_js(&Signed { body: &input.body.text, headers: HeadersOut::from(&headers) })
 }
 
 #[derive(Deserialize, Default)]
@@ -275,6 +298,7 @@ pub fn sign_request(
 struct VerifyCallbackOptions {
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     options: JsValue,
+    backend: Option<String>,
     tolerance_seconds: Option<f64>,
     now: Option<f64>,
     max_body_bytes: Option<f64>,
@@ -301,6 +325,7 @@ fn verify_options_from_js(value: JsValue) -> JsResult<VerifyOptions> {
     } else {
         serde_wasm_bindgen::from_value(value).map_err(|e| argument_error("options", e))?
     };
+    prepare::check_backend(raw.backend.as_deref()).map_err(fail)?;
     let mut limits = Limits::default();
     if let Some(max) = raw.max_body_bytes {
         limits.max_bytes = whole_number("maxBodyBytes", max, MAX_BODY_BYTES_CEILING)? as usize;
@@ -352,23 +377,28 @@ pub fn verify_callback(
     callback_out(&verified, &options)
 }
 
-fn callback_out(verified: &callback::VerifiedCallback, options: &VerifyOptions) -> JsResult<JsValue> {
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Verification<'a> {
-        timestamp: u64,
-        merchant_id: &'a str,
-        key_index: usize,
-        options: JsOptionsOut,
-    }
-    #[derive(Serialize)]
-    struct VerifiedOut<'a> {
-        #[serde(flatten)]
-        callback: &'a Callback,
-        verification: Verification<'a>,
-    }
-    let callback = parse_callback(&verified.body).map_err(fail)?;
-    to_js(&VerifiedOut {
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Verification<'a> {
+    timestamp: u64,
+    merchant_id: &'a str,
+    key_index: usize,
+    options: JsOptionsOut,
+}
+
+#[derive(Serialize)]
+struct VerifiedOut<'a> {
+    #[serde(flatten)]
+    callback: &'a Callback,
+    verification: Verification<'a>,
+}
+
+/// What `verifyCallback` returns, as JSON text: every backend hands JS the same
+/// text to `JSON.parse`, which is also much faster than building the objects
+/// property by property across the boundary.
+fn verified_json(verified: &callback::VerifiedCallback, options: &VerifyOptions) -> Result<String, Error> {
+    let callback = parse_callback(&verified.body)?;
+    let out = VerifiedOut {
         callback: &callback,
         verification: Verification {
             timestamp: verified.timestamp,
@@ -376,7 +406,14 @@ fn callback_out(verified: &callback::VerifiedCallback, options: &VerifyOptions) 
             key_index: verified.key_index,
             options: JsOptionsOut::from(&options.canonical),
         },
-    })
+    };
+    serde_json::to_string(&out).map_err(|e| Error::CryptoFailure { reason: format!("result conversion failed: {e}") })
+}
+
+fn callback_out(verified: &callback::VerifiedCallback, options: &VerifyOptions) -> JsResult<JsValue> {
+    let text = verified_json(verified, options).map_err(fail)?;
+    js_sys::JSON::parse(&text)
+        .map_err(|_| fail(Error::CryptoFailure { reason: "result conversion failed: JSON.parse refused it".into() }))
 }
 
 /// For a callback that fails to verify: which canonical variant the sender used,
