@@ -11,6 +11,7 @@ pub mod canonical;
 pub mod error;
 pub mod json;
 pub mod keys;
+pub mod modmath;
 pub mod number;
 pub mod signing;
 pub mod validate;
