@@ -95,32 +95,78 @@ pub struct CanonicalSteps {
     pub message: String,
 }
 
+/// Every entry of a body written into one buffer, each a byte range of it:
+/// one growing allocation instead of one per entry.
+struct Flat {
+    text: String,
+    spans: Vec<(usize, usize)>,
+}
+
+impl Flat {
+    fn of(body: &Json, options: &CanonicalOptions) -> Result<Flat> {
+        let mut flat = Flat { text: String::new(), spans: Vec::new() };
+        let mut path = String::new();
+        flatten(body, &mut path, options, &mut flat)?;
+        let text = &flat.text;
+        match options.order {
+            // UTF-8 byte order is code point order.
+            Order::CodePoint => flat.spans.sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1])),
+            Order::Utf16 => {
+                flat.spans.sort_unstable_by(|a, b| text[a.0..a.1].encode_utf16().cmp(text[b.0..b.1].encode_utf16()))
+            }
+        }
+        Ok(flat)
+    }
+
+    fn entries(&self) -> impl Iterator<Item = &str> {
+        self.spans.iter().map(|&(start, end)| &self.text[start..end])
+    }
+
+    /// The sorted entries joined with `;`.
+    fn joined(&self) -> String {
+        let mut joined = String::with_capacity(self.text.len() + self.spans.len());
+        for (i, entry) in self.entries().enumerate() {
+            if i > 0 {
+                joined.push(';');
+            }
+            joined.push_str(entry);
+        }
+        joined
+    }
+}
+
 /// The sorted canonical entries of a body.
 pub fn canonical_entries(body: &Json, options: &CanonicalOptions) -> Result<Vec<String>> {
-    let mut entries = Vec::new();
-    let mut path = String::new();
-    flatten(body, &mut path, options, &mut entries)?;
-    match options.order {
-        Order::CodePoint => entries.sort_unstable(),
-        Order::Utf16 => entries.sort_unstable_by(|a, b| a.encode_utf16().cmp(b.encode_utf16())),
-    }
-    Ok(entries)
+    Ok(Flat::of(body, options)?.entries().map(str::to_owned).collect())
 }
 
 /// The message that is signed: base64url of the joined entries, then the timestamp.
 pub fn canonical_message(body: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
-    Ok(canonical_steps(body, timestamp, options)?.message)
+    check_timestamp(timestamp)?;
+    let joined = Flat::of(body, options)?.joined();
+    let mut message = String::with_capacity(joined.len().div_ceil(3) * 4 + timestamp.len());
+    encode_into(joined.as_bytes(), options.padding, &mut message);
+    message.push_str(timestamp);
+    Ok(message)
+}
+
+fn encode_into(bytes: &[u8], padding: bool, out: &mut String) {
+    if padding {
+        URL_SAFE.encode_string(bytes, out);
+    } else {
+        URL_SAFE_NO_PAD.encode_string(bytes, out);
+    }
 }
 
 /// Every step of the message construction.
 pub fn canonical_steps(body: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<CanonicalSteps> {
     check_timestamp(timestamp)?;
-    let entries = canonical_entries(body, options)?;
-    let joined = entries.join(";");
-    let encoded =
-        if options.padding { URL_SAFE.encode(joined.as_bytes()) } else { URL_SAFE_NO_PAD.encode(joined.as_bytes()) };
+    let flat = Flat::of(body, options)?;
+    let joined = flat.joined();
+    let mut encoded = String::new();
+    encode_into(joined.as_bytes(), options.padding, &mut encoded);
     let message = format!("{encoded}{timestamp}");
-    Ok(CanonicalSteps { entries, joined, encoded, message })
+    Ok(CanonicalSteps { entries: flat.entries().map(str::to_owned).collect(), joined, encoded, message })
 }
 
 /// Longest timestamp accepted, in digits: any `u64`.
@@ -137,7 +183,7 @@ pub fn check_timestamp(timestamp: &str) -> Result<u64> {
     }
 }
 
-fn flatten(value: &Json, path: &mut String, options: &CanonicalOptions, out: &mut Vec<String>) -> Result<()> {
+fn flatten(value: &Json, path: &mut String, options: &CanonicalOptions, out: &mut Flat) -> Result<()> {
     let mut descend = |segment: &str, child: &Json, path: &mut String| {
         let restore = path.len();
         if !path.is_empty() {
@@ -156,52 +202,72 @@ fn flatten(value: &Json, path: &mut String, options: &CanonicalOptions, out: &mu
             Ok(())
         }
         Json::Array(items) => {
+            let mut digits = itoa_buffer();
             for (index, child) in items.iter().enumerate() {
-                descend(&index.to_string(), child, path)?;
+                descend(write_index(&mut digits, index), child, path)?;
             }
             Ok(())
         }
         leaf => {
-            let text = leaf_text(leaf, path, options)?;
-            let mut entry = String::with_capacity(path.len() + 1 + text.len());
-            entry.push_str(path);
-            entry.push(':');
-            entry.push_str(&text);
-            out.push(entry);
+            let start = out.text.len();
+            out.text.push_str(path);
+            out.text.push(':');
+            write_leaf(leaf, path, options, &mut out.text)?;
+            out.spans.push((start, out.text.len()));
             Ok(())
         }
     }
 }
 
+fn itoa_buffer() -> [u8; 20] {
+    [0u8; 20]
+}
+
+/// The decimal text of an array index, without allocating.
+fn write_index(buffer: &mut [u8; 20], mut index: usize) -> &str {
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (index % 10) as u8;
+        index /= 10;
+        if index == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&buffer[at..]).unwrap_or("0")
+}
+
 const NONE: &str = "None";
 
-fn leaf_text(leaf: &Json, path: &str, options: &CanonicalOptions) -> Result<String> {
+/// Appends a leaf's canonical text.
+fn write_leaf(leaf: &Json, path: &str, options: &CanonicalOptions, out: &mut String) -> Result<()> {
     let all_falsy_none = options.falsy == Falsy::None;
-    Ok(match leaf {
-        Json::Null => NONE.to_owned(),
-        Json::Bool(false) if all_falsy_none => NONE.to_owned(),
-        Json::Bool(b) => match (options.booleans, b) {
+    match leaf {
+        Json::Null => out.push_str(NONE),
+        Json::Bool(false) if all_falsy_none => out.push_str(NONE),
+        Json::Bool(b) => out.push_str(match (options.booleans, b) {
             (Booleans::Python, true) => "True",
             (Booleans::Python, false) => "False",
             (Booleans::Lower, true) => "true",
             (Booleans::Lower, false) => "false",
             (Booleans::Digit, true) => "1",
             (Booleans::Digit, false) => "0",
-        }
-        .to_owned(),
-        Json::String(s) if s.is_empty() && all_falsy_none => NONE.to_owned(),
-        Json::String(s) => s.clone(),
+        }),
+        Json::String(s) if s.is_empty() && all_falsy_none => out.push_str(NONE),
+        Json::String(s) => out.push_str(s),
         Json::Number(text) => {
             let number = number::python_number_text(text)
                 .ok_or_else(|| Error::InvalidNumber { path: path.replace(':', "."), text: text.clone() })?;
             if number.is_zero && all_falsy_none {
-                NONE.to_owned()
+                out.push_str(NONE);
             } else {
-                number.text
+                out.push_str(&number.text);
             }
         }
-        Json::Object(_) | Json::Array(_) => String::new(),
-    })
+        Json::Object(_) | Json::Array(_) => {}
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -323,7 +323,9 @@ mod tests {
         // A 130-bit odd modulus, and the same numbers through BigUint::modpow.
         let n = big("1361129467683753853853498429727072845819");
         let m = Modulus::new(&n).unwrap();
-        for (base, e) in [("2", 65537u32), ("123456789012345678901234567890", 3), ("1361129467683753853853498429727072845818", 17)] {
+        for (base, e) in
+            [("2", 65537u32), ("123456789012345678901234567890", 3), ("1361129467683753853853498429727072845818", 17)]
+        {
             let b = big(base);
             let expect = b.modpow(&BigUint::from(e), &n);
             assert_eq!(from_limbs(&m.pow_public(&limbs(&b, m.len()), e)), expect, "{base}^{e}");

@@ -88,12 +88,14 @@ pub fn text_from_js(value: &JsValue) -> Result<Option<String>, Error> {
     Ok(None)
 }
 
-/// A JS string as UTF-8, or `None` when it holds a lone surrogate. The copy is
-/// one `TextEncoder` call, which writes a lone surrogate as U+FFFD; only text
-/// holding U+FFFD pays for the exact check (one JS call per UTF-16 unit).
+/// A JS string as UTF-8, or `None` when it holds a lone surrogate. The copy
+/// writes a lone surrogate as U+FFFD; only text holding U+FFFD pays for the
+/// exact check (one JS call per UTF-16 unit).
 fn string_from_js(js_string: &JsString) -> Option<String> {
     let text = String::from(js_string);
-    if text.contains('\u{FFFD}') && !js_string.is_valid_utf16() {
+    // U+FFFD is EF BF BD in UTF-8; a byte scan for its lead byte is far cheaper
+    // than a substring search, and text without 0xEF needs no exact check.
+    if text.bytes().any(|b| b == 0xEF) && text.contains('\u{FFFD}') && !js_string.is_valid_utf16() {
         return None;
     }
     Some(text)
