@@ -16,10 +16,29 @@ const publicKeys = new WeakMap();
 const pemKeys = new Map();
 const PEM_CACHE_SIZE = 16;
 
+/** SigningKey -> the PEM it was read from: node:crypto reads it directly (no export from wasm). */
+const sourcePems = new WeakMap();
+const fromPem = wasm.SigningKey.fromPem;
+wasm.SigningKey.fromPem = function fromPemRemembered(pem) {
+  const key = fromPem.call(this, pem);
+  sourcePems.set(key, pem);
+  return key;
+};
+
 function privateKeyObject(signingKey) {
   let key = privateKeys.get(signingKey);
   if (key === undefined) {
-    key = crypto.createPrivateKey({ key: signingKey.privateKeyPem(), format: 'pem' });
+    const pem = sourcePems.get(signingKey);
+    try {
+      // The wasm accepted this PEM (PKCS#8 or PKCS#1, unencrypted), so OpenSSL reads it
+      // too; that it read the same key is checked on the public half.
+      key = crypto.createPrivateKey({ key: pem, format: 'pem' });
+      const spki = crypto.createPublicKey(key).export({ type: 'spki', format: 'pem' });
+      if (spki !== signingKey.publicKeyPem()) key = undefined;
+    } catch {
+      key = undefined;
+    }
+    key ??= crypto.createPrivateKey({ key: signingKey.privateKeyPem(), format: 'pem' });
     privateKeys.set(signingKey, key);
   }
   return key;

@@ -27,6 +27,8 @@ const arg = (name, fallback) => {
 const ROUNDS = arg('rounds', 7);
 const BATCH_MS = arg('ms', 200);
 const COLD_RUNS = arg('cold', 7);
+const onlyIndex = process.argv.indexOf('--only');
+const ONLY = onlyIndex >= 0 ? process.argv[onlyIndex + 1] : null;
 
 if (!fs.existsSync(path.join(pkgDir, 'node', 'index.js'))) {
   console.error('pkg/ is not built: run `npm run build` first');
@@ -67,6 +69,7 @@ const stats = (values) => {
  * first, and takes ours/baseline (throughput ratio: > 1 means ours is faster).
  */
 async function compare(title, ours, baseline, { ms = BATCH_MS, target, asyncOurs = false, asyncBase = false } = {}) {
+  if (ONLY && !title.includes(ONLY)) return null;
   process.stdout.write(`  ${title} `);
   await rate(ours.fn, Math.max(400, ms), asyncOurs); // warm up: wasm tiers up to TurboFan
   await rate(baseline.fn, Math.max(400, ms), asyncBase);
@@ -184,20 +187,26 @@ const wasmVerify = {
 const rsaMs = Math.max(BATCH_MS, 300);
 
 const results = [];
+const push = (result) => result && results.push(result);
 console.log('signing and verifying (RSA-2048, PKCS#1 v1.5, SHA-256)');
-results.push(await compare('Node signRequest (payin body) vs raw crypto.sign', { name: 'signRequest (node:crypto)', fn: () => pi.signRequest(payinText, signingKey, signOptions) }, rawSign, { ms: rsaMs, target: 0.9 }));
-results.push(await compare('Node verifyCallback (1 KB callback) vs raw crypto.verify', { name: 'verifyCallback (node:crypto)', fn: () => pi.verifyCallback(callbackBody, callbackHeaders, verifyingKey) }, rawVerify, { target: 0.7 }));
-results.push(await compare('pure-wasm signRequest vs raw crypto.sign', wasmSign, rawSign, { ms: rsaMs, target: 0.3 }));
-results.push(await compare('pure-wasm verifyCallback vs raw crypto.verify', wasmVerify, rawVerify, { ms: rsaMs, target: 0.3 }));
-results.push(await compare('pure-wasm signRequest vs WebCrypto sign', wasmSign, subtleSign, { ms: rsaMs, asyncBase: true }));
-results.push(await compare('pure-wasm verifyCallback vs WebCrypto verify', wasmVerify, subtleVerify, { ms: rsaMs, asyncBase: true }));
+push(await compare('Node signRequest (payin body) vs raw crypto.sign', { name: 'signRequest (node:crypto)', fn: () => pi.signRequest(payinText, signingKey, signOptions) }, rawSign, { ms: rsaMs, target: 0.9 }));
+push(await compare('Node verifyCallback (1 KB callback) vs raw crypto.verify', { name: 'verifyCallback (node:crypto)', fn: () => pi.verifyCallback(callbackBody, callbackHeaders, verifyingKey) }, rawVerify, { target: 0.7 }));
+push(await compare('pure-wasm signRequest vs raw crypto.sign', wasmSign, rawSign, { ms: rsaMs, target: 0.3 }));
+push(await compare('pure-wasm verifyCallback vs raw crypto.verify', wasmVerify, rawVerify, { ms: rsaMs, target: 0.3 }));
+push(await compare('pure-wasm signRequest vs WebCrypto sign', wasmSign, subtleSign, { ms: rsaMs, asyncBase: true }));
+push(await compare('pure-wasm verifyCallback vs WebCrypto verify', wasmVerify, subtleVerify, { ms: rsaMs, asyncBase: true }));
 
 console.log('\ncanonical message (string in, string out: boundary crossing included)');
-results.push(await compare('canonicalMessage 1 KB vs plain JS', { name: 'canonicalMessage', fn: () => pi.canonicalMessage(callbackBody, timestamp) }, { name: 'plain JS canonicalizer', fn: () => plainCanonicalMessage(callbackBody, timestamp) }, { target: 2 }));
-results.push(await compare('canonicalMessage 100 KB vs plain JS', { name: 'canonicalMessage', fn: () => pi.canonicalMessage(bigText, timestamp) }, { name: 'plain JS canonicalizer', fn: () => plainCanonicalMessage(bigText, timestamp) }, { ms: rsaMs, target: 2 }));
+push(await compare('canonicalMessage 1 KB vs plain JS', { name: 'canonicalMessage', fn: () => pi.canonicalMessage(callbackBody, timestamp) }, { name: 'plain JS canonicalizer', fn: () => plainCanonicalMessage(callbackBody, timestamp) }, { target: 2 }));
+push(await compare('canonicalMessage 100 KB vs plain JS', { name: 'canonicalMessage', fn: () => pi.canonicalMessage(bigText, timestamp) }, { name: 'plain JS canonicalizer', fn: () => plainCanonicalMessage(bigText, timestamp) }, { ms: rsaMs, target: 2 }));
 
 console.log('\nvalidation of raw JSON text (P2P payin create body)');
-results.push(await compare('validateRequest vs ajv (JSON.parse + compiled schema, allErrors)', { name: 'validateRequest(path, text)', fn: () => pi.validateRequest(validatePath, payinText) }, { name: 'ajv', fn: () => ajvValidate(JSON.parse(payinText)) }, { target: 1 }));
+push(await compare('validateRequest vs ajv (JSON.parse + compiled schema, allErrors)', { name: 'validateRequest(path, text)', fn: () => pi.validateRequest(validatePath, payinText) }, { name: 'ajv', fn: () => ajvValidate(JSON.parse(payinText)) }, { target: 1 }));
+
+if (ONLY) {
+  console.log('\n(--only: no size, no cold start, nothing written)');
+  process.exit(0);
+}
 
 // Size of the .wasm.
 const wasmBytes = fs.readFileSync(path.join(pkgDir, 'node', 'payment_intake_bg.wasm'));

@@ -97,9 +97,9 @@ pub struct CanonicalSteps {
 
 /// Every entry of a body written into one buffer, each a byte range of it:
 /// one growing allocation instead of one per entry.
-struct Flat {
-    text: String,
-    spans: Vec<(usize, usize)>,
+pub(crate) struct Flat {
+    pub(crate) text: String,
+    pub(crate) spans: Vec<(usize, usize)>,
 }
 
 impl Flat {
@@ -107,15 +107,31 @@ impl Flat {
         let mut flat = Flat { text: String::new(), spans: Vec::new() };
         let mut path = String::new();
         flatten(body, &mut path, options, &mut flat)?;
-        let text = &flat.text;
-        match options.order {
+        flat.sort(options.order);
+        Ok(flat)
+    }
+
+    pub(crate) fn sort(&mut self, order: Order) {
+        let text = &self.text;
+        match order {
             // UTF-8 byte order is code point order.
-            Order::CodePoint => flat.spans.sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1])),
+            Order::CodePoint => {
+                let bytes = text.as_bytes();
+                self.spans.sort_unstable_by(|a, b| compare_bytes(&bytes[a.0..a.1], &bytes[b.0..b.1]))
+            }
             Order::Utf16 => {
-                flat.spans.sort_unstable_by(|a, b| text[a.0..a.1].encode_utf16().cmp(text[b.0..b.1].encode_utf16()))
+                self.spans.sort_unstable_by(|a, b| text[a.0..a.1].encode_utf16().cmp(text[b.0..b.1].encode_utf16()))
             }
         }
-        Ok(flat)
+    }
+
+    /// base64url of the joined entries, then the timestamp.
+    pub(crate) fn message(&self, timestamp: &str, options: &CanonicalOptions) -> String {
+        let joined = self.joined();
+        let mut message = String::with_capacity(joined.len().div_ceil(3) * 4 + timestamp.len());
+        encode_into(joined.as_bytes(), options.padding, &mut message);
+        message.push_str(timestamp);
+        message
     }
 
     fn entries(&self) -> impl Iterator<Item = &str> {
@@ -135,6 +151,22 @@ impl Flat {
     }
 }
 
+/// Byte order (which for UTF-8 is code point order), eight bytes at a time:
+/// entries share long path prefixes, and wasm's `memcmp` goes byte by byte.
+fn compare_bytes(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let mut a_words = a.chunks_exact(8);
+    let mut b_words = b.chunks_exact(8);
+    for (x, y) in a_words.by_ref().zip(b_words.by_ref()) {
+        let x = u64::from_be_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
+        let y = u64::from_be_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    let done = (a.len().min(b.len()) / 8) * 8;
+    a[done..].cmp(&b[done..])
+}
+
 /// The sorted canonical entries of a body.
 pub fn canonical_entries(body: &Json, options: &CanonicalOptions) -> Result<Vec<String>> {
     Ok(Flat::of(body, options)?.entries().map(str::to_owned).collect())
@@ -143,11 +175,7 @@ pub fn canonical_entries(body: &Json, options: &CanonicalOptions) -> Result<Vec<
 /// The message that is signed: base64url of the joined entries, then the timestamp.
 pub fn canonical_message(body: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
     check_timestamp(timestamp)?;
-    let joined = Flat::of(body, options)?.joined();
-    let mut message = String::with_capacity(joined.len().div_ceil(3) * 4 + timestamp.len());
-    encode_into(joined.as_bytes(), options.padding, &mut message);
-    message.push_str(timestamp);
-    Ok(message)
+    Ok(Flat::of(body, options)?.message(timestamp, options))
 }
 
 fn encode_into(bytes: &[u8], padding: bool, out: &mut String) {
@@ -241,7 +269,7 @@ fn write_index(buffer: &mut [u8; 20], mut index: usize) -> &str {
 const NONE: &str = "None";
 
 /// Appends a leaf's canonical text.
-fn write_leaf(leaf: &Json, path: &str, options: &CanonicalOptions, out: &mut String) -> Result<()> {
+pub(crate) fn write_leaf(leaf: &Json, path: &str, options: &CanonicalOptions, out: &mut String) -> Result<()> {
     let all_falsy_none = options.falsy == Falsy::None;
     match leaf {
         Json::Null => out.push_str(NONE),

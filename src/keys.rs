@@ -11,7 +11,7 @@ use rsa::pkcs8::{
     DecodePublicKey, EncodePrivateKey, EncodePublicKey, LineEnding, ObjectIdentifier, PrivateKeyInfo,
     SubjectPublicKeyInfoRef,
 };
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rsa::traits::{PrivateKeyParts, PublicKeyParts};
 use rsa::{BigUint, RsaPrivateKey, RsaPublicKey};
@@ -29,8 +29,9 @@ pub const MAX_BITS: usize = 4096;
 pub struct SigningKey {
     private: RsaPrivateKey,
     verifying: VerifyingKey,
-    /// The CRT form for our own arithmetic; `None` for a multi-prime key (then `rsa` signs).
-    crt: Option<Arc<CrtKey>>,
+    /// The CRT form for our own arithmetic, made on the first signature in wasm (a
+    /// native backend never needs it); `None` for a multi-prime key (then `rsa` signs).
+    crt: OnceLock<Option<Arc<CrtKey>>>,
 }
 
 /// A public key that verifies callbacks, with its PEM and token precomputed.
@@ -91,11 +92,7 @@ impl SigningKey {
     fn from_private(private: RsaPrivateKey) -> Result<Self> {
         private.validate().map_err(|e| invalid(e.to_string()))?;
         let verifying = VerifyingKey::from_public(private.to_public_key())?;
-        let crt = match (private.primes(), private.dp(), private.dq(), private.crt_coefficient()) {
-            ([p, q], Some(dp), Some(dq), Some(qinv)) => CrtKey::new(p, q, dp, dq, &qinv).map(Arc::new),
-            _ => None,
-        };
-        Ok(SigningKey { private, verifying, crt })
+        Ok(SigningKey { private, verifying, crt: OnceLock::new() })
     }
 
     /// The matching public key.
@@ -121,7 +118,15 @@ impl SigningKey {
     }
 
     pub(crate) fn crt(&self) -> Option<&CrtKey> {
-        self.crt.as_deref()
+        self.crt
+            .get_or_init(|| {
+                let private = &self.private;
+                match (private.primes(), private.dp(), private.dq(), private.crt_coefficient()) {
+                    ([p, q], Some(dp), Some(dq), Some(qinv)) => CrtKey::new(p, q, dp, dq, &qinv).map(Arc::new),
+                    _ => None,
+                }
+            })
+            .as_deref()
     }
 }
 

@@ -8,6 +8,7 @@ pub mod builders;
 pub mod callback;
 pub mod callback_model;
 pub mod canonical;
+pub mod canonical_text;
 pub mod error;
 pub mod json;
 pub mod keys;

@@ -90,12 +90,12 @@ impl CrtKey {
     pub fn new(p: &BigUint, q: &BigUint, dp: &BigUint, dq: &BigUint, qinv: &BigUint) -> Option<CrtKey> {
         let p_mod = Modulus::new(p)?;
         let q_mod = Modulus::new(q)?;
-        if dp.bits() > 32 * p_mod.len() || dq.bits() > 32 * q_mod.len() {
+        if dp.bits() > 32 * p_mod.limb_count() || dq.bits() > 32 * q_mod.limb_count() {
             return None;
         }
         Some(CrtKey {
-            dp: limbs(dp, p_mod.len()),
-            dq: limbs(dq, q_mod.len()),
+            dp: limbs(dp, p_mod.limb_count()),
+            dq: limbs(dq, q_mod.limb_count()),
             p: p_mod,
             q: q_mod,
             qinv: qinv.clone(),
@@ -106,8 +106,8 @@ impl CrtKey {
 
     /// `c^d mod pq` by the CRT, each half in constant time. `c` should be blinded.
     pub fn pow_d(&self, c: &BigUint) -> BigUint {
-        let m1 = from_limbs(&self.p.pow_secret(&limbs(&(c % &self.p_value), self.p.len()), &self.dp));
-        let m2 = from_limbs(&self.q.pow_secret(&limbs(&(c % &self.q_value), self.q.len()), &self.dq));
+        let m1 = from_limbs(&self.p.pow_secret(&limbs(&(c % &self.p_value), self.p.limb_count()), &self.dp));
+        let m2 = from_limbs(&self.q.pow_secret(&limbs(&(c % &self.q_value), self.q.limb_count()), &self.dq));
         // h = qinv * (m1 - m2) mod p; result = m2 + h * q.
         let m2_mod_p = &m2 % &self.p_value;
         let difference = (&m1 + &self.p_value - m2_mod_p) % &self.p_value;
@@ -163,7 +163,7 @@ impl Modulus {
     }
 
     /// Number of limbs.
-    pub fn len(&self) -> usize {
+    pub fn limb_count(&self) -> usize {
         self.n.len()
     }
 
@@ -328,13 +328,13 @@ mod tests {
         {
             let b = big(base);
             let expect = b.modpow(&BigUint::from(e), &n);
-            assert_eq!(from_limbs(&m.pow_public(&limbs(&b, m.len()), e)), expect, "{base}^{e}");
-            assert_eq!(from_limbs(&m.pow_secret(&limbs(&b, m.len()), &[e])), expect, "{base}^{e} secret");
+            assert_eq!(from_limbs(&m.pow_public(&limbs(&b, m.limb_count()), e)), expect, "{base}^{e}");
+            assert_eq!(from_limbs(&m.pow_secret(&limbs(&b, m.limb_count()), &[e])), expect, "{base}^{e} secret");
         }
         let e = big("987654321987654321987654321");
         let b = big("42");
         let expect = b.modpow(&e, &n);
-        assert_eq!(from_limbs(&m.pow_secret(&limbs(&b, m.len()), &limbs(&e, 3))), expect);
+        assert_eq!(from_limbs(&m.pow_secret(&limbs(&b, m.limb_count()), &limbs(&e, 3))), expect);
     }
 
     #[test]

@@ -163,10 +163,10 @@ fn sign_digest(digest: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
         }
     };
     let modulus = public.modulus();
-    let r_e = BigUint::from_slice(&modulus.pow_public(&limbs(&r, modulus.len()), public.exponent()));
+    let r_e = BigUint::from_slice(&modulus.pow_public(&limbs(&r, modulus.limb_count()), public.exponent()));
     let blinded = (m * r_e) % n;
     let signature = (crt.pow_d(&blinded) * r_inv) % n;
-    let signature = be_from_limbs(&limbs(&signature, modulus.len()), size);
+    let signature = be_from_limbs(&limbs(&signature, modulus.limb_count()), size);
     // A fault in the arithmetic must not leak a wrong signature (it would reveal a prime).
     if verify_encoded(&em, &signature, public).is_err() {
         return Err(failure("the signature did not verify"));
@@ -177,8 +177,8 @@ fn sign_digest(digest: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
 /// Whether `signature` raised to e is `em`.
 fn verify_encoded(em: &[u8], signature: &[u8], key: &VerifyingKey) -> Result<()> {
     let modulus = key.modulus();
-    let s = limbs_from_be(signature, modulus.len()).ok_or_else(signature_mismatch)?;
-    if !less_than(&s, &limbs(key.modulus_value(), modulus.len())) {
+    let s = limbs_from_be(signature, modulus.limb_count()).ok_or_else(signature_mismatch)?;
+    if !less_than(&s, &limbs(key.modulus_value(), modulus.limb_count())) {
         return Err(signature_mismatch());
     }
     let m = modulus.pow_public(&s, key.exponent());
