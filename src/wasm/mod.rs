@@ -114,8 +114,8 @@ pub fn canonical_message(
     #[wasm_bindgen(unchecked_param_type = "CanonicalOptions")] options: JsValue,
 ) -> JsResult<String> {
     // JSON text takes the one-pass path; anything it does not take, the full one.
-    if let (Some(text), Ok(canonical), Ok(stamp)) =
-        (body.as_string(), canonical_options_from_js(&options), timestamp_from_js(&timestamp))
+    if let (Ok(Some(text)), Ok(canonical), Ok(stamp)) =
+        (text_from_js(&body), canonical_options_from_js(&options), timestamp_from_js(&timestamp))
     {
         if let Some(message) = crate::canonical_text::message_from_text(&text, &stamp, &canonical, &Limits::default()) {
             return Ok(message);
