@@ -3,6 +3,7 @@
 //! refused, and size and nesting depth are bounded before anything recurses.
 
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -256,6 +257,9 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Json, A::Error> {
         let mut members: Vec<(String, Json)> = Vec::new();
+        // Ordered, so an object of 100,000 members costs n·log n comparisons,
+        // not n² (a scan of `members`), and no hash an attacker could collide.
+        let mut seen: BTreeSet<String> = BTreeSet::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let key = match key {
                 Key::Member(key) => key,
@@ -269,7 +273,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
             };
             let depth = self.nested()?;
             let path = PathNode::Key(self.path, &key);
-            if members.iter().any(|(existing, _)| *existing == key) {
+            if !seen.insert(key.clone()) {
                 return Err(self.fail(Error::DuplicateKey { path: path.to_string() }));
             }
             let value =
@@ -438,6 +442,24 @@ mod tests {
     fn duplicate_keys_are_refused_with_their_path() {
         let err = parse(r#"{"a":{"b":[{"c":1,"c":2}]}}"#).unwrap_err();
         assert_eq!(err, Error::DuplicateKey { path: "a.b.0.c".into() });
+    }
+
+    /// Regression: duplicate keys were found by scanning every earlier member,
+    /// so one object of n members took n²/2 key comparisons: a 1 MiB body of
+    /// ~100,000 members kept a core busy for many seconds before any signature
+    /// check. The count here would take minutes that way.
+    #[test]
+    fn many_members_parse_in_n_log_n() {
+        let n = 200_000;
+        let members: Vec<String> = (0..n).map(|i| format!(r#""k{i}":0"#)).collect();
+        let text = format!("{{{}}}", members.join(","));
+        let limits = Limits { max_bytes: 8 << 20, ..Limits::default() };
+        let started = std::time::Instant::now();
+        let Json::Object(parsed) = parse_body(&text, &limits).unwrap() else { panic!("an object") };
+        assert_eq!(parsed.len(), n);
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "took {:?}", started.elapsed());
+        let repeated = format!("{{{},\"k7\":1}}", members.join(","));
+        assert_eq!(parse_body(&repeated, &limits).unwrap_err(), Error::DuplicateKey { path: "k7".into() });
     }
 
     #[test]
