@@ -5,7 +5,8 @@
 // without `run_in_browser`, which still exit 0) is a failure.
 //
 //   node scripts/test.mjs              all suites
-//   node scripts/test.mjs js browser   only the named ones (native, node, browser, build, js)
+//   node scripts/test.mjs js browser   only the named ones (native, node, browser, build, types, js, e2e)
+// The e2e suite runs when tests/e2e/ has test files.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,14 +47,14 @@ function nodeCounts(output) {
   return { passed: last('pass') ?? 0, failed: last('fail') ?? 0, ignored: (last('skipped') ?? 0) + (last('todo') ?? 0), lines: tests === null ? 0 : 1 };
 }
 
-function jsTestFiles() {
-  const dir = path.join(root, 'tests', 'js');
+function testFiles(folder) {
+  const dir = path.join(root, 'tests', folder);
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
     .filter((f) => /\.test\.(mjs|cjs|js)$/.test(f))
     .sort()
-    .map((f) => path.join('tests', 'js', f));
+    .map((f) => path.join('tests', folder, f));
 }
 
 function chromedriver() {
@@ -87,12 +88,32 @@ const SUITES = [
     cmd: () => [process.execPath, [path.join('scripts', 'build.mjs')]],
   },
   {
+    // The declarations of the built pkg/ against a merchant's usage (tests/types/usage*.ts):
+    // tsc prints nothing and exits 0 when every line type-checks and every
+    // `@ts-expect-error` line is indeed an error; it fails when there is no input file.
+    id: 'types',
+    title: 'TypeScript declarations of pkg/ (tsc -p tests/types)',
+    cmd: () => ['tsc', ['-p', path.join('tests', 'types')]],
+    needs: 'build',
+  },
+  {
     id: 'js',
     title: 'JS tests on the built pkg/ (node --test tests/js/)',
-    cmd: () => [process.execPath, ['--test', '--test-reporter=spec', ...jsTestFiles()]],
+    cmd: () => [process.execPath, ['--test', '--test-reporter=spec', ...testFiles('js')]],
     counts: nodeCounts,
     mustRun: true,
     needs: 'build',
+    files: 'js',
+  },
+  {
+    id: 'e2e',
+    title: 'Debugger page end to end in headless Chromium (node --test tests/e2e/)',
+    cmd: () => [process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=1', ...testFiles('e2e')]],
+    counts: nodeCounts,
+    mustRun: true,
+    needs: 'build',
+    files: 'e2e',
+    optional: true,
   },
 ];
 
@@ -146,8 +167,12 @@ for (const suite of selected) {
     results.push({ suite, ok: false, why: `skipped: ${suite.needs} failed`, seconds: '0.0', counts: null });
     continue;
   }
-  if (suite.id === 'js' && jsTestFiles().length === 0) {
-    results.push({ suite, ok: false, why: 'no test files in tests/js/', seconds: '0.0', counts: null });
+  if (suite.files && testFiles(suite.files).length === 0) {
+    if (suite.optional) {
+      console.log(`\n== ${suite.title}: no test files in tests/${suite.files}/, skipped`);
+      continue;
+    }
+    results.push({ suite, ok: false, why: `no test files in tests/${suite.files}/`, seconds: '0.0', counts: null });
     continue;
   }
   results.push({ suite, ...(await runSuite(suite)) });

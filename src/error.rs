@@ -29,7 +29,7 @@ pub enum Error {
     /// The timestamp is not a whole number of seconds written in digits (`INVALID_TIMESTAMP`).
     InvalidTimestamp { value: String },
     /// An option has a value outside its documented set (`INVALID_OPTION`).
-    InvalidOption { name: String, value: String },
+    InvalidOption { name: String, reason: String },
     /// A required argument is missing or empty, e.g. the merchant id (`INVALID_ARGUMENT`).
     InvalidArgument { name: String, reason: String },
     /// The PEM or DER could not be read as a key (`INVALID_KEY`).
@@ -165,7 +165,7 @@ impl fmt::Display for Error {
                 let shown: String = value.chars().take(40).collect();
                 write!(f, "Timestamp must be whole Unix seconds in digits, got '{shown}'")
             }
-            Error::InvalidOption { name, value } => write!(f, "Option '{name}' cannot be '{value}'"),
+            Error::InvalidOption { name, reason } => write!(f, "Canonical option '{name}' {reason}"),
             Error::InvalidArgument { name, reason } => write!(f, "'{name}' {reason}"),
             Error::InvalidKey { reason } => write!(f, "Not a readable RSA key: {reason}"),
             Error::KeyEncrypted => write!(f, "The private key is encrypted"),

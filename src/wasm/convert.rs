@@ -120,9 +120,9 @@ fn json_from_js(value: &JsValue, depth: usize, path: &PathNode<'_>, limits: &Lim
         }
         return Ok(Json::Number(python_float_repr(n)));
     }
-    if value.is_bigint() {
-        let text: String = JsString::from(value.clone()).into();
-        return Ok(Json::Number(text));
+    if let Some(big) = value.dyn_ref::<js_sys::BigInt>() {
+        let text = big.to_string(10).map_err(|_| invalid(path, "is a BigInt that cannot be written"))?;
+        return Ok(Json::Number(String::from(text)));
     }
     if value.is_function() || value.is_symbol() {
         return Err(invalid(path, "is a function or symbol, which JSON cannot carry"));
@@ -155,6 +155,82 @@ fn json_from_js(value: &JsValue, depth: usize, path: &PathNode<'_>, limits: &Lim
     Ok(Json::Object(members))
 }
 
+/// Refuses an options or input object with a member not in `known`: serde-wasm-bindgen
+/// reads only the fields it knows, so a typo would otherwise pass in silence.
+pub fn check_known_keys(value: &JsValue, what: &str, known: &[&str]) -> Result<(), Error> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(());
+    }
+    if !value.is_object() || Array::is_array(value) {
+        return Err(Error::InvalidArgument { name: what.into(), reason: "must be an object".into() });
+    }
+    match unknown_key(value, known) {
+        Some(name) => Err(Error::InvalidArgument {
+            name: what.into(),
+            reason: format!("has an unknown member '{name}'; known: {}", known.join(", ")),
+        }),
+        None => Ok(()),
+    }
+}
+
+fn unknown_key(value: &JsValue, known: &[&str]) -> Option<String> {
+    Object::keys(value.unchecked_ref::<Object>())
+        .iter()
+        .map(|key| key.as_string().unwrap_or_default())
+        .find(|name| !known.contains(&name.as_str()))
+}
+
+/// The member names serde expects for a struct, as renamed (e.g. camelCase): read
+/// from the struct's own `Deserialize` impl, so the list never drifts from it.
+pub fn struct_fields<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(FieldCapture(&mut fields));
+    fields
+}
+
+struct FieldCapture<'a>(&'a mut &'static [&'static str]);
+
+/// Ends the capture as soon as the fields are known.
+#[derive(Debug)]
+struct CaptureDone;
+
+impl std::fmt::Display for CaptureDone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("field capture")
+    }
+}
+
+impl std::error::Error for CaptureDone {}
+
+impl serde::de::Error for CaptureDone {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        CaptureDone
+    }
+}
+
+impl<'de> serde::Deserializer<'de> for FieldCapture<'_> {
+    type Error = CaptureDone;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, CaptureDone> {
+        Err(CaptureDone)
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, CaptureDone> {
+        *self.0 = fields;
+        Err(CaptureDone)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}
+
 /// `{ falsy, booleans, padding, order }`, every member optional; unknown names are refused.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -169,15 +245,27 @@ pub fn canonical_options_from_js(value: &JsValue) -> Result<CanonicalOptions, Er
     if value.is_undefined() || value.is_null() {
         return Ok(CanonicalOptions::DEFAULT);
     }
+    if !value.is_object() || Array::is_array(value) {
+        let reason = "must be an object such as { booleans: 'lower' }".into();
+        return Err(Error::InvalidOption { name: "options".into(), reason });
+    }
+    let known = struct_fields::<JsCanonicalOptions>();
+    check_known_keys(value, "options", known).map_err(|_| Error::InvalidOption {
+        name: unknown_key(value, known).unwrap_or_default(),
+        reason: format!("does not exist; the options are {}", known.join(", ")),
+    })?;
     let raw: JsCanonicalOptions = serde_wasm_bindgen::from_value(value.clone())
-        .map_err(|e| Error::InvalidOption { name: "options".into(), value: e.to_string() })?;
-    let bad = |name: &str, value: &str| Error::InvalidOption { name: name.into(), value: value.into() };
+        .map_err(|e| Error::InvalidOption { name: "options".into(), reason: format!("are not valid: {e}") })?;
+    let bad = |name: &str, value: &str, allowed: &str| Error::InvalidOption {
+        name: name.into(),
+        reason: format!("cannot be '{value}'; use one of {allowed}"),
+    };
     let mut options = CanonicalOptions::DEFAULT;
     if let Some(falsy) = raw.falsy {
         options.falsy = match falsy.as_str() {
             "none" => Falsy::None,
             "null" => Falsy::Null,
-            other => return Err(bad("falsy", other)),
+            other => return Err(bad("falsy", other, "none, null")),
         };
     }
     if let Some(booleans) = raw.booleans {
@@ -185,14 +273,14 @@ pub fn canonical_options_from_js(value: &JsValue) -> Result<CanonicalOptions, Er
             "python" => Booleans::Python,
             "lower" => Booleans::Lower,
             "digit" => Booleans::Digit,
-            other => return Err(bad("booleans", other)),
+            other => return Err(bad("booleans", other, "python, lower, digit")),
         };
     }
     if let Some(order) = raw.order {
         options.order = match order.as_str() {
             "codepoint" => Order::CodePoint,
             "utf16" => Order::Utf16,
-            other => return Err(bad("order", other)),
+            other => return Err(bad("order", other, "codepoint, utf16")),
         };
     }
     if let Some(padding) = raw.padding {

@@ -16,8 +16,8 @@ use crate::json::Limits;
 use crate::keys;
 use crate::signing::{self, AccessHeaders};
 use convert::{
-    body_from_js, canonical_options_from_js, header_pairs_from_js, js_error, now_seconds, text_from_js,
-    timestamp_from_js, to_js, verifying_keys_from_js, JsOptionsOut,
+    body_from_js, canonical_options_from_js, check_known_keys, header_pairs_from_js, js_error, now_seconds,
+    struct_fields, text_from_js, timestamp_from_js, to_js, verifying_keys_from_js, JsOptionsOut,
 };
 
 type JsResult<T> = Result<T, JsValue>;
@@ -250,6 +250,7 @@ pub fn sign_request(
     signing_key: &SigningKey,
     #[wasm_bindgen(unchecked_param_type = "SignOptions")] options: JsValue,
 ) -> JsResult<JsValue> {
+    check_known_keys(&options, "options", struct_fields::<SignRequestOptions>()).map_err(fail)?;
     let options: SignRequestOptions =
         serde_wasm_bindgen::from_value(options).map_err(|e| argument_error("options", e))?;
     let canonical = canonical_options_from_js(&options.options).map_err(fail)?;
@@ -294,6 +295,7 @@ fn whole_number(name: &str, value: f64, max: f64) -> JsResult<u64> {
 }
 
 fn verify_options_from_js(value: JsValue) -> JsResult<VerifyOptions> {
+    check_known_keys(&value, "options", struct_fields::<VerifyCallbackOptions>()).map_err(fail)?;
     let raw: VerifyCallbackOptions = if value.is_undefined() || value.is_null() {
         VerifyCallbackOptions::default()
     } else {

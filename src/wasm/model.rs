@@ -4,7 +4,7 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{body_from_js, js_error, to_js};
+use super::convert::{body_from_js, check_known_keys, js_error, struct_fields, to_js};
 use crate::amount;
 use crate::builders::{self, PayinInput, WidgetPayinInput};
 use crate::callback_model;
@@ -80,7 +80,8 @@ export interface PaymentInstruction {
 }
 export interface DeclineReason {
   code: 'CANCELED_BY_CLIENT' | 'DECLINED_BY_ANTI_FRAUD' | 'REQUISITES_NOT_FOUND' | 'CANCELLED_BY_TIMEOUT' | 'OTHER' | 'UNSPECIFIED';
-  text: string | null;
+  /** The `status_description` as sent. */
+  description: string | null;
 }
 export interface Callback {
   projectId: string; paymentId: string; requestId: string | null;
@@ -141,6 +142,7 @@ fn built(result: crate::error::Result<(Json, ValidationReport)>) -> JsResult<JsV
 }
 
 fn input<T: serde::de::DeserializeOwned>(value: JsValue) -> JsResult<T> {
+    check_known_keys(&value, "input", struct_fields::<T>()).map_err(js_error)?;
     serde_wasm_bindgen::from_value(value)
         .map_err(|e| js_error(Error::InvalidArgument { name: "input".into(), reason: format!("is not valid: {e}") }))
 }

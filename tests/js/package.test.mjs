@@ -1,0 +1,165 @@
+// The built pkg/ as published: manifest, exports map, ESM wrapper, types, the
+// web build, and the package installed from its tarball into a fresh project.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { cjs, esm, pkgDir, readKey, readVectors, root } from './helpers.mjs';
+
+const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+const publicNames = Object.keys(cjs).filter((n) => !n.startsWith('__')).sort();
+const CONTRACT = ['SigningKey', 'VerifyingKey', 'canonicalEntries', 'canonicalMessage', 'canonicalSteps', 'diagnoseCallback', 'errorCodes', 'signRequest', 'verifyCallback'];
+
+describe('package.json', () => {
+  test('name, and version from Cargo.toml', () => {
+    const cargo = fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
+    const version = cargo.split(/^\[/m).find((t) => t.startsWith('package]')).match(/^version\s*=\s*"([^"]+)"/m)[1];
+    assert.equal(manifest.name, 'payment-intake');
+    assert.equal(manifest.version, version);
+    assert.equal(manifest.$comment, undefined, 'template comment removed');
+  });
+
+  test('exports map: node import -> ESM wrapper, node require -> CJS, browser/default -> web build', () => {
+    const dot = manifest.exports['.'];
+    assert.equal(dot.node.import.default, './index.mjs');
+    assert.equal(dot.node.require.default, './node/payment_intake.js');
+    assert.equal(dot.browser.default, './web/payment_intake.js');
+    assert.equal(dot.default.default, './web/payment_intake.js');
+    assert.deepEqual(Object.keys(dot), ['node', 'browser', 'default'], 'node is matched before browser and default');
+  });
+
+  test('every file the manifest names exists and is in "files"', () => {
+    const named = new Set([manifest.main, manifest.module, manifest.types]);
+    const walk = (v) => (typeof v === 'string' ? named.add(v) : Object.values(v).forEach(walk));
+    walk(manifest.exports);
+    for (const file of named) {
+      assert.ok(fs.existsSync(path.join(pkgDir, file)), `${file} exists`);
+      const relative = file.replace(/^\.\//, '');
+      assert.ok(relative === 'package.json' || manifest.files.some((f) => relative === f || relative.startsWith(f)), `${file} is in files`);
+    }
+    assert.ok(fs.existsSync(path.join(pkgDir, 'README.md')), 'README.md copied');
+    assert.equal(JSON.parse(fs.readFileSync(path.join(pkgDir, 'web', 'package.json'))).type, 'module');
+    assert.equal(JSON.parse(fs.readFileSync(path.join(pkgDir, 'node', 'package.json'))).type, 'commonjs');
+  });
+});
+
+describe('module shapes', () => {
+  test('the CommonJS build has the contract API', () => {
+    for (const name of CONTRACT) assert.ok(publicNames.includes(name), name);
+  });
+
+  test('the ES module wrapper re-exports every CommonJS export by name, the same objects', () => {
+    const esmNames = Object.keys(esm).filter((n) => n !== 'default').sort();
+    assert.deepEqual(esmNames, publicNames);
+    for (const name of publicNames) assert.equal(esm[name], cjs[name], name);
+    assert.equal(esm.default, cjs);
+  });
+
+  test('TypeScript declarations name every export, for both builds', () => {
+    const nodeTypes = fs.readFileSync(path.join(pkgDir, 'node', 'payment_intake.d.ts'), 'utf8');
+    const webTypes = fs.readFileSync(path.join(pkgDir, 'web', 'payment_intake.d.ts'), 'utf8');
+    for (const name of publicNames) {
+      const declared = new RegExp(`export (?:function|class|const) ${name}\\b`);
+      assert.match(nodeTypes, declared, `node .d.ts declares ${name}`);
+      assert.match(webTypes, declared, `web .d.ts declares ${name}`);
+    }
+    assert.match(webTypes, /export default function __wbg_init/);
+    assert.match(webTypes, /export function initSync/);
+    assert.match(fs.readFileSync(path.join(pkgDir, 'index.d.mts'), 'utf8'), /export \* from '\.\/node\/payment_intake\.js'/);
+    assert.equal(manifest.exports['.'].node.import.types, './index.d.mts');
+  });
+});
+
+describe('the web build (its own wasm instance)', async () => {
+  const web = await import(pathToFileURL(path.join(pkgDir, 'web', 'payment_intake.js')).href);
+  web.initSync({ module: fs.readFileSync(path.join(pkgDir, 'web', 'payment_intake_bg.wasm')) });
+
+  test('exports the same names', () => {
+    const names = Object.keys(web).filter((n) => !['default', 'initSync'].includes(n) && !n.startsWith('__')).sort();
+    assert.deepEqual(names, publicNames);
+  });
+
+  test('agrees with the vectors', () => {
+    for (const c of readVectors('canonical.json')) {
+      assert.equal(web.canonicalMessage(c.body, c.timestamp, c.options), c.message, c.name);
+    }
+    const keys = {};
+    for (const c of readVectors('signatures.json')) {
+      keys[c.key] ??= web.SigningKey.fromPem(readKey(c.key));
+      const signed = web.signRequest(c.body, keys[c.key], { merchantId: c.merchant_id, timestamp: c.headers['x-access-timestamp'], options: c.options });
+      assert.deepEqual(signed.headers, c.headers, c.name);
+    }
+    const cb = readVectors('callbacks.json');
+    for (const c of cb.cases) {
+      if (c.expect === 'ok') web.verifyCallback(c.body, c.headers, readKey(cb.verifying_key));
+      else assert.throws(() => web.verifyCallback(c.body, c.headers, readKey(cb.verifying_key)), (e) => e instanceof Error && e.code === c.expect);
+    }
+  });
+});
+
+describe('installed from the packed tarball into a fresh project', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-intake-install-'));
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  let app;
+
+  test('npm pack + npm install work offline', () => {
+    const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', work], pkgDir));
+    const files = packed[0].files.map((f) => f.path).sort();
+    for (const f of ['index.mjs', 'index.d.mts', 'node/payment_intake.js', 'node/payment_intake_bg.wasm', 'web/payment_intake.js', 'web/payment_intake_bg.wasm', 'README.md', 'package.json']) {
+      assert.ok(files.includes(f), `${f} is packed`);
+    }
+    app = path.join(work, 'app');
+    fs.mkdirSync(app);
+    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+    run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', path.join(work, packed[0].filename)], app);
+    assert.ok(fs.existsSync(path.join(app, 'node_modules', 'payment-intake', 'package.json')));
+  });
+
+  const script = (body) => `
+    const vectors = ${JSON.stringify(path.join(root, 'tests', 'vectors'))};
+    const fs = require('node:fs');
+    const c = JSON.parse(fs.readFileSync(vectors + '/canonical.json', 'utf8')).find((v) => v.entries.length > 1);
+    ${body}
+    if (pi.canonicalMessage(c.body, c.timestamp, c.options) !== c.message) throw new Error('wrong message');
+    if (typeof pi.SigningKey.fromPem !== 'function') throw new Error('no SigningKey');
+    console.log('ok', Object.keys(pi).length);`;
+
+  test("require('payment-intake') loads the CommonJS build", () => {
+    assert.ok(app, 'installed');
+    const out = run(process.execPath, ['-e', script("const pi = require('payment-intake');\nif (!require.resolve('payment-intake').endsWith('node/payment_intake.js')) throw new Error(require.resolve('payment-intake'));")], app);
+    assert.match(out, /^ok \d+/);
+  });
+
+  test("import 'payment-intake' loads the ES module wrapper, no init call", () => {
+    assert.ok(app, 'installed');
+    const esmScript = `import { createRequire } from 'node:module';
+      import * as pi from 'payment-intake';
+      import def, { canonicalMessage } from 'payment-intake';
+      const require = createRequire(import.meta.url);
+      if (!import.meta.resolve('payment-intake').endsWith('/index.mjs')) throw new Error(import.meta.resolve('payment-intake'));
+      if (def.canonicalMessage !== canonicalMessage) throw new Error('default export differs');
+      ${script('')}`;
+    const out = run(process.execPath, ['--input-type=module', '-e', esmScript], app);
+    assert.match(out, /^ok \d+/);
+  });
+
+  test("'payment-intake/web' is the browser build, usable with initSync", () => {
+    assert.ok(app, 'installed');
+    const webScript = `import init, { initSync, canonicalEntries } from 'payment-intake/web';
+      import fs from 'node:fs';
+      import { createRequire } from 'node:module';
+      const wasm = new URL('./payment_intake_bg.wasm', import.meta.resolve('payment-intake/web'));
+      initSync({ module: fs.readFileSync(wasm) });
+      if (typeof init !== 'function') throw new Error('no default init');
+      console.log('ok', canonicalEntries('{"a":"1"}').length);`;
+    const out = run(process.execPath, ['--input-type=module', '-e', webScript], app);
+    assert.match(out, /^ok 1/);
+  });
+
+  test('clean up', () => fs.rmSync(work, { recursive: true, force: true }));
+});

@@ -1,0 +1,26 @@
+// Entry point of the debugger page: loads the wasm package (no bundler: the
+// browser build in pkg/web/, served by scripts/serve.mjs) and wires the three
+// tools; the body built in tool 1 feeds tool 2, tool 2's key can sign tool 3's sample.
+import init from '../pkg/web/payment_intake.js';
+import { createBuilder } from './builder.js';
+import { createCallbackChecker } from './callback.js';
+import { $, describeFields, wireCopyButtons } from './dom.js';
+import { createSigner } from './signer.js';
+
+const status = $('load-status');
+
+try {
+  await init();
+  describeFields(document);
+  wireCopyButtons();
+  const signer = createSigner();
+  createBuilder({ onBuilt: (built) => signer.setBuilt(built) });
+  createCallbackChecker({ signingKey: signer.signingKey });
+  status.textContent = 'Ready. Runs locally in WebAssembly.';
+  status.className = 'load-status ready';
+  document.body.dataset.ready = 'true';
+} catch (error) {
+  status.textContent = `Could not start: ${error.message}. Run \`npm run build\` (or \`npm start\`) so pkg/web/ exists.`;
+  status.className = 'load-status failed';
+  throw error;
+}

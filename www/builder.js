@@ -1,0 +1,177 @@
+// Tool 1, "Build a payin": the P2P / widget payin create form. Choices follow
+// the package's availability() table; the body comes from buildPayinRequest /
+// buildWidgetPayinRequest and every validation issue is shown at its field.
+import { availability, buildPayinRequest, buildWidgetPayinRequest, fromMinorUnits, toMinorUnits } from '../pkg/web/payment_intake.js';
+import { $, clearFieldMessages, debounce, describeError, el, setFieldMessage } from './dom.js';
+
+export const OPERATION_PATHS = { p2p: '/api/v1/payment/p2p/payin', widget: '/api/v1/widget/payin' };
+
+// Form field -> builder input key and body path per kind (absent: not in that kind).
+const FIELDS = [
+  { id: 'b-project-id', key: 'projectId', path: 'general.project_id' },
+  { id: 'b-payment-id', key: 'paymentId', path: 'general.payment_id' },
+  { id: 'b-callback-url', key: 'merchantCallbackUrl', path: 'general.merchant_callback_url' },
+  { id: 'b-success-url', key: 'merchantSuccessCallbackUrl', path: 'general.merchant_success_callback_url' },
+  { id: 'b-decline-url', key: 'merchantDeclineCallbackUrl', path: 'general.merchant_decline_callback_url' },
+  { id: 'b-redirect-url', key: 'redirectUrl', path: 'general.redirect_url' },
+  { id: 'b-method', key: { p2p: 'method', widget: 'widgetMethod' }, path: { p2p: 'payment.method', widget: 'payment.widget_method' } },
+  { id: 'b-amount', key: 'amountMajor', path: 'payment.amount' },
+  { id: 'b-currency', key: 'currency', path: 'payment.currency' },
+  { id: 'b-lifetime', key: 'lifetime', path: 'payment.lifetime', number: true },
+  { id: 'b-description', key: 'description', path: 'payment.description' },
+  { id: 'b-extra-param', key: 'extraParam', path: 'payment.extra_param' },
+  { id: 'b-bank-symbol', key: 'bankSymbol', path: { p2p: 'payment.bank_symbol', widget: 'sender.bank_symbol' } },
+  { id: 'b-sender-pan', key: 'senderPan', path: { p2p: 'sender.pan' } },
+  { id: 'b-sender-phone', key: 'senderPhone', path: { p2p: 'sender.phone' } },
+  { id: 'b-sender-bank', key: 'senderBankSymbol', path: { p2p: 'sender.bank_symbol' } },
+  { id: 'b-sender-holder', key: 'senderCardHolder', path: { p2p: 'sender.card_holder' } },
+  { id: 'b-customer-id', key: 'customerId', path: 'customer.id' },
+  { id: 'b-customer-ip', key: 'customerIp', path: 'customer.ip_address' },
+  { id: 'b-first-name', key: 'firstName', path: { p2p: 'customer.first_name' } },
+  { id: 'b-last-name', key: 'lastName', path: { p2p: 'customer.last_name' } },
+  { id: 'b-customer-type', key: 'customerType', path: 'customer.customer_type' },
+  { id: 'b-country', key: 'country', path: 'customer.country' },
+  { id: 'b-language', key: 'language', path: 'customer.language' },
+  { id: 'b-email', key: 'email', path: 'customer.email' },
+  { id: 'b-browser', key: 'browser', path: { p2p: 'customer.browser' } },
+  { id: 'b-device-type', key: 'deviceType', path: { p2p: 'customer.device_type' } },
+  { id: 'b-user-agent', key: 'userAgent', path: { p2p: 'customer.user_agent' } },
+];
+
+const forKind = (value, kind) => (typeof value === 'object' ? value[kind] : value);
+
+/** The builder form. `onBuilt({ kind, path, bodyText, report })` runs after every change. */
+export function createBuilder({ onBuilt }) {
+  const rows = availability();
+  const form = $('build-form');
+  const kind = () => form.querySelector('input[name="b-kind"]:checked').value;
+  const row = () => rows.find((r) => r.integration === (kind() === 'p2p' ? 'h2h' : 'widget') && r.country === $('b-country').value);
+
+  function fillCountries() {
+    const integration = kind() === 'p2p' ? 'h2h' : 'widget';
+    const previous = $('b-country').value;
+    const countries = rows.filter((r) => r.integration === integration);
+    $('b-country').replaceChildren(...countries.map((r) => el('option', { value: r.country }, `${r.country} · ${r.currency}`)));
+    if (countries.some((r) => r.country === previous)) $('b-country').value = previous;
+    fillMethods();
+  }
+
+  function fillMethods() {
+    const current = row();
+    const previous = $('b-method').value;
+    // The widget method is optional in the body (the validator says where it is required).
+    const none = kind() === 'widget' ? [el('option', { value: '' }, '(not sent: user chooses)')] : [];
+    const methods = current?.payinMethods ?? [];
+    $('b-method').replaceChildren(...none, ...methods.map((m) => el('option', { value: m }, m)));
+    $('b-method').value = methods.includes(previous) ? previous : (methods[0] ?? '');
+    $('b-currency').value = current?.currency ?? '';
+    $('b-lifetime-note').textContent = current ? `300 to ${current.lifetimeMax}; 600 when empty` : '';
+  }
+
+  function applyKind() {
+    const k = kind();
+    $('b-path').textContent = OPERATION_PATHS[k];
+    $('b-method-label').textContent = k === 'p2p' ? 'Method' : 'Widget method';
+    $('b-bank-symbol-label').textContent = k === 'p2p' ? 'Bank to pay to (payment.bank_symbol)' : 'Bank to pre-select (sender.bank_symbol)';
+    for (const node of form.querySelectorAll('[data-kind]')) node.hidden = node.dataset.kind !== k;
+    fillCountries();
+  }
+
+  /** The flat builder input from the form; `localErrors` collects what cannot be sent. */
+  function readInput(k, localErrors) {
+    const input = {};
+    for (const field of FIELDS) {
+      const key = forKind(field.key, k);
+      if (!key || !forKind(field.path, k)) continue;
+      const value = $(field.id).value.trim();
+      if (value === '') continue;
+      if (field.number) {
+        if (/^\d+$/.test(value) && Number.isSafeInteger(Number(value))) input[key] = Number(value);
+        else localErrors.push({ id: field.id, text: 'must be a whole number of seconds' });
+      } else {
+        input[key] = value;
+      }
+    }
+    return input;
+  }
+
+  function showAmountInMinor(input) {
+    const out = $('b-amount-minor');
+    out.textContent = '';
+    if (!input.amountMajor) return null;
+    if (!input.currency) return new Error('needs a currency to convert it to minor units');
+    try {
+      const minor = toMinorUnits(input.amountMajor, input.currency);
+      out.textContent = `= ${minor} minor units (${fromMinorUnits(minor, input.currency)} ${input.currency})`;
+      return null;
+    } catch (error) {
+      return error;
+    }
+  }
+
+  function build() {
+    const k = kind();
+    const localErrors = [];
+    const input = readInput(k, localErrors);
+    const amountError = showAmountInMinor(input);
+    if (amountError) {
+      localErrors.push({ id: 'b-amount', text: describeError(amountError) });
+      delete input.amountMajor;
+    }
+    const builder = k === 'p2p' ? buildPayinRequest : buildWidgetPayinRequest;
+    let built;
+    try {
+      built = builder(input);
+    } catch (error) {
+      built = { bodyText: '', body: null, report: { valid: false, errors: [{ path: '', code: error.code, message: error.message }], warnings: [] } };
+    }
+    render(k, built, localErrors);
+    onBuilt({ kind: k, path: OPERATION_PATHS[k], bodyText: built.bodyText, report: built.report, localErrors });
+  }
+
+  function fieldForPath(path, k) {
+    return FIELDS.find((f) => forKind(f.path, k) === path)?.id ?? null;
+  }
+
+  function render(k, built, localErrors) {
+    clearFieldMessages(form);
+    const unplaced = [];
+    const place = (id, text, level) => {
+      const existing = $(`${id}-msg`).textContent;
+      setFieldMessage(id, existing ? `${existing} · ${text}` : text, level);
+      const details = $(id).closest('details');
+      if (details && level === 'error') details.open = true;
+    };
+    for (const { id, text } of localErrors) place(id, text, 'error');
+    for (const [level, issues] of [['error', built.report.errors], ['warning', built.report.warnings]]) {
+      for (const issue of issues) {
+        const id = fieldForPath(issue.path, k);
+        // A field left out because its value is unusable is not also "required".
+        if (id && issue.code === 'REQUIRED' && localErrors.some((e) => e.id === id)) continue;
+        if (id) place(id, `${issue.code}: ${issue.message}`, level);
+        else unplaced.push({ ...issue, level });
+      }
+    }
+    const badFields = [...form.querySelectorAll('.msg.error')].map((msg) => msg.closest('.field').querySelector('label').textContent);
+    const errorCount = badFields.length + unplaced.filter((i) => i.level === 'error').length;
+    const verdict = $('b-verdict');
+    verdict.className = `verdict ${errorCount ? 'bad' : 'good'}`;
+    verdict.textContent = errorCount
+      ? `✗ Not valid for POST ${OPERATION_PATHS[k]}${badFields.length ? `: fix ${badFields.join(', ')}` : ''}`
+      : `✓ Valid for POST ${OPERATION_PATHS[k]}`;
+    $('b-issues').replaceChildren(
+      ...unplaced.map((issue) => el('li', { class: issue.level }, `${issue.path || '(body)'}: ${issue.code}: ${issue.message}`)),
+    );
+    $('b-body').textContent = built.bodyText ? JSON.stringify(JSON.parse(built.bodyText), null, 2) : '';
+  }
+
+  const rebuild = debounce(build, 120);
+  form.addEventListener('input', (event) => {
+    if (event.target.name === 'b-kind') applyKind();
+    else if (event.target.id === 'b-country') fillMethods();
+    rebuild();
+  });
+  form.addEventListener('submit', (event) => event.preventDefault());
+  applyKind();
+  build();
+}

@@ -1,0 +1,173 @@
+// Tool 3, "Check a callback": verifies a pasted callback (verifyCallback),
+// explains a failure (diagnoseCallback: the sender's canonical variant, or
+// whether the key or the body is at fault) and shows what the callback says.
+import { VerifyingKey, diagnoseCallback, parseCallback, signRequest, verifyCallback } from '../pkg/web/payment_intake.js';
+import { renderCallback } from './callback-view.js';
+import { $, debounce, describeError, describeProfile, el, readProfile, setFieldMessage, writeProfile } from './dom.js';
+import { parseHeaderText } from './headers.js';
+
+// Which input a thrown error code points at.
+const FIELD_OF_CODE = {
+  MISSING_HEADER: 'c-headers', INVALID_HEADER: 'c-headers', INVALID_TIMESTAMP: 'c-headers', TIMESTAMP_OUT_OF_TOLERANCE: 'c-headers',
+  INVALID_JSON: 'c-body', BODY_NOT_OBJECT: 'c-body', BODY_TOO_LARGE: 'c-body', BODY_TOO_DEEP: 'c-body',
+  DUPLICATE_KEY: 'c-body', INVALID_NUMBER: 'c-body', INVALID_BODY: 'c-body', INVALID_CALLBACK: 'c-body',
+  INVALID_KEY: 'c-key', KEY_ENCRYPTED: 'c-key', KEY_TYPE_UNSUPPORTED: 'c-key', KEY_SIZE_UNSUPPORTED: 'c-key',
+  KEY_EXPONENT_UNSUPPORTED: 'c-key', NO_VERIFYING_KEY: 'c-key',
+};
+const SIGNATURE_CODES = new Set(['INVALID_SIGNATURE', 'INVALID_PUBLIC_KEY']);
+
+function verdict(kind, title, ...lines) {
+  $('c-verdict').className = `verdict big ${kind}`;
+  $('c-verdict').replaceChildren(el('strong', { 'data-field': 'verdict' }, title), ...lines.filter(Boolean).map((l) => el('span', { class: 'line' }, l)));
+}
+
+/** The diagnosis of a failed verification, in words. */
+function renderDiagnosis(diagnosis, onUseVariant) {
+  const box = $('c-diagnosis');
+  const items = [el('h4', {}, 'Diagnosis')];
+  if (diagnosis.matched) {
+    items.push(
+      el('p', { 'data-field': 'diagnosis' }, 'The signature is genuine, but the sender built the message with another canonical variant: ', describeProfile(diagnosis.options), '.'),
+      el('button', { type: 'button', id: 'c-use-variant' }, 'Verify with this variant'),
+    );
+  } else if (!diagnosis.tokenMatchesKey) {
+    items.push(
+      el('p', { 'data-field': 'diagnosis' }, 'Key at fault: x-access-token carries a different public key than the one pasted. The callback was signed with another key: forged, or your key is outdated (take the current one from the admin panel).'),
+    );
+  } else {
+    items.push(
+      el('p', { 'data-field': 'diagnosis' }, 'Body or timestamp at fault: the token is your key, but no canonical variant verifies. The body or the timestamp was changed after signing (or the signature was made with another key and the token copied).'),
+    );
+  }
+  items.push(el('p', { class: 'note' }, `Hint: ${diagnosis.hint} (${diagnosis.messagesTried} messages tried)`));
+  box.replaceChildren(...items);
+  box.hidden = false;
+  $('c-use-variant')?.addEventListener('click', () => onUseVariant(diagnosis.options));
+}
+
+/** A sample callback (Cyrillic requisites included), signed with `signingKey`. */
+function sampleCallback(signingKey, merchantId) {
+  const now = Math.floor(Date.now() / 1000);
+  const body = {
+    project_id: $('b-project-id').value.trim() || 'prj_8f2c',
+    general: { request_id: 'req_01HZX', payment_id: $('b-payment-id').value.trim() || 'order-10045' },
+    status: { status: 'processing', sub_status: 'awaiting_confirm', status_description: null },
+    payment_info: {
+      amount: 150050, old_amount: 150050, initial_amount: 150050, currency: 'RUB', lifetime: 600,
+      expiration_date: now + 600, updated_date: now, created_date: now - 5,
+      method: 'card-p2p', widget_method: null, type: 'payin', payment_system: null,
+    },
+    recipient_requisites: { pan: '2200700012345678', card_holder: 'ИВАН ПЕТРОВ', bank_name: 'Сбербанк', bank_country: 'RU', currency: 'RUB' },
+    integration: { form_url: 'https://pay.example/f/abc', redirect_url: null },
+    additional_info: {
+      display_data: [
+        { type: 'add_info', title: 'recipient_pan', data: '2200700012345678' },
+        { type: 'add_info', title: 'recipient_card_holder', data: 'ИВАН ПЕТРОВ' },
+        { type: 'add_info', title: 'amount', data: 150050 },
+        { type: 'add_info', title: 'currency', data: 'RUB' },
+        { type: 'add_info', title: 'valid_until', data: now + 600 },
+      ],
+    },
+  };
+  return signRequest(JSON.stringify(body, null, 2), signingKey, { merchantId: merchantId || 'merchant-1', timestamp: now });
+}
+
+export function createCallbackChecker({ signingKey }) {
+  function check() {
+    for (const id of ['c-body', 'c-headers', 'c-key']) setFieldMessage(id, '');
+    $('c-diagnosis').hidden = true;
+    const rawBody = $('c-body').value;
+    const keyText = $('c-key').value.trim();
+    const headers = parseHeaderText($('c-headers').value);
+    $('c-headers-note').textContent = headers.pairs.length ? `Read ${headers.pairs.length} header(s): ${headers.pairs.map(([n]) => n).join(', ')}` : '';
+    if (headers.error) setFieldMessage('c-headers', headers.error);
+    else if (headers.ignored.length) setFieldMessage('c-headers', `Not understood: ${headers.ignored.join(' | ')}`, 'warning');
+
+    if (!rawBody.trim()) {
+      verdict('idle', 'Paste a callback body, its headers and the project’s public key.');
+      $('c-callback').replaceChildren();
+      return;
+    }
+    let key = null;
+    if (keyText) {
+      try {
+        key = VerifyingKey.fromPem(keyText);
+      } catch (error) {
+        setFieldMessage('c-key', describeError(error));
+      }
+    }
+    try {
+      if (!key) {
+        verdict('bad', keyText ? 'Not verified: the public key is not readable.' : 'Not verified: no public key yet.', 'Paste the project’s public key (PEM) to verify.');
+        showParsed(null);
+        return;
+      }
+      verifyAndShow(rawBody, headers.pairs, key);
+    } finally {
+      key?.free();
+    }
+  }
+
+  function verifyAndShow(rawBody, pairs, key) {
+    const options = readProfile('c');
+    try {
+      const verified = verifyCallback(rawBody, pairs, key, { options });
+      verdict('good', '✓ Verified', `Signed by the configured key with profile ${profileText(verified.verification.options)}.`);
+      showParsed(verified, verified.verification);
+      return;
+    } catch (error) {
+      // Messages often end with the hint: show the reason, then the hint once.
+      const hint = error.hint ?? '';
+      const reason = hint && error.message.endsWith(hint) ? error.message.slice(0, -hint.length).replace(/[:\s]+$/, '') : error.message;
+      verdict('bad', `✗ Not verified: ${error.code ?? 'ERROR'}`, reason, hint && `Hint: ${hint}`);
+      const field = FIELD_OF_CODE[error.code];
+      if (field) setFieldMessage(field, describeError(error));
+      if (SIGNATURE_CODES.has(error.code)) {
+        try {
+          renderDiagnosis(diagnoseCallback(rawBody, pairs, key), (variant) => {
+            writeProfile('c', variant);
+            check();
+          });
+        } catch (diagnoseError) {
+          $('c-diagnosis').replaceChildren(el('p', { class: 'msg error' }, `Diagnosis failed: ${describeError(diagnoseError)}`));
+          $('c-diagnosis').hidden = false;
+        }
+      }
+    }
+    showParsed(null);
+  }
+
+  /** The callback model; parsed from the raw body (unverified) when `verified` is null. */
+  function showParsed(verified, verification) {
+    let callback = verified;
+    if (!callback) {
+      try {
+        callback = parseCallback($('c-body').value);
+      } catch (error) {
+        $('c-callback').replaceChildren(el('p', { class: 'msg error', 'data-field': 'parse-error' }, `Cannot read the callback: ${describeError(error)}`));
+        if (FIELD_OF_CODE[error.code] === 'c-body') setFieldMessage('c-body', describeError(error));
+        return;
+      }
+    }
+    renderCallback($('c-callback'), callback, { verified: Boolean(verified), verification, copyId: 'c-callback' });
+  }
+
+  const profileText = (o) => `${o.booleans}/${o.falsy}/${o.order}/padding ${o.padding ? 'on' : 'off'}`;
+
+  const recheck = debounce(check, 200);
+  $('check-form').addEventListener('input', recheck);
+  $('check-form').addEventListener('submit', (event) => event.preventDefault());
+  $('c-sample').addEventListener('click', () => {
+    const key = signingKey();
+    if (!key) {
+      verdict('bad', 'No signing key yet.', 'Paste or generate a private key in step 2 first; the sample is signed with it.');
+      return;
+    }
+    const signed = sampleCallback(key, $('s-merchant').value.trim());
+    $('c-body').value = signed.body;
+    $('c-headers').value = Object.entries(signed.headers).map(([n, v]) => `${n}: ${v}`).join('\n');
+    $('c-key').value = key.publicKeyPem();
+    check();
+  });
+  check();
+}

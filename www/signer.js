@@ -1,0 +1,217 @@
+// Tool 2, "Sign it": signs the body with a pasted or page-generated private
+// key (signRequest) and shows the four headers, a ready curl command and each
+// canonical step (canonicalSteps) for the chosen canonical profile.
+import { SigningKey, canonicalSteps, signRequest, validateRequest } from '../pkg/web/payment_intake.js';
+import { $, debounce, describeError, el, formatUnix, readProfile, setFieldMessage } from './dom.js';
+
+// The operation index of the spec (interface.md, Endpoints).
+const OPERATIONS = [
+  '/api/v1/payment/p2p/payin', '/api/v1/payment/p2p/payin/info', '/api/v1/payment/p2p/payin/confirm',
+  '/api/v1/payment/p2p/payin/cancel', '/api/v1/payment/p2p/payout', '/api/v1/payment/p2p/payout/info',
+  '/api/v1/payment/ecom/payin', '/api/v1/payment/ecom/payin/info', '/api/v1/payment/ecom/payin/confirm-3ds-result',
+  '/api/v1/payment/ecom/payout', '/api/v1/payment/ecom/payout/info',
+  '/api/v1/widget/payin', '/api/v1/widget/payin/info', '/api/v1/widget/payin/confirm', '/api/v1/widget/payin/cancel',
+  '/api/v1/balance/info', '/api/v1/bank/all',
+];
+const HEADER_NAMES = ['x-access-timestamp', 'x-access-merchant-id', 'x-access-signature', 'x-access-token'];
+
+/** A shell word in single quotes. */
+const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+export function curlCommand(baseUrl, path, headers, body) {
+  const base = baseUrl.trim().replace(/\/+$/, '');
+  const url = base ? shellQuote(base + path) : `"\${BASE_URL}${path}"`;
+  const lines = [`curl -X POST ${url}`, `-H ${shellQuote('content-type: application/json')}`];
+  for (const name of HEADER_NAMES) lines.push(`-H ${shellQuote(`${name}: ${headers[name]}`)}`);
+  lines.push(`--data-raw ${shellQuote(body)}`);
+  return lines.join(' \\\n  ');
+}
+
+/** PKCS#8 PEM of a fresh RSA 2048 key from WebCrypto (fast), else from the wasm generator. */
+async function generateTestKeyPem() {
+  if (globalThis.crypto?.subtle) {
+    const pair = await crypto.subtle.generateKey(
+      { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+      true,
+      ['sign', 'verify'],
+    );
+    const der = new Uint8Array(await crypto.subtle.exportKey('pkcs8', pair.privateKey));
+    let binary = '';
+    for (const byte of der) binary += String.fromCharCode(byte);
+    const base64 = btoa(binary).replace(/.{64}/g, '$&\n').replace(/\n$/, '');
+    return `-----BEGIN PRIVATE KEY-----\n${base64}\n-----END PRIVATE KEY-----\n`;
+  }
+  return SigningKey.generate().privateKeyPem();
+}
+
+export function createSigner() {
+  let following = true;
+  let built = { path: OPERATIONS[0], bodyText: '' };
+  let signingKey = null;
+  let keyText = null;
+
+  $('s-path').replaceChildren(...OPERATIONS.map((p) => el('option', { value: p }, p)));
+  $('s-timestamp').value = String(Math.floor(Date.now() / 1000));
+
+  function showSource() {
+    $('s-body-source').textContent = following ? 'Follows the body built in step 1.' : 'Edited here; step 1 no longer updates it.';
+    $('s-use-built').hidden = following;
+  }
+
+  /** Parses the key textarea when it changed; keeps one live SigningKey. */
+  function currentKey() {
+    const text = $('s-key').value.trim();
+    if (text === keyText) return signingKey;
+    keyText = text;
+    signingKey?.free();
+    signingKey = null;
+    setFieldMessage('s-key', '');
+    $('s-key-info').textContent = '';
+    $('s-public-pem').textContent = '';
+    if (!text) return null;
+    try {
+      signingKey = SigningKey.fromPem(text);
+      $('s-key-info').textContent = `${signingKey.bits}-bit RSA key loaded`;
+      $('s-public-pem').textContent = signingKey.publicKeyPem();
+    } catch (error) {
+      setFieldMessage('s-key', `${describeError(error)}${error.hint ? ` (${error.hint})` : ''}`);
+    }
+    return signingKey;
+  }
+
+  function showValidation(path, bodyText) {
+    const report = validateRequest(path, bodyText.trim() === '' ? '{}' : bodyText);
+    if (report.valid && !report.warnings.length) {
+      setFieldMessage('s-body', `✓ valid for ${path}`, 'ok');
+      return;
+    }
+    const issues = [...report.errors, ...report.warnings].map((i) => `${i.path || '(body)'}: ${i.code}`);
+    const shown = issues.slice(0, 4).join('; ') + (issues.length > 4 ? `; and ${issues.length - 4} more` : '');
+    // Shown as a warning: an invalid body can still be signed, which is what this tool checks.
+    setFieldMessage('s-body', `${report.valid ? 'Warnings' : 'Not valid'} for ${path}: ${shown}`, 'warning');
+  }
+
+  /** Shows the four steps; the message needs a valid timestamp (null: shown as missing). */
+  function showSteps(bodyText, timestamp, options) {
+    try {
+      const steps = canonicalSteps(bodyText, timestamp ?? '0', options);
+      $('s-entries').textContent = steps.entries.join('\n') || '(no entries: empty body)';
+      $('s-joined').textContent = steps.joined;
+      $('s-encoded').textContent = steps.encoded;
+      if (timestamp === null) {
+        $('s-message').replaceChildren(steps.encoded, el('mark', {}, '(timestamp?)'));
+      } else if (steps.message.startsWith(steps.encoded)) {
+        const stamp = steps.message.slice(steps.encoded.length);
+        $('s-message').replaceChildren(steps.encoded, el('mark', { title: 'x-access-timestamp' }, stamp));
+      } else {
+        $('s-message').textContent = steps.message;
+      }
+      return true;
+    } catch (error) {
+      for (const id of ['s-joined', 's-encoded', 's-message']) $(id).textContent = '';
+      $('s-entries').textContent = describeError(error);
+      return false;
+    }
+  }
+
+  function showHeaders(headers) {
+    $('s-headers').tBodies[0].replaceChildren(
+      ...HEADER_NAMES.map((name) =>
+        el('tr', { 'data-header': name }, el('th', { scope: 'row' }, name), el('td', {}, el('code', {}, headers ? headers[name] : '—'))),
+      ),
+    );
+  }
+
+  function render() {
+    const bodyText = $('s-body').value;
+    const path = $('s-path').value;
+    const merchantId = $('s-merchant').value.trim();
+    const timestamp = $('s-timestamp').value.trim();
+    const options = readProfile('s');
+    const verdict = $('s-verdict');
+    const problems = [];
+
+    showValidation(path, bodyText);
+    setFieldMessage('s-merchant', merchantId ? '' : 'required: the x-access-merchant-id header');
+    if (!merchantId) problems.push('merchant id');
+    const timestampOk = /^\d{1,10}$/.test(timestamp);
+    setFieldMessage('s-timestamp', timestampOk ? '' : 'must be Unix seconds (digits)');
+    $('s-timestamp-note').textContent = timestampOk ? formatUnix(timestamp) : '';
+    if (!timestampOk) problems.push('timestamp');
+
+    if (!showSteps(bodyText, timestampOk ? timestamp : null, options)) problems.push('a readable body');
+    const key = currentKey();
+    if (!key) problems.push($('s-key').value.trim() ? 'a readable private key' : 'a private key (paste one or generate a test pair)');
+
+    if (problems.length) {
+      showHeaders(null);
+      $('s-curl').textContent = '';
+      verdict.className = 'verdict bad';
+      verdict.textContent = `Not signed yet: needs ${problems.join(', ')}.`;
+      return;
+    }
+    try {
+      const signed = signRequest(bodyText, key, { merchantId, timestamp, options });
+      showHeaders(signed.headers);
+      $('s-curl').textContent = curlCommand($('s-base-url').value, path, signed.headers, signed.body);
+      verdict.className = 'verdict good';
+      verdict.textContent = `✓ Signed with a ${key.bits}-bit key, profile ${describeOptions(options)}.`;
+    } catch (error) {
+      showHeaders(null);
+      $('s-curl').textContent = '';
+      verdict.className = 'verdict bad';
+      verdict.textContent = `✗ ${describeError(error)}`;
+    }
+  }
+
+  const describeOptions = (o) => `${o.booleans}/${o.falsy}/${o.order}/padding ${o.padding ? 'on' : 'off'}`;
+
+  const rerender = debounce(render, 150);
+  $('sign-form').addEventListener('input', (event) => {
+    if (event.target.id === 's-body') {
+      following = false;
+      showSource();
+    }
+    rerender();
+  });
+  $('sign-form').addEventListener('submit', (event) => event.preventDefault());
+  $('s-use-built').addEventListener('click', () => {
+    following = true;
+    $('s-body').value = built.bodyText;
+    $('s-path').value = built.path;
+    showSource();
+    render();
+  });
+  $('s-now').addEventListener('click', () => {
+    $('s-timestamp').value = String(Math.floor(Date.now() / 1000));
+    render();
+  });
+  $('s-generate').addEventListener('click', async () => {
+    const button = $('s-generate');
+    button.disabled = true;
+    $('s-key-info').textContent = 'Generating a 2048-bit key pair…';
+    try {
+      $('s-key').value = await generateTestKeyPem();
+      render();
+      $('s-key-info').textContent = `${signingKey?.bits ?? 2048}-bit test key pair generated in this page (it never leaves it)`;
+    } catch (error) {
+      setFieldMessage('s-key', `Could not generate a key: ${describeError(error)}`);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  showSource();
+
+  return {
+    /** Called by the builder: the body to sign while the user has not edited it. */
+    setBuilt(next) {
+      built = next;
+      if (!following) return;
+      $('s-body').value = next.bodyText;
+      $('s-path').value = next.path;
+      render();
+    },
+    /** The SigningKey in use, or null. */
+    signingKey: () => currentKey(),
+  };
+}
