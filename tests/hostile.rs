@@ -291,3 +291,29 @@ fn hostile_pem_text_has_key_codes() {
         assert!(codes.contains(&code(VerifyingKey::from_pem(pem))), "{shown}");
     }
 }
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn an_object_of_90_000_members_is_read_and_refused_on_signature() {
+    // Once n² key comparisons: about a minute of CPU before any signature check.
+    let (_, headers) = valid_callback();
+    let members: Vec<String> = (0..90_000).map(|i| format!(r#""k{i}":0"#)).collect();
+    let body = format!("{{{}}}", members.join(","));
+    assert!(body.len() < Limits::DEFAULT_MAX_BYTES);
+    assert_eq!(code(verify(&body, &headers)), "INVALID_SIGNATURE");
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn long_keys_over_many_leaves_do_not_expand() {
+    // Once about 130 GB of canonical entries from this 1 MiB body.
+    let (_, headers) = valid_callback();
+    let body = format!(r#"{{"{}":[{}0]}}"#, "k".repeat(500_000), "0,".repeat(260_000));
+    assert!(body.len() < Limits::DEFAULT_MAX_BYTES);
+    assert_eq!(code(verify(&body, &headers)), "BODY_TOO_LARGE");
+    assert_eq!(code(diagnose_callback(&body, &headers, &key(), &Limits::default())), "BODY_TOO_LARGE");
+    // Nested: the long key three levels up, the leaves in many small arrays.
+    let nested = format!(r#"{{"{}":{{"a":{{"b":[{}[0]]}}}}}}"#, "k".repeat(200_000), "[0,0,0],".repeat(80_000));
+    assert!(nested.len() < Limits::DEFAULT_MAX_BYTES);
+    assert_eq!(code(verify(&nested, &headers)), "BODY_TOO_LARGE");
+}
