@@ -358,6 +358,7 @@ for (const [country, currency, method] of [['RU', 'RUB', 'payin-1-click'], ['KZ'
   ok(`${country} widget payin without customer.email`, WIDGET_PAYIN, widgetBody(country, currency, method));
   ok(`${country} widget payin pre-selects a bank`, WIDGET_PAYIN, variant(widgetBody(country, currency, method), { 'sender.bank_symbol': 'sberbank' }));
 }
+ok('P2P payin with an empty sender.bank_symbol ("may be left empty")', P2P_PAYIN, variant(p2pBody(), { 'sender.bank_symbol': '' }));
 ok('P2P payin RU names sender.bank_symbol and payment.bank_symbol', P2P_PAYIN, variant(p2pBody(), { 'sender.bank_symbol': 'tbank', 'payment.bank_symbol': 'sberbank' }));
 ok('P2P payin with every optional field', P2P_PAYIN, variant(p2pBody(), {
   'general.merchant_callback_url': 'https://shop.example/cb/info',
