@@ -140,6 +140,59 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| js_error(Error::CryptoFailure { reason: format!("result conversion failed: {e}") }))
 }
 
+/// Whether any object in the tree has a member named `__proto__`.
+fn has_proto_key(json: &Json) -> bool {
+    match json {
+        Json::Object(members) => members.iter().any(|(key, value)| key == "__proto__" || has_proto_key(value)),
+        Json::Array(items) => items.iter().any(has_proto_key),
+        _ => false,
+    }
+}
+
+/// JSON as `JSON.parse` would give it, every object member an own data property.
+fn json_to_js(json: &Json) -> Result<JsValue, JsValue> {
+    match json {
+        Json::Object(members) => {
+            let entries = Array::new();
+            for (key, value) in members {
+                entries.push(&Array::of2(&JsValue::from_str(key), &json_to_js(value)?));
+            }
+            Ok(js_sys::Object::from_entries(&entries)?.into())
+        }
+        Json::Array(items) => {
+            let array = Array::new();
+            for item in items {
+                array.push(&json_to_js(item)?);
+            }
+            Ok(array.into())
+        }
+        leaf => to_js(leaf),
+    }
+}
+
+/// serde-wasm-bindgen builds objects by assignment, so a body member named `__proto__`
+/// set the prototype of the returned object (to an object the sender chose) instead of
+/// being an own member as with `JSON.parse`. When the body has such a member, `raw` and
+/// each `instruction.other[i].data` of a serialized callback or info response are
+/// rebuilt with `Object.fromEntries`, which defines every member as an own property.
+pub fn restore_body_json<'a>(
+    out: JsValue,
+    raw: &Json,
+    display_data: impl IntoIterator<Item = &'a Json>,
+) -> Result<JsValue, JsValue> {
+    if !has_proto_key(raw) {
+        return Ok(out);
+    }
+    Reflect::set(&out, &"raw".into(), &json_to_js(raw)?)?;
+    let other = Reflect::get(&out, &"instruction".into()).and_then(|i| Reflect::get(&i, &"other".into()));
+    if let Ok(other) = other {
+        for (index, data) in display_data.into_iter().enumerate() {
+            Reflect::set(&Reflect::get_u32(&other, index as u32)?, &"data".into(), &json_to_js(data)?)?;
+        }
+    }
+    Ok(out)
+}
+
 /// A body given as JSON text, bytes or a JS value, with the exact text that represents it.
 pub struct BodyInput {
     pub json: Json,

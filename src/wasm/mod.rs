@@ -16,8 +16,9 @@ use crate::json::Limits;
 use crate::keys;
 use crate::signing::{self, AccessHeaders};
 use convert::{
-    body_from_js, canonical_options_from_js, header_pairs_from_js, js_error, now_seconds, plain_members, string_arg,
-    struct_fields, text_from_js, timestamp_from_js, to_js, type_name, verifying_keys_from_js, JsOptionsOut,
+    body_from_js, canonical_options_from_js, header_pairs_from_js, js_error, now_seconds, plain_members,
+    restore_body_json, string_arg, struct_fields, text_from_js, timestamp_from_js, to_js, type_name,
+    verifying_keys_from_js, JsOptionsOut,
 };
 
 type JsResult<T> = Result<T, JsValue>;
@@ -391,7 +392,7 @@ fn callback_out(verified: &callback::VerifiedCallback, options: &VerifyOptions) 
         verification: Verification<'a>,
     }
     let callback = parse_callback(&verified.body).map_err(fail)?;
-    to_js(&VerifiedOut {
+    let out = to_js(&VerifiedOut {
         callback: &callback,
         verification: Verification {
             timestamp: verified.timestamp,
@@ -399,7 +400,9 @@ fn callback_out(verified: &callback::VerifiedCallback, options: &VerifyOptions) 
             key_index: verified.key_index,
             options: JsOptionsOut::from(&options.canonical),
         },
-    })
+    })?;
+    let display_data = callback.instruction.iter().flat_map(|i| i.other.iter().map(|item| &item.data));
+    restore_body_json(out, &callback.raw, display_data)
 }
 
 /// For a callback that fails to verify: which canonical variant the sender used,

@@ -4,7 +4,9 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{body_from_js, js_error, plain_members, string_arg, struct_fields, to_js, type_name};
+use super::convert::{
+    body_from_js, js_error, plain_members, restore_body_json, string_arg, struct_fields, to_js, type_name,
+};
 use crate::amount;
 use crate::builders::{self, PayinInput, WidgetPayinInput};
 use crate::callback_model;
@@ -207,7 +209,9 @@ pub fn from_minor_units(
 #[wasm_bindgen(js_name = parseCallback, unchecked_return_type = "Callback")]
 pub fn parse_callback(#[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue) -> JsResult<JsValue> {
     let input = body_from_js(&body, &Limits::default()).map_err(js_error)?;
-    to_js(&callback_model::parse_callback(&input.json).map_err(js_error)?)
+    let callback = callback_model::parse_callback(&input.json).map_err(js_error)?;
+    let display_data = callback.instruction.iter().flat_map(|i| i.other.iter().map(|item| &item.data));
+    restore_body_json(to_js(&callback)?, &callback.raw, display_data)
 }
 
 /// Reads a P2P or widget payin info response.
@@ -218,7 +222,9 @@ pub fn parse_info_response(
 ) -> JsResult<JsValue> {
     let operation = string_arg(&operation, "operation").map_err(js_error)?;
     let input = body_from_js(&body, &Limits::default()).map_err(js_error)?;
-    to_js(&callback_model::parse_info_response(&operation, &input.json).map_err(js_error)?)
+    let info = callback_model::parse_info_response(&operation, &input.json).map_err(js_error)?;
+    let display_data = info.instruction.iter().flat_map(|i| i.other.iter().map(|item| &item.data));
+    restore_body_json(to_js(&info)?, &info.raw, display_data)
 }
 
 /// The spec's availability table: which country, currency and integration offer which methods.
