@@ -112,6 +112,15 @@ pub fn string_arg(value: &JsValue, name: &str) -> Result<String, Error> {
     })
 }
 
+/// Overwrites a string that held private key material before it is freed: wasm memory
+/// is never returned to the system, and freed bytes stay readable until reused.
+/// `black_box` keeps the writes from being removed as dead stores.
+pub fn wipe(text: String) {
+    let mut bytes = text.into_bytes();
+    bytes.fill(0);
+    std::hint::black_box(&mut bytes);
+}
+
 /// A thrown JS `Error` with `.code`, `.hint` and, where known, `.path`.
 pub fn js_error(error: Error) -> JsValue {
     let js = js_sys::Error::new(&error.to_string());

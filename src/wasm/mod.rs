@@ -18,7 +18,7 @@ use crate::signing::{self, AccessHeaders};
 use convert::{
     body_from_js, canonical_options_from_js, header_pairs_from_js, js_error, now_seconds, plain_members,
     restore_body_json, string_arg, struct_fields, text_from_js, timestamp_from_js, to_js, type_name,
-    verifying_keys_from_js, JsOptionsOut,
+    verifying_keys_from_js, wipe, JsOptionsOut,
 };
 
 type JsResult<T> = Result<T, JsValue>;
@@ -145,7 +145,10 @@ impl SigningKey {
     #[wasm_bindgen(js_name = fromPem)]
     pub fn from_pem(#[wasm_bindgen(unchecked_param_type = "string")] pem: JsValue) -> JsResult<SigningKey> {
         let pem = string_arg(&pem, "pem").map_err(fail)?;
-        keys::SigningKey::from_pem(&pem).map(SigningKey).map_err(fail)
+        let key = keys::SigningKey::from_pem(&pem);
+        // Our copy of the PEM is wiped, key or not; the key itself is zeroized on drop by `rsa`.
+        wipe(pem);
+        key.map(SigningKey).map_err(fail)
     }
 
     /// Generates a key pair (2048 bits unless told): for tests and debugging.
@@ -172,9 +175,14 @@ impl SigningKey {
     }
 
     /// The private key as PKCS#8 PEM.
-    #[wasm_bindgen(js_name = privateKeyPem)]
-    pub fn private_key_pem(&self) -> JsResult<String> {
-        self.0.private_key_pem().map_err(fail)
+    #[wasm_bindgen(js_name = privateKeyPem, unchecked_return_type = "string")]
+    pub fn private_key_pem(&self) -> JsResult<JsValue> {
+        // Made into a JS string here so that the wasm copy can be wiped (a `String`
+        // return would be copied out by the glue and freed as it is).
+        let pem = self.0.private_key_pem().map_err(fail)?;
+        let js = JsValue::from_str(&pem);
+        wipe(pem);
+        Ok(js)
     }
 
     /// The matching public key.
