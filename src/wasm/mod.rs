@@ -37,7 +37,7 @@ export interface CanonicalOptions {
   order?: 'codepoint' | 'utf16';
 }
 /** A request or callback body: exact JSON text (signed as is), UTF-8 bytes, or a plain object. */
-export type Body = string | Uint8Array | Record<string, unknown>;
+export type Body = string | Uint8Array | object;
 /** Unix seconds, as a number or a string of digits. */
 export type Timestamp = number | string;
 export interface CanonicalStepsResult { entries: string[]; joined: string; encoded: string; message: string; }
@@ -47,7 +47,7 @@ export interface AccessHeaders {
   'x-access-signature': string;
   'x-access-token': string;
 }
-export interface SignOptions { merchantId: string; timestamp?: Timestamp; options?: CanonicalOptions; }
+export interface SignOptions { merchantId: string; timestamp?: Timestamp | undefined; options?: CanonicalOptions | undefined; }
 export interface SignedRequest { body: string; headers: AccessHeaders; }
 /** Header names in any letter case. */
 export type HeadersInput = Record<string, string | string[] | undefined> | Headers | Map<string, string> | Array<[string, string]>;
@@ -93,9 +93,9 @@ fn fail(error: Error) -> JsValue {
 #[wasm_bindgen(js_name = canonicalEntries)]
 pub fn canonical_entries(
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CanonicalOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: Option<JsValue>,
 ) -> JsResult<Vec<String>> {
-    let options = canonical_options_from_js(&options).map_err(fail)?;
+    let options = canonical_options_from_js(&options.unwrap_or(JsValue::UNDEFINED)).map_err(fail)?;
     let body = body_from_js(&body, &Limits::default()).map_err(fail)?;
     canonical::canonical_entries(&body.json, &options).map_err(fail)
 }
@@ -105,9 +105,9 @@ pub fn canonical_entries(
 pub fn canonical_message(
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Timestamp")] timestamp: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CanonicalOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: Option<JsValue>,
 ) -> JsResult<String> {
-    Ok(steps(&body, &timestamp, &options)?.message)
+    Ok(steps(&body, &timestamp, &options.unwrap_or(JsValue::UNDEFINED))?.message)
 }
 
 /// Every step of building the message: entries, joined text, base64url, message.
@@ -115,7 +115,7 @@ pub fn canonical_message(
 pub fn canonical_steps(
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Timestamp")] timestamp: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CanonicalOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
     #[derive(Serialize)]
     struct StepsOut<'a> {
@@ -124,7 +124,7 @@ pub fn canonical_steps(
         encoded: &'a str,
         message: &'a str,
     }
-    let s = steps(&body, &timestamp, &options)?;
+    let s = steps(&body, &timestamp, &options.unwrap_or(JsValue::UNDEFINED))?;
     to_js(&StepsOut { entries: &s.entries, joined: &s.joined, encoded: &s.encoded, message: &s.message })
 }
 
@@ -374,9 +374,9 @@ pub fn verify_callback(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] raw_body: JsValue,
     #[wasm_bindgen(unchecked_param_type = "HeadersInput")] headers: JsValue,
     #[wasm_bindgen(unchecked_param_type = "VerifyingKeyInput")] verifying_keys: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "VerifyCallbackOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "VerifyCallbackOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
-    let options = verify_options_from_js(options)?;
+    let options = verify_options_from_js(options.unwrap_or(JsValue::UNDEFINED))?;
     let headers = received_headers(&headers)?;
     let keys = verifying_keys_from_js(&verifying_keys).map_err(fail)?;
     let text = raw_body_text(&raw_body, &options.limits)?;

@@ -125,6 +125,10 @@ pub fn validate_request(
     let operation = operation.as_str();
     let report = match body.as_string() {
         Some(text) => validate::validate_request_text(operation, &text),
+        // An unknown operation is the one error, whatever the body.
+        None if validate::Operation::from_path(operation).is_none() => {
+            validate::validate_request(operation, &crate::json::Json::Null)
+        }
         None => match body_from_js(&body, &Limits::default()) {
             Ok(input) => validate::validate_request(operation, &input.json),
             Err(error) => ValidationReport::from_error(&error),
