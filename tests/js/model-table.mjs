@@ -358,6 +358,7 @@ for (const [country, currency, method] of [['RU', 'RUB', 'payin-1-click'], ['KZ'
   ok(`${country} widget payin without customer.email`, WIDGET_PAYIN, widgetBody(country, currency, method));
   ok(`${country} widget payin pre-selects a bank`, WIDGET_PAYIN, variant(widgetBody(country, currency, method), { 'sender.bank_symbol': 'sberbank' }));
 }
+ok('P2P payin with an empty sender.bank_symbol ("may be left empty")', P2P_PAYIN, variant(p2pBody(), { 'sender.bank_symbol': '' }));
 ok('P2P payin RU names sender.bank_symbol and payment.bank_symbol', P2P_PAYIN, variant(p2pBody(), { 'sender.bank_symbol': 'tbank', 'payment.bank_symbol': 'sberbank' }));
 ok('P2P payin with every optional field', P2P_PAYIN, variant(p2pBody(), {
   'general.merchant_callback_url': 'https://shop.example/cb/info',
@@ -411,6 +412,16 @@ for (const path of NOT_SHOWN_PATHS) {
   ok(`${path} (body not shown): {}`, path, {});
   bad(`${path} (body not shown): not an object`, path, '[]', [['', 'BODY_NOT_OBJECT']]);
 }
+
+// --- the package's documented choices where the spec says "not shown" or gives no format (README) ---
+ok('UZ (not in the table): lifetime 600', P2P_PAYIN, variant(p2pBody('UZ', 'UZS', 'card-p2p'), { 'payment.lifetime': 600 }), [['customer.country', 'COUNTRY_NOT_LISTED']]);
+bad('UZ (not in the table): lifetime 601', P2P_PAYIN, variant(p2pBody('UZ', 'UZS', 'card-p2p'), { 'payment.lifetime': 601 }), [['payment.lifetime', 'LIFETIME_OUT_OF_RANGE', { limit: 600 }]], [['customer.country', 'COUNTRY_NOT_LISTED']]);
+bad('an empty required identifier is TOO_SHORT', P2P_PAYIN, variant(p2pBody(), { 'general.project_id': '' }), [['general.project_id', 'TOO_SHORT']]);
+bad('balance: an empty project_id is TOO_SHORT', '/api/v1/balance/info', { general: { project_id: '' } }, [['general.project_id', 'TOO_SHORT']]);
+ok('e-mail local part of 64 characters', P2P_PAYIN, variant(p2pBody(), { 'customer.email': `${'a'.repeat(64)}@example.com` }));
+bad('e-mail local part of 65 characters', P2P_PAYIN, variant(p2pBody(), { 'customer.email': `${'a'.repeat(65)}@example.com` }), [['customer.email', 'INVALID_EMAIL']]);
+bad('card_holder with a typographic apostrophe', P2P_PAYIN, variant(p2pBody(), { 'sender.card_holder': 'O’NEIL' }), [['sender.card_holder', 'PATTERN']]);
+ok('a null optional payout member is only a warning', P2P_PAYOUT, variant(sharedBody(), { customer: null }), [['customer', 'NULL_FIELD']]);
 
 // --- everything at once, with dotted paths -----------------------------------------------
 bad(

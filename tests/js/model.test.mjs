@@ -6,9 +6,11 @@
 // documented API, never from the package's output. Table: ./model-table.mjs.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { cjs, esm, modelEntries, modelMessage, readKey, throwsCode, tokenOf, valueToTree } from './helpers.mjs';
+import { cjs, esm, modelEntries, modelMessage, readKey, root, throwsCode, tokenOf, valueToTree } from './helpers.mjs';
 import * as T from './model-table.mjs';
 
 const FLAVORS = [
@@ -108,6 +110,13 @@ test(`validateRequest: the same ${T.VALIDATION_CASES.length} cases through requi
   assert.deepEqual(failures, []);
 });
 
+test('README: the issue code table lists exactly issueCodes()', () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const section = readme.split(/^### Issue codes$/m)[1].split(/^##/m)[0];
+  const documented = [...section.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+  assert.deepEqual(documented.sort(), esm.issueCodes().map((c) => c.code).sort());
+});
+
 test('the table covers every operation path, and JSON text gives the same report as the object', () => {
   const paths = new Set(T.VALIDATION_CASES.map((c) => c.path));
   assert.deepEqual([...paths].sort(), [...T.ALL_PATHS].sort());
@@ -202,7 +211,7 @@ describe('validateRequest never throws on bad input', () => {
     assert.deepEqual(codeOf(JSON.stringify({ general: { project_id: 'x'.repeat(1100000) } })).map(([, code]) => code), ['BODY_TOO_LARGE']);
   });
 
-  const UNKNOWN_PATHS = ['/api/v1/payment/p2p/payin/', '/api/v1/payment/p2p/bank/all', '/api/v2/payment/p2p/payin', '', 'payin'];
+  const UNKNOWN_PATHS = ['/api/v1/payment/p2p/payin/', '/api/v1/payment/p2p/bank/all', '/api/v1/payment/p2p/bank/available', '/api/v2/payment/p2p/payin', '', 'payin'];
   test('an unknown operation path is one UNKNOWN_OPERATION error, whatever the body text', () => {
     for (const path of UNKNOWN_PATHS) {
       for (const body of [T.p2pBody(), JSON.stringify(T.p2pBody()), 'not json', '[1]']) {
@@ -215,7 +224,6 @@ describe('validateRequest never throws on bad input', () => {
 
   test(
     'an unknown operation path is UNKNOWN_OPERATION with an unreadable JS body too',
-    { todo: 'Rust bug (src/wasm/model.rs validate_request): a JS value body is read before the path is checked, so validateRequest("/api/v1/payment/p2p/payin/", [1]) reports only BODY_NOT_OBJECT where the same body as text reports UNKNOWN_OPERATION' },
     () => {
       for (const path of UNKNOWN_PATHS) {
         for (const body of [[1], { a: undefined }]) {
@@ -225,10 +233,50 @@ describe('validateRequest never throws on bad input', () => {
     },
   );
 
+  test('an operation path that is not a string is UNKNOWN_OPERATION, not an exception', () => {
+    for (const [flavor, api] of FLAVORS) {
+      for (const path of [42, undefined, null, {}, ['/api/v1/balance/info'], Symbol('p')]) {
+        let report;
+        assert.doesNotThrow(() => {
+          report = api.validateRequest(path, T.projectBody());
+        }, `${flavor} ${String(path)}`);
+        assert.deepEqual(report.errors.map((e) => e.code), ['UNKNOWN_OPERATION'], `${flavor} ${String(path)}`);
+      }
+    }
+  });
+
+  test(
+    'issueCodes() lists every code validateRequest reports, INVALID_BODY included',
+    () => {
+      const known = new Set(esm.issueCodes().map((c) => c.code));
+      for (const [name, body] of T.NEVER_THROW_INPUTS) {
+        for (const issue of esm.validateRequest(T.P2P_PAYIN, body).errors) assert.ok(known.has(issue.code), `${name}: ${issue.code}`);
+      }
+    },
+  );
+
   test('the package keeps working after every bad input', () => {
     assert.equal(esm.validateRequest(T.P2P_PAYIN, T.p2pBody()).valid, true);
     assert.equal(cjs.validateRequest(T.P2P_PAYIN, T.p2pBody()).valid, true);
   });
+});
+
+test('arguments of the wrong JS type are thrown as coded Errors and never break the module', () => {
+  for (const [flavor, api] of FLAVORS) {
+    for (const [name, call] of [
+      ['toMinorUnits(number)', () => api.toMinorUnits(15, 'RUB')],
+      ['toMinorUnits(currency number)', () => api.toMinorUnits('1', 5)],
+      ['fromMinorUnits(string)', () => api.fromMinorUnits('1', 'RUB')],
+      ['parseInfoResponse(number path)', () => api.parseInfoResponse(42, {})],
+      ['buildPayinRequest()', () => api.buildPayinRequest()],
+      ['buildWidgetPayinRequest(null)', () => api.buildWidgetPayinRequest(null)],
+      ['parseCallback(undefined)', () => api.parseCallback(undefined)],
+    ]) {
+      const code = throwsCodeOf(call);
+      assert.equal(typeof code, 'string', `${flavor} ${name}: a coded Error`);
+    }
+    assert.equal(api.validateRequest(T.P2P_PAYIN, T.p2pBody()).valid, true, `${flavor}: still working`);
+  }
 });
 
 // ---------------------------------------------------------------------------
@@ -869,6 +917,16 @@ describe('parseInfoResponse', () => {
       assert.equal(info.variant, 'RU');
       assert.equal(info.requisites.masked, true);
       assert.equal(info.requisites.pan, '+7 900 *** ** 67');
+    });
+
+    test(`${flavor}: the instruction is read from additional_info.display_data or a top-level display_data`, () => {
+      const items = [{ type: 'add_info', title: 'recipient_pan', data: '4400430012345678' }, { type: 'add_info', title: 'amount', data: 500000 }];
+      for (const body of [{ ...kzInfo(), additional_info: { display_data: items } }, { ...kzInfo(), display_data: items }]) {
+        const { instruction } = api.parseInfoResponse(P2P_INFO, body);
+        assert.equal(instruction.pan, '4400430012345678');
+        assert.equal(instruction.amount, 500000);
+      }
+      assert.equal(api.parseInfoResponse(P2P_INFO, kzInfo()).instruction, null);
     });
 
     test(`${flavor}: missing StatusResponse fields are INVALID_RESPONSE; other paths INVALID_ARGUMENT`, () => {

@@ -232,26 +232,17 @@ validateRequest('/api/v1/payment/p2p/payin', typedBody);
 // @ts-expect-error -- a body is an object, JSON text or bytes; not a number
 validateRequest('/api/v1/payment/p2p/payin', 42);
 
-// --- known gaps of the generated declarations (reported to the owner of src/wasm/) -----------------
-// Each line below is valid use at runtime (the README does it) that the .d.ts refuses today.
-// When the declaration is fixed, tsc reports the directive as unused: delete that line's directive.
-// d.ts gap: `options` is optional at runtime but declared required (src/wasm/mod.rs canonicalEntries/Message/Steps, verifyCallback).
-// @ts-expect-error -- d.ts gap: canonicalMessage(body, timestamp) without options
+// --- optional arguments and loose body types that merchants write -----------------------------
 canonicalMessage('{}', TS);
-// @ts-expect-error -- d.ts gap: canonicalSteps(body, timestamp) without options (README "Browser" example)
 canonicalSteps('{}', TS);
-// @ts-expect-error -- d.ts gap: canonicalEntries(body) without options
 canonicalEntries('{}');
-// @ts-expect-error -- d.ts gap: verifyCallback(raw, headers, key) without options (README "Browser" example)
 verifyCallback(rawBody, receivedHeaders, servicePublicPem);
-// d.ts gap: `Body` is `Record<string, unknown>`, which an `interface` type is not assignable to.
+// A body typed by an interface is a body.
 interface PayinBodyInterface { general: { project_id: string; payment_id: string } }
 declare const interfaceBody: PayinBodyInterface;
-// @ts-expect-error -- d.ts gap: a body typed by an interface is refused (a `type` alias is accepted)
 validateRequest('/api/v1/payment/p2p/payin', interfaceBody);
-// d.ts gap: under exactOptionalPropertyTypes, `timestamp: undefined` (accepted at runtime: "defaults to now") is refused.
+// Under exactOptionalPropertyTypes, `timestamp: undefined` still means "now".
 declare const maybeTimestamp: Timestamp | undefined;
-// @ts-expect-error -- d.ts gap: SignOptions.timestamp should be `Timestamp | undefined`
 signRequest('{}', signingKey, { merchantId: 'merchant-1', timestamp: maybeTimestamp });
 
 // The default export is the whole module.
