@@ -1,20 +1,19 @@
 // payment-intake for Node (copied by scripts/build.mjs to pkg/node/index.js):
 // the WebAssembly build (./payment_intake.js) with RSA done by node:crypto.
-// The wasm still builds every message and makes every check (prepareRequest,
-// __prepareCallback); this file adds only crypto.sign / crypto.verify with
-// KeyObjects cached per key, and throws the wasm path's own errors.
-// `backend: 'wasm'` runs the pure-WebAssembly RSA instead.
+// The wasm still reads every argument, builds every message and makes every
+// check (__signRequest, __prepareCallback), the `backend` option included;
+// this file adds only crypto.sign / crypto.verify with KeyObjects cached per
+// key, and throws the wasm path's own errors. It never reads the options.
 'use strict';
 
 const crypto = require('node:crypto');
 const wasm = require('./payment_intake.js');
 
-/** SigningKey -> private KeyObject; VerifyingKey (or any key object) -> public KeyObject. */
+/** SigningKey -> private KeyObject. */
 const privateKeys = new WeakMap();
-const publicKeys = new WeakMap();
-/** PEM text -> public KeyObject, for keys given as strings (most recent last). */
-const pemKeys = new Map();
-const PEM_CACHE_SIZE = 16;
+/** SubjectPublicKeyInfo PEM (as the wasm hands it) -> public KeyObject, most recent last. */
+const publicKeys = new Map();
+const PUBLIC_CACHE_SIZE = 16;
 
 /** SigningKey -> the PEM it was read from: node:crypto reads it directly (no export from wasm). */
 const sourcePems = new WeakMap();
@@ -44,20 +43,12 @@ function privateKeyObject(signingKey) {
   return key;
 }
 
-function publicKeyObject(input) {
-  if (typeof input === 'string') {
-    let key = pemKeys.get(input);
-    if (key === undefined) {
-      key = crypto.createPublicKey({ key: input, format: 'pem' });
-      if (pemKeys.size >= PEM_CACHE_SIZE) pemKeys.delete(pemKeys.keys().next().value);
-      pemKeys.set(input, key);
-    }
-    return key;
-  }
-  let key = publicKeys.get(input);
+function publicKeyObject(spkiPem) {
+  let key = publicKeys.get(spkiPem);
   if (key === undefined) {
-    key = crypto.createPublicKey({ key: input.publicKeyPem(), format: 'pem' });
-    publicKeys.set(input, key);
+    key = crypto.createPublicKey({ key: spkiPem, format: 'pem' });
+    if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
+    publicKeys.set(spkiPem, key);
   }
   return key;
 }
@@ -74,26 +65,11 @@ function asBytes(body) {
 }
 
 /** An error shaped like the ones the wasm throws. */
-function packageError(code, message) {
-  const error = new Error(message);
+function cryptoFailure(cause) {
+  const error = new Error(`RSA operation failed: ${cause?.message ?? cause}`);
   error.name = 'PaymentIntakeError';
-  error.code = code;
+  error.code = 'CRYPTO_FAILURE';
   return error;
-}
-
-/**
- * Splits `backend` off an options object: `[backend, rest]`. Anything that is not a
- * plain options object, or a backend value we do not know, goes to the wasm as
- * given, so that it reports the problem exactly as the wasm path does.
- */
-function splitBackend(options) {
-  if (options === null || typeof options !== 'object' || Array.isArray(options) || !('backend' in options)) {
-    return [undefined, options];
-  }
-  const { backend, ...rest } = options;
-  if (backend === undefined) return [undefined, rest];
-  if (backend !== 'native' && backend !== 'wasm') return ['wasm', options];
-  return [backend, rest];
 }
 
 function base64url(bytes, padding) {
@@ -115,48 +91,51 @@ function signedRequest(prepared, signature) {
 }
 
 function signRequest(body, signingKey, options) {
-  const [backend, rest] = splitBackend(options);
-  if (backend === 'wasm') return wasm.signRequest(body, signingKey, rest);
-  const prepared = wasm.prepareRequest(body, signingKey, rest);
+  const [signed, prepared] = wasm.__signRequest(body, signingKey, options, true);
+  if (signed !== undefined) return signed;
   let signature;
   try {
     signature = crypto.sign('sha256', Buffer.from(prepared.message, 'utf8'), privateKeyObject(signingKey));
   } catch (cause) {
-    throw packageError('CRYPTO_FAILURE', `RSA operation failed: ${cause.message}`);
+    throw cryptoFailure(cause);
   }
   return signedRequest(prepared, signature);
 }
 
-/** Everything of verifyCallback but the RSA check: `{ message, signature, keyIndex, callback, callbackError }`. */
+/**
+ * Everything of verifyCallback but the RSA check: `{ message, signature, keyIndex,
+ * callback, callbackError }` (with `backend: 'wasm'` the check is made in wasm and
+ * `message` and `signature` are undefined).
+ */
 function prepareCallback(rawBody, headers, keys, options) {
-  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, splitBackend(options)[1]);
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, options, true);
   const ok = typeof result === 'string';
   return { message, signature, keyIndex, callback: ok ? JSON.parse(result) : null, callbackError: ok ? null : result };
 }
 
-function keyAt(keys, index) {
-  return Array.isArray(keys) ? keys[index] : keys;
-}
-
 function verifyCallback(rawBody, headers, keys, options) {
-  const [backend, rest] = splitBackend(options);
-  if (backend === 'wasm') return wasm.verifyCallback(rawBody, headers, keys, rest);
-  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, rest);
-  const key = publicKeyObject(keyAt(keys, keyIndex));
-  if (!crypto.verify('sha256', Buffer.from(message, 'utf8'), key, signature)) throw wasm.__signatureMismatch();
+  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, true);
+  if (message !== undefined) {
+    let ok;
+    try {
+      ok = crypto.verify('sha256', Buffer.from(message, 'utf8'), publicKeyObject(keyPem), signature);
+    } catch (cause) {
+      throw cryptoFailure(cause);
+    }
+    if (!ok) throw wasm.__signatureMismatch();
+  }
   if (typeof result !== 'string') throw result;
   return JSON.parse(result);
 }
 
 /** `signRequest`, with the RSA operation on libuv's thread pool (node:crypto's callback form). */
 async function signRequestAsync(body, signingKey, options) {
-  const [backend, rest] = splitBackend(options);
-  if (backend === 'wasm') return wasm.signRequest(body, signingKey, rest);
-  const prepared = wasm.prepareRequest(body, signingKey, rest);
+  const [signed, prepared] = wasm.__signRequest(body, signingKey, options, true);
+  if (signed !== undefined) return signed;
   const key = privateKeyObject(signingKey);
   const signature = await new Promise((resolve, reject) => {
     crypto.sign('sha256', Buffer.from(prepared.message, 'utf8'), key, (error, bytes) =>
-      error ? reject(packageError('CRYPTO_FAILURE', `RSA operation failed: ${error.message}`)) : resolve(bytes),
+      error ? reject(cryptoFailure(error)) : resolve(bytes),
     );
   });
   return signedRequest(prepared, signature);
@@ -164,25 +143,25 @@ async function signRequestAsync(body, signingKey, options) {
 
 /** `verifyCallback`, with the RSA check on libuv's thread pool. */
 async function verifyCallbackAsync(rawBody, headers, keys, options) {
-  const [backend, rest] = splitBackend(options);
-  if (backend === 'wasm') return wasm.verifyCallback(rawBody, headers, keys, rest);
-  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, rest);
-  const key = publicKeyObject(keyAt(keys, keyIndex));
-  const ok = await new Promise((resolve, reject) => {
-    crypto.verify('sha256', Buffer.from(message, 'utf8'), key, signature, (error, verified) =>
-      error ? reject(packageError('CRYPTO_FAILURE', `RSA operation failed: ${error.message}`)) : resolve(verified),
-    );
-  });
-  if (!ok) throw wasm.__signatureMismatch();
+  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, true);
+  if (message !== undefined) {
+    const key = publicKeyObject(keyPem);
+    const ok = await new Promise((resolve, reject) => {
+      crypto.verify('sha256', Buffer.from(message, 'utf8'), key, signature, (error, verified) =>
+        error ? reject(cryptoFailure(error)) : resolve(verified),
+      );
+    });
+    if (!ok) throw wasm.__signatureMismatch();
+  }
   if (typeof result !== 'string') throw result;
   return JSON.parse(result);
 }
 
-const publicWasm = Object.fromEntries(Object.entries(wasm).filter(([name]) => !name.startsWith('__')));
-
 function canonicalMessage(body, timestamp, options) {
   return wasm.canonicalMessage(asBytes(body), timestamp, options);
 }
+
+const publicWasm = Object.fromEntries(Object.entries(wasm).filter(([name]) => !name.startsWith('__')));
 
 module.exports = {
   ...publicWasm,

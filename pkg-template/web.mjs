@@ -2,8 +2,8 @@
 // pkg/web/index.js): the WebAssembly build (./payment_intake.js, `init()` as
 // default export) plus `signRequestAsync` / `verifyCallbackAsync`, whose RSA
 // runs in WebCrypto with the imported CryptoKeys cached per key. The wasm
-// builds every message and makes every check; the sync functions are the
-// pure-WebAssembly path. `backend: 'wasm'` forces it in the async ones too.
+// reads every argument (the `backend` option too), builds every message and
+// makes every check; the sync functions are the pure-WebAssembly path.
 import init, * as wasm from './payment_intake.js';
 
 export * from './payment_intake.js';
@@ -11,18 +11,17 @@ export default init;
 
 const ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
 const encoder = new TextEncoder();
-/** SigningKey -> Promise<CryptoKey>; key object -> Promise<CryptoKey>; PEM text -> Promise<CryptoKey>. */
+/** SigningKey -> Promise<CryptoKey>; SubjectPublicKeyInfo PEM -> Promise<CryptoKey> (most recent last). */
 const privateKeys = new WeakMap();
-const publicKeys = new WeakMap();
-const pemKeys = new Map();
-const PEM_CACHE_SIZE = 16;
+const publicKeys = new Map();
+const PUBLIC_CACHE_SIZE = 16;
 
 const subtle = () => globalThis.crypto?.subtle;
 
-function packageError(code, message) {
-  const error = new Error(message);
+function cryptoFailure(cause) {
+  const error = new Error(`RSA operation failed: ${cause?.message ?? cause}`);
   error.name = 'PaymentIntakeError';
-  error.code = code;
+  error.code = 'CRYPTO_FAILURE';
   return error;
 }
 
@@ -41,54 +40,14 @@ function privateCryptoKey(signingKey) {
   return key;
 }
 
-/** A key given as PEM may be PKCS#1, which WebCrypto does not read: the wasm rewrites it as SPKI. */
-function spkiOf(pem) {
-  const key = wasm.VerifyingKey.fromPem(pem);
-  try {
-    return key.publicKeyPem();
-  } finally {
-    key.free();
-  }
-}
-
-function publicCryptoKey(input) {
-  const importSpki = (pem) => subtle().importKey('spki', pemBody(pem), ALGORITHM, false, ['verify']);
-  if (typeof input === 'string') {
-    let key = pemKeys.get(input);
-    if (key === undefined) {
-      key = importSpki(spkiOf(input));
-      if (pemKeys.size >= PEM_CACHE_SIZE) pemKeys.delete(pemKeys.keys().next().value);
-      pemKeys.set(input, key);
-    }
-    return key;
-  }
-  let key = publicKeys.get(input);
+function publicCryptoKey(spkiPem) {
+  let key = publicKeys.get(spkiPem);
   if (key === undefined) {
-    key = importSpki(input.publicKeyPem());
-    publicKeys.set(input, key);
+    key = subtle().importKey('spki', pemBody(spkiPem), ALGORITHM, false, ['verify']);
+    if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
+    publicKeys.set(spkiPem, key);
   }
   return key;
-}
-
-/** `[backend, rest]`; unknown values go to the wasm as given, which names the problem. */
-function splitBackend(options) {
-  if (options === null || typeof options !== 'object' || Array.isArray(options) || !('backend' in options)) {
-    return [undefined, options];
-  }
-  const { backend, ...rest } = options;
-  if (backend === undefined) return [undefined, rest];
-  if (backend !== 'native' && backend !== 'wasm') return ['wasm', options];
-  return [backend, rest];
-}
-
-/** Whether to use WebCrypto: by default when it is there; 'native' insists on it. */
-function useNative(backend) {
-  if (backend === 'wasm') return false;
-  if (subtle()) return true;
-  if (backend === 'native') {
-    throw packageError('INVALID_OPTION', "Option 'backend' is 'native', but this runtime has no WebCrypto (crypto.subtle needs a secure context)");
-  }
-  return false;
 }
 
 function base64url(bytes, padding) {
@@ -102,22 +61,28 @@ async function rsa(operation) {
   try {
     return await operation();
   } catch (cause) {
-    throw packageError('CRYPTO_FAILURE', `RSA operation failed: ${cause?.message ?? cause}`);
+    throw cryptoFailure(cause);
   }
 }
 
-/** Everything of verifyCallback but the RSA check: `{ message, signature, keyIndex, callback, callbackError }`. */
+/**
+ * Everything of verifyCallback but the RSA check: `{ message, signature, keyIndex,
+ * callback, callbackError }` (with `backend: 'wasm'` the check is made in wasm and
+ * `message` and `signature` are undefined).
+ */
 export function prepareCallback(rawBody, headers, keys, options) {
-  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, splitBackend(options)[1]);
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, options, true);
   const ok = typeof result === 'string';
   return { message, signature, keyIndex, callback: ok ? JSON.parse(result) : null, callbackError: ok ? null : result };
 }
 
-/** `signRequest` with the RSA signature made by WebCrypto (pure wasm where there is none). */
+/**
+ * `signRequest` with the RSA signature made by WebCrypto; the pure-wasm one where
+ * there is no WebCrypto or with `backend: 'wasm'`. The wasm reads the options.
+ */
 export async function signRequestAsync(body, signingKey, options) {
-  const [backend, rest] = splitBackend(options);
-  if (!useNative(backend)) return wasm.signRequest(body, signingKey, rest);
-  const prepared = wasm.prepareRequest(body, signingKey, rest);
+  const [signed, prepared] = wasm.__signRequest(body, signingKey, options, subtle() !== undefined);
+  if (signed !== undefined) return signed;
   const key = privateCryptoKey(signingKey);
   const signature = await rsa(async () =>
     new Uint8Array(await subtle().sign(ALGORITHM, await key, encoder.encode(prepared.message))),
@@ -134,14 +99,14 @@ export async function signRequestAsync(body, signingKey, options) {
   };
 }
 
-/** `verifyCallback` with the RSA check made by WebCrypto (pure wasm where there is none). */
+/** `verifyCallback` with the RSA check made by WebCrypto (pure wasm where there is none, or with `backend: 'wasm'`). */
 export async function verifyCallbackAsync(rawBody, headers, keys, options) {
-  const [backend, rest] = splitBackend(options);
-  if (!useNative(backend)) return wasm.verifyCallback(rawBody, headers, keys, rest);
-  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, rest);
-  const key = publicCryptoKey(Array.isArray(keys) ? keys[keyIndex] : keys);
-  const ok = await rsa(async () => subtle().verify(ALGORITHM, await key, signature, encoder.encode(message)));
-  if (!ok) throw wasm.__signatureMismatch();
+  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, subtle() !== undefined);
+  if (message !== undefined) {
+    const key = publicCryptoKey(keyPem);
+    const ok = await rsa(async () => subtle().verify(ALGORITHM, await key, signature, encoder.encode(message)));
+    if (!ok) throw wasm.__signatureMismatch();
+  }
   if (typeof result !== 'string') throw result;
   return JSON.parse(result);
 }

@@ -5,7 +5,7 @@
 // without `run_in_browser`, which still exit 0) is a failure.
 //
 //   node scripts/test.mjs              all suites
-//   node scripts/test.mjs js browser   only the named ones (native, node, browser, build, js, e2e)
+//   node scripts/test.mjs js browser   only the named ones (native, node, browser, build, types, js, e2e)
 // The e2e suite runs when tests/e2e/ has test files.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -86,6 +86,15 @@ const SUITES = [
     id: 'build',
     title: 'npm package build (npm run build)',
     cmd: () => [process.execPath, [path.join('scripts', 'build.mjs')]],
+  },
+  {
+    // The declarations of the built pkg/ against a merchant's usage (tests/types/usage*.ts):
+    // tsc prints nothing and exits 0 when every line type-checks and every
+    // `@ts-expect-error` line is indeed an error; it fails when there is no input file.
+    id: 'types',
+    title: 'TypeScript declarations of pkg/ (tsc -p tests/types)',
+    cmd: () => ['tsc', ['-p', path.join('tests', 'types')]],
+    needs: 'build',
   },
   {
     id: 'js',

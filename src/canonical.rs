@@ -95,6 +95,12 @@ pub struct CanonicalSteps {
     pub message: String,
 }
 
+/// The canonical entries may be at most this many times the size of the tree's
+/// own keys and leaves, plus [`CANONICAL_SLACK_BYTES`].
+pub const CANONICAL_EXPANSION: u64 = 32;
+/// Room above the proportional bound, for small deeply nested bodies.
+pub const CANONICAL_SLACK_BYTES: u64 = 1 << 20;
+
 /// Every entry of a body written into one buffer, each a byte range of it:
 /// one growing allocation instead of one per entry.
 pub(crate) struct Flat {
@@ -104,6 +110,7 @@ pub(crate) struct Flat {
 
 impl Flat {
     fn of(body: &Json, options: &CanonicalOptions) -> Result<Flat> {
+        check_expansion(body)?;
         let mut flat = Flat { text: String::new(), spans: Vec::new() };
         let mut path = String::new();
         flatten(body, &mut path, options, &mut flat)?;
@@ -209,6 +216,61 @@ pub fn check_timestamp(timestamp: &str) -> Result<u64> {
         Ok(seconds) if valid => Ok(seconds),
         _ => Err(Error::InvalidTimestamp { value: timestamp.to_owned() }),
     }
+}
+
+/// Every entry repeats the path above its leaf, so the canonical form can grow
+/// quadratically: `{"<500 KB key>":[0,0,…]}` (1 MiB) would expand to about
+/// 130 GB. Refuse, before building anything, a body whose entries would exceed
+/// [`CANONICAL_EXPANSION`] times its own size plus [`CANONICAL_SLACK_BYTES`].
+/// The service's bodies stay within about twice their size; a long array of
+/// tiny leaves a few levels down, the worst honest shape, within about ten.
+fn check_expansion(body: &Json) -> Result<()> {
+    let (own, canonical) = sizes(body, 0);
+    let limit = own.saturating_mul(CANONICAL_EXPANSION).saturating_add(CANONICAL_SLACK_BYTES);
+    if canonical > limit {
+        return Err(Error::CanonicalTooLarge { limit, actual: canonical });
+    }
+    Ok(())
+}
+
+/// (bytes of the tree's own keys and leaves, an upper bound of its entries' bytes
+/// including separators), for a value whose path is `path_len` bytes long.
+fn sizes(value: &Json, path_len: u64) -> (u64, u64) {
+    let below = |segment_len: usize| path_len + u64::from(path_len > 0) + segment_len as u64;
+    let add = |(own, canonical): (u64, u64), (own2, canonical2): (u64, u64)| {
+        (own.saturating_add(own2), canonical.saturating_add(canonical2))
+    };
+    match value {
+        Json::Object(members) => members.iter().fold((0, 0), |total, (key, child)| {
+            let (own, canonical) = sizes(child, below(key.len()));
+            add(total, (own.saturating_add(key.len() as u64 + 1), canonical))
+        }),
+        Json::Array(items) => items
+            .iter()
+            .enumerate()
+            .fold((0, 0), |total, (index, child)| add(total, sizes(child, below(decimal_len(index))))),
+        leaf => {
+            let (raw, longest_text) = match leaf {
+                Json::String(s) => (s.len(), s.len().max(NONE.len())),
+                // An integer keeps its digits; a float's Python repr is at most 24 characters.
+                Json::Number(text) if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) => {
+                    (text.len(), text.len().max(24))
+                }
+                Json::Number(text) => (text.len(), text.len().max(NONE.len())),
+                _ => (5, 5),
+            };
+            (raw as u64 + 1, path_len.saturating_add(longest_text as u64 + 2))
+        }
+    }
+}
+
+fn decimal_len(mut n: usize) -> usize {
+    let mut len = 1;
+    while n >= 10 {
+        n /= 10;
+        len += 1;
+    }
+    len
 }
 
 fn flatten(value: &Json, path: &mut String, options: &CanonicalOptions, out: &mut Flat) -> Result<()> {
@@ -367,6 +429,38 @@ mod tests {
         for (i, a) in all.iter().enumerate() {
             assert!(!all[i + 1..].contains(a));
         }
+    }
+
+    /// Regression: a long key over many leaves made the entries quadratic in the
+    /// body size; the 1 MiB body below would have asked for about 130 GB.
+    #[test]
+    fn quadratic_expansion_is_refused_before_building() {
+        let long_key = "k".repeat(500_000);
+        let text = format!(r#"{{"{long_key}":[{}0]}}"#, "0,".repeat(260_000));
+        let body = parse_body(&text, &Limits::default()).unwrap();
+        let err = canonical_entries(&body, &CanonicalOptions::DEFAULT).unwrap_err();
+        assert_eq!(err.code(), "BODY_TOO_LARGE");
+        assert!(matches!(err, Error::CanonicalTooLarge { actual, .. } if actual > 100_000_000_000));
+        assert_eq!(canonical_message(&body, "1", &CanonicalOptions::DEFAULT).unwrap_err(), err);
+        // The same leaves under a short key are fine, and so is the long key over few leaves.
+        let short = parse_body(&format!(r#"{{"k":[{}0]}}"#, "0,".repeat(260_000)), &Limits::default()).unwrap();
+        assert_eq!(canonical_entries(&short, &CanonicalOptions::DEFAULT).unwrap().len(), 260_001);
+        let few = parse_body(&format!(r#"{{"{long_key}":[0,1,2]}}"#), &Limits::default()).unwrap();
+        assert_eq!(canonical_entries(&few, &CanonicalOptions::DEFAULT).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn size_bound_covers_every_entry() {
+        for text in [r#"{"a":{"b":[1,2.5e-300,"",null,true,false,{"c":"d"}]},"e":[]}"#, r#"{"x":[[[[[[1]]]]]]}"#, "{}"]
+        {
+            let body = parse_body(text, &Limits::default()).unwrap();
+            let (_, bound) = sizes(&body, 0);
+            for options in CanonicalOptions::all_variants() {
+                let joined = canonical_entries(&body, &options).unwrap().join(";");
+                assert!(joined.len() as u64 <= bound, "{text}: {} > {bound}", joined.len());
+            }
+        }
+        assert_eq!((decimal_len(0), decimal_len(9), decimal_len(10), decimal_len(123_456)), (1, 1, 2, 6));
     }
 
     #[test]

@@ -7,7 +7,9 @@
 
 use std::borrow::Cow;
 
-use crate::canonical::{check_timestamp, Booleans, CanonicalOptions, Falsy, Flat};
+use crate::canonical::{
+    check_timestamp, Booleans, CanonicalOptions, Falsy, Flat, CANONICAL_EXPANSION, CANONICAL_SLACK_BYTES,
+};
 use crate::json::Limits;
 use crate::number;
 
@@ -28,6 +30,12 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
         options,
         path: String::new(),
         flat: Flat { text: String::with_capacity(text.len()), spans: Vec::new() },
+        own: 0,
+        bound: 0,
+        // Own bytes never exceed twice the text, so past this the full path refuses too.
+        give_up_at: (2 * text.len() as u64 + 2)
+            .saturating_mul(CANONICAL_EXPANSION)
+            .saturating_add(CANONICAL_SLACK_BYTES),
     };
     if !text.is_empty() {
         scanner.skip_ws();
@@ -39,6 +47,11 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
         if scanner.i != scanner.b.len() {
             return None;
         }
+    }
+    // The full path's bound on quadratic expansion, computed the same way.
+    let limit = scanner.own.saturating_mul(CANONICAL_EXPANSION).saturating_add(CANONICAL_SLACK_BYTES);
+    if scanner.bound > limit {
+        return None;
     }
     let mut flat = scanner.flat;
     flat.sort(options.order);
@@ -54,6 +67,12 @@ struct Scanner<'a> {
     options: &'a CanonicalOptions,
     path: String,
     flat: Flat,
+    /// Bytes of the body's own keys and leaves, and the bound of its entries'
+    /// bytes, as `canonical::check_expansion` counts them.
+    own: u64,
+    bound: u64,
+    /// Stop writing entries once the bound passes this (checked as it grows).
+    give_up_at: u64,
 }
 
 impl<'a> Scanner<'a> {
@@ -79,6 +98,7 @@ impl<'a> Scanner<'a> {
             b'[' => self.array(),
             b'"' => {
                 let value = self.string()?;
+                self.count(value.len(), value.len().max(4))?;
                 let falsy = value.is_empty() && self.options.falsy == Falsy::None;
                 self.leaf(if falsy { "None" } else { &value });
                 Some(())
@@ -87,12 +107,20 @@ impl<'a> Scanner<'a> {
             b'f' => self.literal("false", false),
             b'n' => {
                 self.keyword("null")?;
+                self.count(5, 5)?;
                 self.leaf("None");
                 Some(())
             }
             b'-' | b'0'..=b'9' => self.number(),
             _ => None,
         }
+    }
+
+    /// A leaf of `raw` bytes whose canonical text is at most `longest` bytes.
+    fn count(&mut self, raw: usize, longest: usize) -> Option<()> {
+        self.own = self.own.saturating_add(raw as u64 + 1);
+        self.bound = self.bound.saturating_add(self.path.len() as u64 + longest as u64 + 2);
+        (self.bound <= self.give_up_at).then_some(())
     }
 
     fn leaf(&mut self, value: &str) {
@@ -111,6 +139,7 @@ impl<'a> Scanner<'a> {
 
     fn literal(&mut self, word: &str, value: bool) -> Option<()> {
         self.keyword(word)?;
+        self.count(5, 5)?;
         let text = match (value, self.options.falsy, self.options.booleans) {
             (false, Falsy::None, _) => "None",
             (true, _, Booleans::Python) => "True",
@@ -159,7 +188,10 @@ impl<'a> Scanner<'a> {
                 return None;
             }
         }
-        let number = number::python_number_text(&self.text[start..self.i])?;
+        let text = &self.text[start..self.i];
+        let is_float = text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+        self.count(text.len(), text.len().max(if is_float { 24 } else { 4 }))?;
+        let number = number::python_number_text(text)?;
         if number.is_zero && self.options.falsy == Falsy::None {
             self.leaf("None");
         } else {
@@ -187,6 +219,7 @@ impl<'a> Scanner<'a> {
                     return None;
                 }
                 let key = self.string()?;
+                self.own = self.own.saturating_add(key.len() as u64 + 1);
                 // serde_json's private number marker: the full path reads such an
                 // object as a number; leave that case to it.
                 if key == NUMBER_TOKEN {
@@ -412,6 +445,15 @@ mod tests {
         check(&wide.replace("\"k39\"", "\"k3\""), &CanonicalOptions::DEFAULT);
         let utf16 = CanonicalOptions { order: Order::Utf16, ..CanonicalOptions::DEFAULT };
         check(r#"{"😀":"1","～":"2"}"#, &utf16);
+    }
+
+    #[test]
+    fn quadratic_expansion_goes_to_the_full_path() {
+        let long_key = "k".repeat(500_000);
+        let text = format!(r#"{{"{long_key}":[{}0]}}"#, "0,".repeat(260_000));
+        assert_eq!(message_from_text(&text, "1", &CanonicalOptions::DEFAULT, &Limits::default()), None);
+        check(&format!(r#"{{"k":[{}0]}}"#, "0,".repeat(2_000)), &CanonicalOptions::DEFAULT);
+        check(&format!(r#"{{"{}":[{}0]}}"#, "k".repeat(40_000), "0,".repeat(30)), &CanonicalOptions::DEFAULT);
     }
 
     #[test]

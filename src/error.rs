@@ -15,6 +15,9 @@ pub enum Error {
     BodyNotObject { found: &'static str },
     /// The body is larger than the configured limit, in bytes (`BODY_TOO_LARGE`).
     BodyTooLarge { limit: usize, actual: usize },
+    /// The canonical form would be far larger than the body itself, because long
+    /// keys repeat in the entry of every leaf below them (`BODY_TOO_LARGE`).
+    CanonicalTooLarge { limit: u64, actual: u64 },
     /// Objects and arrays nest deeper than the limit (`BODY_TOO_DEEP`).
     BodyTooDeep { limit: usize },
     /// An object repeats a key; senders and receivers could read it differently (`DUPLICATE_KEY`).
@@ -69,7 +72,7 @@ impl Error {
         match self {
             Error::InvalidJson { .. } => "INVALID_JSON",
             Error::BodyNotObject { .. } => "BODY_NOT_OBJECT",
-            Error::BodyTooLarge { .. } => "BODY_TOO_LARGE",
+            Error::BodyTooLarge { .. } | Error::CanonicalTooLarge { .. } => "BODY_TOO_LARGE",
             Error::BodyTooDeep { .. } => "BODY_TOO_DEEP",
             Error::DuplicateKey { .. } => "DUPLICATE_KEY",
             Error::InvalidNumber { .. } => "INVALID_NUMBER",
@@ -146,6 +149,11 @@ impl fmt::Display for Error {
             Error::BodyTooLarge { limit, actual } => {
                 write!(f, "Body is {actual} bytes, over the limit of {limit} bytes")
             }
+            Error::CanonicalTooLarge { limit, actual } => write!(
+                f,
+                "Body's canonical form would be up to {actual} bytes, over the limit of {limit} bytes \
+                 for a body of its size (long keys repeated over many leaves)"
+            ),
             Error::BodyTooDeep { limit } => write!(f, "Body nests deeper than {limit} levels"),
             Error::DuplicateKey { path } => write!(f, "Duplicate object key at '{path}'"),
             Error::InvalidNumber { path, text } => {

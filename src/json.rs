@@ -3,6 +3,7 @@
 //! refused, and size and nesting depth are bounded before anything recurses.
 
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -256,17 +257,23 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Json, A::Error> {
         let mut members: Vec<(String, Json)> = Vec::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if members.is_empty() && key == NUMBER_TOKEN {
-                let text: String = map.next_value()?;
-                if !is_json_number(&text) {
-                    return Err(de::Error::custom("object member collides with the number marker"));
+        // Ordered, so an object of 100,000 members costs n·log n comparisons,
+        // not n² (a scan of `members`), and no hash an attacker could collide.
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            let key = match key {
+                Key::Member(key) => key,
+                Key::NumberMarker => {
+                    let text: String = map.next_value()?;
+                    if !members.is_empty() || !is_json_number(&text) {
+                        return Err(de::Error::custom("malformed number from the JSON reader"));
+                    }
+                    return Ok(Json::Number(text));
                 }
-                return Ok(Json::Number(text));
-            }
+            };
             let depth = self.nested()?;
             let path = PathNode::Key(self.path, &key);
-            if members.iter().any(|(existing, _)| *existing == key) {
+            if !seen.insert(key.clone()) {
                 return Err(self.fail(Error::DuplicateKey { path: path.to_string() }));
             }
             let value =
@@ -276,6 +283,45 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
         // An empty object still counts as a level.
         self.nested()?;
         Ok(Json::Object(members))
+    }
+}
+
+/// An object key as serde_json hands it over: a member name, or the marker of a number.
+enum Key {
+    Member(String),
+    NumberMarker,
+}
+
+/// Tells a real member key from the number marker, even when the JSON text
+/// has a member spelled like the marker: serde_json answers `deserialize_option`
+/// on a real key with `visit_some`, but on the marker with the bare string.
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> std::result::Result<Key, D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Key;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_some<D: de::Deserializer<'de>>(self, deserializer: D) -> std::result::Result<Key, D::Error> {
+        <String as de::Deserialize>::deserialize(deserializer).map(Key::Member)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Key, E> {
+        if v == NUMBER_TOKEN {
+            Ok(Key::NumberMarker)
+        } else {
+            Err(E::custom("unexpected object key form"))
+        }
     }
 }
 
@@ -398,6 +444,24 @@ mod tests {
         assert_eq!(err, Error::DuplicateKey { path: "a.b.0.c".into() });
     }
 
+    /// Regression: duplicate keys were found by scanning every earlier member,
+    /// so one object of n members took n²/2 key comparisons: a 1 MiB body of
+    /// ~100,000 members kept a core busy for many seconds before any signature
+    /// check. The count here would take minutes that way.
+    #[test]
+    fn many_members_parse_in_n_log_n() {
+        let n = 200_000;
+        let members: Vec<String> = (0..n).map(|i| format!(r#""k{i}":0"#)).collect();
+        let text = format!("{{{}}}", members.join(","));
+        let limits = Limits { max_bytes: 8 << 20, ..Limits::default() };
+        let started = std::time::Instant::now();
+        let Json::Object(parsed) = parse_body(&text, &limits).unwrap() else { panic!("an object") };
+        assert_eq!(parsed.len(), n);
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "took {:?}", started.elapsed());
+        let repeated = format!("{{{},\"k7\":1}}", members.join(","));
+        assert_eq!(parse_body(&repeated, &limits).unwrap_err(), Error::DuplicateKey { path: "k7".into() });
+    }
+
     #[test]
     fn depth_and_size_limits() {
         let limits = Limits { max_bytes: 100, max_depth: 3 };
@@ -429,6 +493,29 @@ mod tests {
     fn a_member_named_like_the_number_token_is_only_special_first() {
         let body = parse(r#"{"x":1,"$serde_json::private::Number":"2"}"#).unwrap();
         assert_eq!(body.get(NUMBER_TOKEN), Some(&Json::String("2".into())));
+    }
+
+    /// Regression: serde_json's arbitrary_precision hands numbers over as a map
+    /// under this marker key, and a body whose own object began with a member so
+    /// named was read as a number (`{"a":{"$serde_json::private::Number":"5"}}`
+    /// became `{"a":5}`), or refused, where `JSON.parse` sees an object.
+    #[test]
+    fn a_member_named_like_the_number_token_is_an_ordinary_key() {
+        let member = |value: &str| Json::Object(vec![(NUMBER_TOKEN.into(), value_of(value))]);
+        fn value_of(text: &str) -> Json {
+            parse(&format!(r#"{{"v":{text}}}"#)).unwrap().get("v").cloned().unwrap()
+        }
+        for value in [r#""5""#, "5", r#""x""#, "null", "{}", "[1]"] {
+            let text = format!(r#"{{"a":{{"{NUMBER_TOKEN}":{value}}}}}"#);
+            assert_eq!(parse(&text).unwrap(), Json::Object(vec![("a".into(), member(value))]), "{text}");
+        }
+        let top = parse(&format!(r#"{{"{NUMBER_TOKEN}":"1"}}"#)).unwrap();
+        assert_eq!(top, member(r#""1""#));
+        // Escapes in the key change nothing.
+        let escaped = parse(r#"{"\u0024serde_json::private::Number":"1"}"#).unwrap();
+        assert_eq!(escaped, top);
+        // Real numbers still arrive exactly.
+        assert_eq!(value_of("1.50"), Json::Number("1.50".into()));
     }
 
     #[test]

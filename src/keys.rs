@@ -6,7 +6,7 @@ use base64::engine::general_purpose::URL_SAFE;
 use base64::Engine;
 use rsa::pkcs1::{DecodeRsaPrivateKey, DecodeRsaPublicKey};
 
-use rsa::pkcs8::der::{Document, SecretDocument};
+use rsa::pkcs8::der::{pem, Document};
 use rsa::pkcs8::{
     DecodePublicKey, EncodePrivateKey, EncodePublicKey, LineEnding, ObjectIdentifier, PrivateKeyInfo,
     SubjectPublicKeyInfoRef,
@@ -15,6 +15,7 @@ use std::sync::{Arc, OnceLock};
 
 use rsa::traits::{PrivateKeyParts, PublicKeyParts};
 use rsa::{BigUint, RsaPrivateKey, RsaPublicKey};
+use zeroize::{ZeroizeOnDrop, Zeroizing};
 
 use crate::error::{Error, Result};
 use crate::modmath::{CrtKey, Modulus};
@@ -24,7 +25,9 @@ pub const MIN_BITS: usize = 2048;
 /// Largest accepted modulus, in bits.
 pub const MAX_BITS: usize = 4096;
 
-/// A private key that signs requests. Its material is zeroized on drop (by `rsa`).
+/// A private key that signs requests. Its material is zeroized on drop: the
+/// only secret field is an `rsa::RsaPrivateKey`, which zeroizes its private
+/// exponent, primes and CRT values when dropped (so does every clone).
 #[derive(Clone)]
 pub struct SigningKey {
     private: RsaPrivateKey,
@@ -33,6 +36,9 @@ pub struct SigningKey {
     /// native backend never needs it); `None` for a multi-prime key (then `rsa` signs).
     crt: OnceLock<Option<Arc<CrtKey>>>,
 }
+
+/// Marker: every secret in a `SigningKey` is wiped when it is dropped.
+impl ZeroizeOnDrop for SigningKey {}
 
 /// A public key that verifies callbacks, with its PEM and token precomputed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,13 +71,13 @@ impl SigningKey {
             }
             other => return Err(unsupported_label(other)),
         }
-        let (_, der) = SecretDocument::from_pem(pem).map_err(|e| invalid(e.to_string()))?;
+        let der = secret_der(pem)?;
         let pkcs1_der = if label == "PRIVATE KEY" {
-            let info = PrivateKeyInfo::try_from(der.as_bytes()).map_err(|e| invalid(e.to_string()))?;
+            let info = PrivateKeyInfo::try_from(der.as_slice()).map_err(|e| invalid(e.to_string()))?;
             require_rsa(info.algorithm.oid)?;
             info.private_key
         } else {
-            der.as_bytes()
+            der.as_slice()
         };
         let fields = rsa::pkcs1::RsaPrivateKey::try_from(pkcs1_der).map_err(|e| invalid(e.to_string()))?;
         check_policy(fields.modulus.as_bytes(), fields.public_exponent.as_bytes())?;
@@ -105,12 +111,16 @@ impl SigningKey {
         self.verifying.bits()
     }
 
-    /// The private key as PKCS#8 PEM. Handle with care.
+    /// The private key as PKCS#8 PEM, wiped from memory when dropped.
+    pub fn private_key_pem_zeroizing(&self) -> Result<Zeroizing<String>> {
+        self.private.to_pkcs8_pem(LineEnding::LF).map_err(|e| Error::CryptoFailure { reason: e.to_string() })
+    }
+
+    /// The private key as PKCS#8 PEM. Handle with care: the returned `String`
+    /// is the caller's copy and is not wiped on drop; from Rust prefer
+    /// [`SigningKey::private_key_pem_zeroizing`].
     pub fn private_key_pem(&self) -> Result<String> {
-        self.private
-            .to_pkcs8_pem(LineEnding::LF)
-            .map(|pem| pem.as_str().to_owned())
-            .map_err(|e| Error::CryptoFailure { reason: e.to_string() })
+        self.private_key_pem_zeroizing().map(|pem| pem.as_str().to_owned())
     }
 
     pub(crate) fn rsa(&self) -> &RsaPrivateKey {
@@ -237,9 +247,19 @@ fn big_endian_bits(bytes: &[u8]) -> usize {
     }
 }
 
+/// The DER of a private-key PEM, decoded straight into a buffer that is wiped
+/// on drop. (`SecretDocument::from_pem` decodes into a plain `Vec` first and
+/// drops it unwiped when the DER inside is malformed, e.g. a truncated key.)
+fn secret_der(pem: &str) -> Result<Zeroizing<Vec<u8>>> {
+    let mut decoder = pem::Decoder::new(pem.as_bytes()).map_err(|e| invalid(e.to_string()))?;
+    let mut der = Zeroizing::new(Vec::with_capacity(decoder.remaining_len()));
+    decoder.decode_to_end(&mut der).map_err(|e| invalid(e.to_string()))?;
+    Ok(der)
+}
+
 /// The label of the (first) PEM block, e.g. `PRIVATE KEY`.
 fn pem_label(pem: &str) -> Result<&str> {
-    rsa::pkcs8::der::pem::decode_label(pem.as_bytes()).map_err(|e| invalid(format!("not a PEM block ({e})")))
+    pem::decode_label(pem.as_bytes()).map_err(|e| invalid(format!("not a PEM block ({e})")))
 }
 
 fn unsupported_label(label: &str) -> Error {
@@ -280,6 +300,14 @@ fn invalid(reason: String) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn private_material_is_zeroized_on_drop() {
+        fn zeroize_on_drop<T: ZeroizeOnDrop>() {}
+        zeroize_on_drop::<RsaPrivateKey>();
+        zeroize_on_drop::<SigningKey>();
+        zeroize_on_drop::<Zeroizing<String>>();
+    }
 
     #[test]
     fn policy_bounds() {

@@ -173,12 +173,13 @@ pub const ISSUE_CODES: &[(&str, &str)] = &[
     ("NULL_FIELD", "Warning: an optional field is null; omit it instead"),
     ("COUNTRY_NOT_LISTED", "Warning: the country is not in the spec's availability table"),
     ("LANGUAGE_NOT_SUPPORTED", "Warning: the language is well-formed but not one the spec lists as supported"),
-    ("INVALID_JSON", "Body text is not valid JSON (validate_request_text only)"),
-    ("BODY_NOT_OBJECT", "Body is JSON but not an object (validate_request_text only)"),
-    ("BODY_TOO_LARGE", "Body text is over the size limit (validate_request_text only)"),
-    ("BODY_TOO_DEEP", "Body nests too deeply (validate_request_text only)"),
-    ("DUPLICATE_KEY", "An object repeats a key (validate_request_text only)"),
-    ("INVALID_NUMBER", "A number has no exact form (validate_request_text only)"),
+    ("INVALID_JSON", "Body text is not valid JSON (unreadable body)"),
+    ("BODY_NOT_OBJECT", "Body is JSON but not an object (unreadable body)"),
+    ("BODY_TOO_LARGE", "Body is over the size limit (unreadable body)"),
+    ("BODY_TOO_DEEP", "Body nests too deeply (unreadable body)"),
+    ("DUPLICATE_KEY", "An object repeats a key (unreadable body)"),
+    ("INVALID_NUMBER", "A number has no exact form (unreadable body)"),
+    ("INVALID_BODY", "A JS value JSON cannot carry: undefined, a function, NaN, a cycle… (unreadable body)"),
 ];
 
 /// Validates a request body for the operation at `operation_path`, e.g.
@@ -231,7 +232,7 @@ mod tests {
         let report =
             validate_request_text("/api/v1/balance/info", r#"{"general":{"project_id":"p","project_id":"q"}}"#);
         assert_eq!(report.error_codes(), ["DUPLICATE_KEY"]);
-        for (code, _) in ISSUE_CODES.iter().filter(|(_, doc)| doc.ends_with("(validate_request_text only)")) {
+        for (code, _) in ISSUE_CODES.iter().filter(|(_, doc)| doc.ends_with("(unreadable body)")) {
             assert!(crate::error::Error::ALL_CODES.contains(code), "{code}");
         }
     }

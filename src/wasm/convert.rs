@@ -3,8 +3,9 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, JsString, Object, Reflect, Uint8Array};
+use js_sys::{Array, ArrayBuffer, JsString, Reflect, Uint8Array};
 use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::canonical::{Booleans, CanonicalOptions, Falsy, Order};
@@ -13,6 +14,112 @@ use crate::json::{parse_body, Json, Limits, PathNode};
 use crate::keys::VerifyingKey;
 use crate::number::python_float_repr;
 use crate::signing::{HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, HEADER_TOKEN};
+
+// Every JS operation here that can run the caller's code (a getter, a Proxy trap, an
+// iterator) goes through a `catch` import. A JS exception must never unwind through
+// the wasm frames: their epilogues would not run, so each such call would leak its
+// shadow-stack frame (and the JS values it holds) until the stack pointer wraps and
+// every later call traps with "memory access out of bounds". `Array.isArray` throws
+// on a revoked Proxy; `Object.entries` runs getters and `ownKeys` traps.
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn js_is_array(value: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
+    fn js_object_entries(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = getPrototypeOf)]
+    fn js_prototype_of(value: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = fromEntries)]
+    fn js_object_from_entries(entries: &Array) -> Result<JsValue, JsValue>;
+}
+
+/// The caller's code threw (or a revoked Proxy was given) while a value was read.
+struct Throws;
+
+fn is_array(value: &JsValue) -> Result<bool, Throws> {
+    js_is_array(value).map_err(|_| Throws)
+}
+
+/// Whether an object's prototype is `Object.prototype` or null, as for an object literal
+/// or `JSON.parse` output (not a Date, Map, class instance…).
+fn is_plain_prototype(value: &JsValue) -> Result<bool, Throws> {
+    let prototype = js_prototype_of(value).map_err(|_| Throws)?;
+    let plain = js_prototype_of(&js_sys::Object::new().into()).map_err(|_| Throws)?;
+    Ok(prototype.is_null() || prototype == plain)
+}
+
+/// `[key, value]` pairs of an object's own enumerable string-keyed members, each read
+/// once; the pairs are fresh arrays, so reading them runs no caller code.
+fn object_entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>, Throws> {
+    let entries = js_object_entries(value).map_err(|_| Throws)?;
+    Ok(entries
+        .iter()
+        .map(|entry| {
+            let entry: Array = entry.unchecked_into();
+            (entry.get(0).unchecked_into(), entry.get(1))
+        })
+        .collect())
+}
+
+/// Why the items of an array-like could not be read.
+enum ItemsError {
+    Throws,
+    /// Its `length`, larger than allowed.
+    TooLong(f64),
+}
+
+/// The items of an array (or a Proxy of one), read one by one with `Reflect.get`; a
+/// length over `max` is refused before anything is read or allocated.
+fn array_items(value: &JsValue, max: usize) -> Result<Vec<JsValue>, ItemsError> {
+    let length = Reflect::get(value, &"length".into()).map_err(|_| ItemsError::Throws)?;
+    let length = length.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0).ok_or(ItemsError::Throws)?;
+    if length > max as f64 {
+        return Err(ItemsError::TooLong(length));
+    }
+    (0..length as u32).map(|index| Reflect::get_u32(value, index).map_err(|_| ItemsError::Throws)).collect()
+}
+
+/// What a JS value is, from `typeof` alone (which runs no caller code), for messages.
+pub fn type_name(value: &JsValue) -> &'static str {
+    if value.is_null() {
+        "null"
+    } else if value.is_undefined() {
+        "undefined"
+    } else if value.as_bool().is_some() {
+        "a boolean"
+    } else if value.as_f64().is_some() {
+        "a number"
+    } else if value.is_string() {
+        "a string"
+    } else if value.is_bigint() {
+        "a BigInt"
+    } else if value.is_symbol() {
+        "a symbol"
+    } else if value.is_function() {
+        "a function"
+    } else {
+        "an object"
+    }
+}
+
+/// A string argument. wasm-bindgen's own `&str` conversion traps inside the allocator
+/// ("memory access out of bounds") when given a number or an object, so string
+/// parameters are taken as `JsValue` and checked here.
+pub fn string_arg(value: &JsValue, name: &str) -> Result<String, Error> {
+    value.as_string().ok_or_else(|| Error::InvalidArgument {
+        name: name.into(),
+        reason: format!("must be a string, not {}", type_name(value)),
+    })
+}
+
+/// Overwrites a string that held private key material before it is freed: wasm memory
+/// is never returned to the system, and freed bytes stay readable until reused.
+/// `black_box` keeps the writes from being removed as dead stores.
+pub fn wipe(text: String) {
+    let mut bytes = text.into_bytes();
+    bytes.fill(0);
+    std::hint::black_box(&mut bytes);
+}
 
 /// A thrown JS `Error` with `.code`, `.hint` and, where known, `.path`.
 pub fn js_error(error: Error) -> JsValue {
@@ -42,6 +149,59 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| js_error(Error::CryptoFailure { reason: format!("result conversion failed: {e}") }))
 }
 
+/// Whether any object in the tree has a member named `__proto__`.
+fn has_proto_key(json: &Json) -> bool {
+    match json {
+        Json::Object(members) => members.iter().any(|(key, value)| key == "__proto__" || has_proto_key(value)),
+        Json::Array(items) => items.iter().any(has_proto_key),
+        _ => false,
+    }
+}
+
+/// JSON as `JSON.parse` would give it, every object member an own data property.
+fn json_to_js(json: &Json) -> Result<JsValue, JsValue> {
+    match json {
+        Json::Object(members) => {
+            let entries = Array::new();
+            for (key, value) in members {
+                entries.push(&Array::of2(&JsValue::from_str(key), &json_to_js(value)?));
+            }
+            Ok(js_sys::Object::from_entries(&entries)?.into())
+        }
+        Json::Array(items) => {
+            let array = Array::new();
+            for item in items {
+                array.push(&json_to_js(item)?);
+            }
+            Ok(array.into())
+        }
+        leaf => to_js(leaf),
+    }
+}
+
+/// serde-wasm-bindgen builds objects by assignment, so a body member named `__proto__`
+/// set the prototype of the returned object (to an object the sender chose) instead of
+/// being an own member as with `JSON.parse`. When the body has such a member, `raw` and
+/// each `instruction.other[i].data` of a serialized callback or info response are
+/// rebuilt with `Object.fromEntries`, which defines every member as an own property.
+pub fn restore_body_json<'a>(
+    out: JsValue,
+    raw: &Json,
+    display_data: impl IntoIterator<Item = &'a Json>,
+) -> Result<JsValue, JsValue> {
+    if !has_proto_key(raw) {
+        return Ok(out);
+    }
+    Reflect::set(&out, &"raw".into(), &json_to_js(raw)?)?;
+    let other = Reflect::get(&out, &"instruction".into()).and_then(|i| Reflect::get(&i, &"other".into()));
+    if let Ok(other) = other {
+        for (index, data) in display_data.into_iter().enumerate() {
+            Reflect::set(&Reflect::get_u32(&other, index as u32)?, &"data".into(), &json_to_js(data)?)?;
+        }
+    }
+    Ok(out)
+}
+
 /// A body given as JSON text, bytes or a JS value, with the exact text that represents it.
 pub struct BodyInput {
     pub json: Json,
@@ -51,7 +211,7 @@ pub struct BodyInput {
 /// Reads a body: text and bytes are parsed as they are; any other value must be
 /// plain JSON data (no `undefined`, functions, `NaN`, cycles…) and is written compactly.
 pub fn body_from_js(value: &JsValue, limits: &Limits) -> Result<BodyInput, Error> {
-    if let Some(text) = text_from_js(value)? {
+    if let Some(text) = text_from_js(value, limits.max_bytes)? {
         let json = parse_body(&text, limits)?;
         return Ok(BodyInput { json, text });
     }
@@ -61,7 +221,8 @@ pub fn body_from_js(value: &JsValue, limits: &Limits) -> Result<BodyInput, Error
             reason: "must be JSON text, bytes or a plain object".into(),
         });
     }
-    let json = json_from_js(value, 0, &PathNode::Root, limits)?;
+    let mut size = 0;
+    let json = json_from_js(value, 0, &PathNode::Root, limits, &mut size)?;
     if !matches!(json, Json::Object(_)) {
         return Err(Error::BodyNotObject { found: json.kind() });
     }
@@ -72,33 +233,31 @@ pub fn body_from_js(value: &JsValue, limits: &Limits) -> Result<BodyInput, Error
     Ok(BodyInput { json, text })
 }
 
-/// Text from a JS string or UTF-8 bytes; `None` for other values.
-pub fn text_from_js(value: &JsValue) -> Result<Option<String>, Error> {
+/// Text from a JS string or UTF-8 bytes; `None` for other values. Input longer than
+/// `max_bytes` is refused before it is copied into wasm memory, which never shrinks:
+/// a string's UTF-8 length is at least its UTF-16 length.
+pub fn text_from_js(value: &JsValue, max_bytes: usize) -> Result<Option<String>, Error> {
     if let Some(js_string) = value.dyn_ref::<JsString>() {
+        let units = js_string.length() as usize;
+        if units > max_bytes {
+            return Err(Error::BodyTooLarge { limit: max_bytes, actual: units });
+        }
         return match string_from_js(js_string) {
             Some(text) => Ok(Some(text)),
             None => Err(Error::InvalidBody { path: String::new(), reason: "holds a lone UTF-16 surrogate".into() }),
         };
     }
-    if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+    // `isView` is false for a Proxy, whose typed-array methods would throw.
+    if let Some(bytes) = value.dyn_ref::<Uint8Array>().filter(|_| ArrayBuffer::is_view(value)) {
+        let length = bytes.length() as usize;
+        if length > max_bytes {
+            return Err(Error::BodyTooLarge { limit: max_bytes, actual: length });
+        }
         return String::from_utf8(bytes.to_vec())
             .map(Some)
             .map_err(|_| Error::InvalidJson { message: "the bytes are not valid UTF-8".into() });
     }
     Ok(None)
-}
-
-/// A JS string as UTF-8, or `None` when it holds a lone surrogate. The copy
-/// writes a lone surrogate as U+FFFD; only text holding U+FFFD pays for the
-/// exact check (one JS call per UTF-16 unit).
-fn string_from_js(js_string: &JsString) -> Option<String> {
-    let text = String::from(js_string);
-    // U+FFFD is EF BF BD in UTF-8; a byte scan for its lead byte is far cheaper
-    // than a substring search, and text without 0xEF needs no exact check.
-    if text.bytes().any(|b| b == 0xEF) && text.contains('\u{FFFD}') && !js_string.is_valid_utf16() {
-        return None;
-    }
-    Some(text)
 }
 
 fn invalid(path: &PathNode<'_>, reason: &str) -> Error {
@@ -108,33 +267,73 @@ fn invalid(path: &PathNode<'_>, reason: &str) -> Error {
 /// Largest integer a JS number holds exactly.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
-fn json_from_js(value: &JsValue, depth: usize, path: &PathNode<'_>, limits: &Limits) -> Result<Json, Error> {
+const THROWS: &str = "throws when read (a getter, a Proxy or a revoked Proxy)";
+
+/// Adds `bytes` to the running size of the body's JSON text (a lower bound of it),
+/// refusing the body once that exceeds the limit, before more is copied.
+fn count(size: &mut usize, bytes: usize, limits: &Limits) -> Result<(), Error> {
+    *size = size.saturating_add(bytes);
+    if *size > limits.max_bytes {
+        return Err(Error::BodyTooLarge { limit: limits.max_bytes, actual: *size });
+    }
+    Ok(())
+}
+
+fn js_text(js_string: &JsString, path: &PathNode<'_>, limits: &Limits, size: &mut usize) -> Result<String, Error> {
+    // Quotes included; UTF-16 length is at most the UTF-8 length.
+    count(size, js_string.length() as usize + 2, limits)?;
+    string_from_js(js_string).ok_or_else(|| invalid(path, "holds a lone UTF-16 surrogate"))
+}
+
+/// A JS string as UTF-8, or `None` when it holds a lone surrogate. The copy
+/// writes a lone surrogate as U+FFFD; only text holding U+FFFD pays for the
+/// exact check (one JS call per UTF-16 unit). U+FFFD is EF BF BD in UTF-8, and
+/// a byte scan for its lead byte is far cheaper than a substring search.
+fn string_from_js(js_string: &JsString) -> Option<String> {
+    let text = String::from(js_string);
+    if text.bytes().any(|b| b == 0xEF) && text.contains('\u{FFFD}') && !js_string.is_valid_utf16() {
+        return None;
+    }
+    Some(text)
+}
+
+fn json_from_js(
+    value: &JsValue,
+    depth: usize,
+    path: &PathNode<'_>,
+    limits: &Limits,
+    size: &mut usize,
+) -> Result<Json, Error> {
     if value.is_null() {
+        count(size, 4, limits)?;
         return Ok(Json::Null);
     }
     if value.is_undefined() {
         return Err(invalid(path, "is undefined, which JSON cannot carry"));
     }
     if let Some(b) = value.as_bool() {
+        count(size, 4, limits)?;
         return Ok(Json::Bool(b));
     }
     if let Some(js_string) = value.dyn_ref::<JsString>() {
-        return string_from_js(js_string)
-            .map(Json::String)
-            .ok_or_else(|| invalid(path, "holds a lone UTF-16 surrogate"));
+        return js_text(js_string, path, limits, size).map(Json::String);
     }
     if let Some(n) = value.as_f64() {
         if !n.is_finite() {
             return Err(invalid(path, "is NaN or Infinity, which JSON cannot carry"));
         }
-        if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER {
-            return Ok(Json::Number(format!("{}", n as i64)));
-        }
-        return Ok(Json::Number(python_float_repr(n)));
+        let text = if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER {
+            format!("{}", n as i64)
+        } else {
+            python_float_repr(n)
+        };
+        count(size, text.len(), limits)?;
+        return Ok(Json::Number(text));
     }
     if let Some(big) = value.dyn_ref::<js_sys::BigInt>() {
         let text = big.to_string(10).map_err(|_| invalid(path, "is a BigInt that cannot be written"))?;
-        return Ok(Json::Number(String::from(text)));
+        let text = js_text(&text, path, limits, size)?;
+        return Ok(Json::Number(text));
     }
     if value.is_function() || value.is_symbol() {
         return Err(invalid(path, "is a function or symbol, which JSON cannot carry"));
@@ -143,53 +342,98 @@ fn json_from_js(value: &JsValue, depth: usize, path: &PathNode<'_>, limits: &Lim
     if depth > limits.max_depth {
         return Err(Error::BodyTooDeep { limit: limits.max_depth });
     }
-    if Array::is_array(value) {
-        let array: &Array = value.unchecked_ref();
-        let mut items = Vec::with_capacity(array.length() as usize);
-        for (index, item) in array.iter().enumerate() {
-            items.push(json_from_js(&item, depth, &PathNode::Index(path, index), limits)?);
+    if is_array(value).map_err(|_| invalid(path, THROWS))? {
+        // Each item takes at least one byte and a comma, so a longer array cannot fit;
+        // checked before any item is read (a sparse `length` of 2^32 - 1 costs nothing in JS).
+        let items = array_items(value, limits.max_bytes / 2).map_err(|e| match e {
+            ItemsError::Throws => invalid(path, THROWS),
+            ItemsError::TooLong(length) => Error::BodyTooLarge {
+                limit: limits.max_bytes,
+                actual: (2.0 * length + 1.0).min(usize::MAX as f64) as usize,
+            },
+        })?;
+        count(size, 2 + items.len().saturating_sub(1), limits)?;
+        let mut out = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            out.push(json_from_js(item, depth, &PathNode::Index(path, index), limits, size)?);
         }
-        return Ok(Json::Array(items));
+        return Ok(Json::Array(out));
     }
-    let object: &Object = value.unchecked_ref();
-    let prototype = Object::get_prototype_of(value);
-    if !(prototype.is_null() || prototype == Object::get_prototype_of(&Object::new())) {
+    if !is_plain_prototype(value).map_err(|_| invalid(path, THROWS))? {
         return Err(invalid(path, "is not a plain object or array (a Date, Map, class instance…)"));
     }
-    let keys = Object::keys(object);
-    let mut members = Vec::with_capacity(keys.length() as usize);
-    for key in keys.iter() {
-        let name = key.as_string().unwrap_or_default();
-        let child = Reflect::get(object, &key).map_err(|_| invalid(path, "has a property that throws when read"))?;
-        let json = json_from_js(&child, depth, &PathNode::Key(path, &name), limits)?;
+    let entries = object_entries(value).map_err(|_| invalid(path, "has a property that throws when read"))?;
+    count(size, 2 + entries.len().saturating_sub(1), limits)?;
+    let mut members = Vec::new();
+    for (key, child) in entries {
+        // The colon, besides the quotes `js_text` counts; a key is refused like a value
+        // when it holds a lone surrogate, rather than signed as U+FFFD.
+        count(size, 1, limits)?;
+        let name = js_text(&key, path, limits, size)?;
+        let json = json_from_js(&child, depth, &PathNode::Key(path, &name), limits, size)?;
         members.push((name, json));
     }
     Ok(Json::Object(members))
 }
 
-/// Refuses an options or input object with a member not in `known`: serde-wasm-bindgen
-/// reads only the fields it knows, so a typo would otherwise pass in silence.
-pub fn check_known_keys(value: &JsValue, what: &str, known: &[&str]) -> Result<(), Error> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(());
-    }
-    if !value.is_object() || Array::is_array(value) {
-        return Err(Error::InvalidArgument { name: what.into(), reason: "must be an object".into() });
-    }
-    match unknown_key(value, known) {
-        Some(name) => Err(Error::InvalidArgument {
-            name: what.into(),
-            reason: format!("has an unknown member '{name}'; known: {}", known.join(", ")),
-        }),
-        None => Ok(()),
+/// Why an options or input object was refused by [`plain_members`].
+pub enum MembersError {
+    NotObject,
+    Throws,
+    /// A member that is not one of the known names.
+    Unknown(String),
+    /// A member serde reads that holds an object, function or symbol.
+    NotPrimitive(String, &'static str),
+}
+
+impl MembersError {
+    /// As `INVALID_ARGUMENT` for the argument `what`.
+    pub fn into_error(self, what: &str, known: &[&str]) -> Error {
+        let reason = match self {
+            MembersError::NotObject => "must be a plain object".to_owned(),
+            MembersError::Throws => format!("has a member that {THROWS}"),
+            MembersError::Unknown(name) => format!("has an unknown member '{name}'; known: {}", known.join(", ")),
+            MembersError::NotPrimitive(name, found) => {
+                format!("member '{name}' must be a string, number or boolean, not {found}")
+            }
+        };
+        Error::InvalidArgument { name: what.into(), reason }
     }
 }
 
-fn unknown_key(value: &JsValue, known: &[&str]) -> Option<String> {
-    Object::keys(value.unchecked_ref::<Object>())
-        .iter()
-        .map(|key| key.as_string().unwrap_or_default())
-        .find(|name| !known.contains(&name.as_str()))
+/// A data-only copy of an options or input object for serde-wasm-bindgen, which reads
+/// members with plain property gets (a throwing getter or Proxy trap would unwind
+/// through wasm) and writes any object it does not expect into its error message with
+/// code that reads the object again. So: each own enumerable member is read once under
+/// `catch`; a member not in `known` is refused (serde would skip a typo in silence);
+/// members other than `preserved` (which our own code reads) must be primitives.
+/// `undefined` and `null` are returned as they are.
+pub fn plain_members(value: &JsValue, known: &[&str], preserved: &[&str]) -> Result<JsValue, MembersError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(value.clone());
+    }
+    if !value.is_object() || is_array(value).map_err(|_| MembersError::Throws)? {
+        return Err(MembersError::NotObject);
+    }
+    // A Date, Map, Error or class instance has no own enumerable members and would
+    // otherwise pass as `{}`.
+    if !is_plain_prototype(value).map_err(|_| MembersError::Throws)? {
+        return Err(MembersError::NotObject);
+    }
+    let entries = object_entries(value).map_err(|_| MembersError::Throws)?;
+    let copy = Array::new();
+    for (key, member) in entries {
+        let name = key.as_string().unwrap_or_default();
+        if !known.contains(&name.as_str()) {
+            return Err(MembersError::Unknown(name));
+        }
+        let reads_itself = preserved.contains(&name.as_str());
+        if !reads_itself && (member.is_object() || member.is_function() || member.is_symbol()) {
+            return Err(MembersError::NotPrimitive(name, type_name(&member)));
+        }
+        copy.push(&Array::of2(&key, &member));
+    }
+    js_object_from_entries(&copy).map_err(|_| MembersError::Throws)
 }
 
 /// The member names serde expects for a struct, as renamed (e.g. camelCase): read
@@ -257,16 +501,23 @@ pub fn canonical_options_from_js(value: &JsValue) -> Result<CanonicalOptions, Er
     if value.is_undefined() || value.is_null() {
         return Ok(CanonicalOptions::DEFAULT);
     }
-    if !value.is_object() || Array::is_array(value) {
-        let reason = "must be an object such as { booleans: 'lower' }".into();
-        return Err(Error::InvalidOption { name: "options".into(), reason });
-    }
     let known = struct_fields::<JsCanonicalOptions>();
-    check_known_keys(value, "options", known).map_err(|_| Error::InvalidOption {
-        name: unknown_key(value, known).unwrap_or_default(),
-        reason: format!("does not exist; the options are {}", known.join(", ")),
+    let plain = plain_members(value, known, &[]).map_err(|e| match e {
+        MembersError::NotObject => Error::InvalidOption {
+            name: "options".into(),
+            reason: "must be a plain object such as { booleans: 'lower' }".into(),
+        },
+        MembersError::Throws => {
+            Error::InvalidOption { name: "options".into(), reason: format!("have a member that {THROWS}") }
+        }
+        MembersError::Unknown(name) => {
+            Error::InvalidOption { name, reason: format!("does not exist; the options are {}", known.join(", ")) }
+        }
+        MembersError::NotPrimitive(name, found) => {
+            Error::InvalidOption { name, reason: format!("must be a string or boolean, not {found}") }
+        }
     })?;
-    let raw: JsCanonicalOptions = serde_wasm_bindgen::from_value(value.clone())
+    let raw: JsCanonicalOptions = serde_wasm_bindgen::from_value(plain)
         .map_err(|e| Error::InvalidOption { name: "options".into(), reason: format!("are not valid: {e}") })?;
     let bad = |name: &str, value: &str, allowed: &str| Error::InvalidOption {
         name: name.into(),
@@ -342,7 +593,8 @@ pub fn timestamp_from_js(value: &JsValue) -> Result<String, Error> {
         }
         return Err(Error::InvalidTimestamp { value: format!("{n}") });
     }
-    Err(Error::InvalidTimestamp { value: format!("{value:?}") })
+    // Described by type only: formatting the value itself could run the caller's code.
+    Err(Error::InvalidTimestamp { value: format!("({})", type_name(value)) })
 }
 
 /// Current Unix time in whole seconds.
@@ -350,43 +602,71 @@ pub fn now_seconds() -> u64 {
     (js_sys::Date::now() / 1000.0).floor() as u64
 }
 
+/// Most header entries read: Node keeps at most 2000 headers by default.
+const MAX_HEADER_ENTRIES: usize = 10_000;
+
 /// The `x-access-*` headers out of a plain object, `Headers`, `Map` or `[name, value]` pairs.
 /// Other headers are ignored; one of ours must be a single string.
 pub fn header_pairs_from_js(headers: &JsValue) -> Result<Vec<(String, String)>, Error> {
-    let not_readable = || Error::InvalidHeader {
-        name: "headers".into(),
-        reason: "must be an object, Headers, Map or [name, value] pairs".into(),
-    };
+    let refused = |reason: String| Error::InvalidHeader { name: "headers".into(), reason };
+    let not_readable = || refused("must be an object, Headers, Map or [name, value] pairs".into());
+    let throws = || refused(THROWS.into());
+    let too_many = || refused(format!("has more than {MAX_HEADER_ENTRIES} entries"));
     if !headers.is_object() {
         return Err(not_readable());
     }
-    let entries: Vec<JsValue> = if Array::is_array(headers) {
-        Array::from(headers).iter().collect()
+    let entries: Vec<JsValue> = if is_array(headers).map_err(|_| throws())? {
+        let items = array_items(headers, MAX_HEADER_ENTRIES).map_err(|e| match e {
+            ItemsError::Throws => throws(),
+            ItemsError::TooLong(_) => too_many(),
+        })?;
+        if items.first().is_some_and(JsValue::is_string) {
+            return Err(refused(
+                "must hold [name, value] pairs, not names and values in turn (for Node, pass req.headers, \
+                 not req.rawHeaders)"
+                    .into(),
+            ));
+        }
+        items
     } else if is_iterable_map_like(headers) {
-        let entries_fn = Reflect::get(headers, &"entries".into()).map_err(|_| not_readable())?;
-        let iterator = entries_fn
-            .dyn_ref::<js_sys::Function>()
-            .ok_or_else(not_readable)?
-            .call0(headers)
-            .map_err(|_| not_readable())?;
-        js_sys::try_iter(&iterator).ok().flatten().ok_or_else(not_readable)?.filter_map(Result::ok).collect()
+        let entries_fn = Reflect::get(headers, &"entries".into()).map_err(|_| throws())?;
+        let iterator =
+            entries_fn.dyn_ref::<js_sys::Function>().ok_or_else(not_readable)?.call0(headers).map_err(|_| throws())?;
+        let mut entries = Vec::new();
+        for entry in js_sys::try_iter(&iterator).map_err(|_| throws())?.ok_or_else(not_readable)? {
+            if entries.len() == MAX_HEADER_ENTRIES {
+                return Err(too_many());
+            }
+            entries.push(entry.map_err(|_| throws())?);
+        }
+        entries
     } else {
-        Object::entries(headers.unchecked_ref()).iter().collect()
+        object_entries(headers)
+            .map_err(|_| throws())?
+            .into_iter()
+            .map(|(name, value)| Array::of2(&name, &value).into())
+            .collect()
     };
     let ours = [HEADER_TIMESTAMP, HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TOKEN];
     let mut pairs = Vec::new();
     for entry in entries {
-        let entry = Array::from(&entry);
-        let Some(name) = entry.get(0).as_string() else { continue };
-        let Some(canonical) = ours.iter().find(|wanted| name.trim().eq_ignore_ascii_case(wanted)) else { continue };
-        let value = entry.get(1);
-        match value.as_string() {
-            Some(text) => pairs.push((name, text)),
-            None if Array::is_array(&value) => {
-                return Err(Error::InvalidHeader { name: (*canonical).into(), reason: "has several values".into() })
-            }
-            None => return Err(Error::InvalidHeader { name: (*canonical).into(), reason: "is not a string".into() }),
+        if !is_array(&entry).map_err(|_| throws())? {
+            continue;
         }
+        let Some(name) = Reflect::get_u32(&entry, 0).map_err(|_| throws())?.as_string() else { continue };
+        let Some(canonical) = ours.iter().find(|wanted| name.trim().eq_ignore_ascii_case(wanted)) else { continue };
+        let value = Reflect::get_u32(&entry, 1).map_err(|_| throws())?;
+        let reason = match value.as_string() {
+            Some(text) => {
+                pairs.push((name, text));
+                continue;
+            }
+            None if value.is_object() && is_array(&value).map_err(|_| throws())? => {
+                "is an array (several values?), not a single string".to_owned()
+            }
+            None => format!("is {}, not a string", type_name(&value)),
+        };
+        return Err(Error::InvalidHeader { name: (*canonical).into(), reason });
     }
     Ok(pairs)
 }
@@ -406,10 +686,21 @@ const KEY_CACHE_SIZE: usize = 16;
 /// Verifying keys from a `VerifyingKey` (or anything with `publicKeyPem()`), a PEM
 /// string, or an array of those.
 pub fn verifying_keys_from_js(value: &JsValue) -> Result<Vec<VerifyingKey>, Error> {
-    let items: Vec<JsValue> =
-        if Array::is_array(value) { Array::from(value).iter().collect() } else { vec![value.clone()] };
+    let refused = |reason: String| Error::InvalidArgument { name: "verifyingKey".into(), reason };
+    let throws = || refused(THROWS.into());
+    let items: Vec<JsValue> = if is_array(value).map_err(|_| throws())? {
+        array_items(value, MAX_VERIFYING_KEYS).map_err(|e| match e {
+            ItemsError::Throws => throws(),
+            ItemsError::TooLong(n) => refused(format!("is an array of {n} keys, more than {MAX_VERIFYING_KEYS}")),
+        })?
+    } else {
+        vec![value.clone()]
+    };
     items.iter().map(verifying_key_from_js).collect()
 }
+
+/// Most verifying keys accepted at once (the current key and a few during rotation).
+const MAX_VERIFYING_KEYS: usize = 64;
 
 fn verifying_key_from_js(value: &JsValue) -> Result<VerifyingKey, Error> {
     let pem = match value.as_string() {

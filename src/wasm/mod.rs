@@ -17,8 +17,8 @@ use crate::json::Limits;
 use crate::keys;
 use crate::signing::{self, AccessHeaders};
 use convert::{
-    body_from_js, canonical_options_from_js, check_known_keys, header_pairs_from_js, js_error, now_seconds,
-    struct_fields, text_from_js, timestamp_from_js, to_js, verifying_keys_from_js, JsOptionsOut,
+    body_from_js, canonical_options_from_js, header_pairs_from_js, js_error, now_seconds, plain_members, string_arg,
+    struct_fields, text_from_js, timestamp_from_js, to_js, type_name, verifying_keys_from_js, wipe, JsOptionsOut,
 };
 
 type JsResult<T> = Result<T, JsValue>;
@@ -37,7 +37,7 @@ export interface CanonicalOptions {
   order?: 'codepoint' | 'utf16';
 }
 /** A request or callback body: exact JSON text (signed as is), UTF-8 bytes, or a plain object. */
-export type Body = string | Uint8Array | Record<string, unknown>;
+export type Body = string | Uint8Array | object;
 /** Unix seconds, as a number or a string of digits. */
 export type Timestamp = number | string;
 export interface CanonicalStepsResult { entries: string[]; joined: string; encoded: string; message: string; }
@@ -52,7 +52,7 @@ export interface AccessHeaders {
  * async variants; 'wasm': the package's own WebAssembly. Default: native where it exists.
  */
 export type Backend = 'native' | 'wasm';
-export interface SignOptions { merchantId: string; timestamp?: Timestamp; options?: CanonicalOptions; backend?: Backend; }
+export interface SignOptions { merchantId: string; timestamp?: Timestamp | undefined; options?: CanonicalOptions | undefined; backend?: Backend | undefined; }
 export interface SignedRequest { body: string; headers: AccessHeaders; }
 /** Header names in any letter case. */
 export type HeadersInput = Record<string, string | string[] | undefined> | Headers | Map<string, string> | Array<[string, string]>;
@@ -99,9 +99,9 @@ fn fail(error: Error) -> JsValue {
 #[wasm_bindgen(js_name = canonicalEntries)]
 pub fn canonical_entries(
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CanonicalOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: Option<JsValue>,
 ) -> JsResult<Vec<String>> {
-    let options = canonical_options_from_js(&options).map_err(fail)?;
+    let options = canonical_options_from_js(&options.unwrap_or(JsValue::UNDEFINED)).map_err(fail)?;
     let body = body_from_js(&body, &Limits::default()).map_err(fail)?;
     canonical::canonical_entries(&body.json, &options).map_err(fail)
 }
@@ -111,12 +111,15 @@ pub fn canonical_entries(
 pub fn canonical_message(
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Timestamp")] timestamp: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CanonicalOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: Option<JsValue>,
 ) -> JsResult<String> {
+    let options = options.unwrap_or(JsValue::UNDEFINED);
     // JSON text takes the one-pass path; anything it does not take, the full one.
-    if let (Ok(Some(text)), Ok(canonical), Ok(stamp)) =
-        (text_from_js(&body), canonical_options_from_js(&options), timestamp_from_js(&timestamp))
-    {
+    if let (Ok(Some(text)), Ok(canonical), Ok(stamp)) = (
+        text_from_js(&body, Limits::DEFAULT_MAX_BYTES),
+        canonical_options_from_js(&options),
+        timestamp_from_js(&timestamp),
+    ) {
         if let Some(message) = crate::canonical_text::message_from_text(&text, &stamp, &canonical, &Limits::default()) {
             return Ok(message);
         }
@@ -129,7 +132,7 @@ pub fn canonical_message(
 pub fn canonical_steps(
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Timestamp")] timestamp: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "CanonicalOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
     #[derive(Serialize)]
     struct StepsOut<'a> {
@@ -138,7 +141,7 @@ pub fn canonical_steps(
         encoded: &'a str,
         message: &'a str,
     }
-    let s = steps(&body, &timestamp, &options)?;
+    let s = steps(&body, &timestamp, &options.unwrap_or(JsValue::UNDEFINED))?;
     to_js(&StepsOut { entries: &s.entries, joined: &s.joined, encoded: &s.encoded, message: &s.message })
 }
 
@@ -157,13 +160,24 @@ pub struct SigningKey(keys::SigningKey);
 impl SigningKey {
     /// Reads a PKCS#8 (`PRIVATE KEY`) or PKCS#1 (`RSA PRIVATE KEY`) PEM of 2048 to 4096 bits.
     #[wasm_bindgen(js_name = fromPem)]
-    pub fn from_pem(pem: &str) -> JsResult<SigningKey> {
-        keys::SigningKey::from_pem(pem).map(SigningKey).map_err(fail)
+    pub fn from_pem(#[wasm_bindgen(unchecked_param_type = "string")] pem: JsValue) -> JsResult<SigningKey> {
+        let pem = string_arg(&pem, "pem").map_err(fail)?;
+        let key = keys::SigningKey::from_pem(&pem);
+        // Our copy of the PEM is wiped, key or not; the key itself is zeroized on drop by `rsa`.
+        wipe(pem);
+        key.map(SigningKey).map_err(fail)
     }
 
     /// Generates a key pair (2048 bits unless told): for tests and debugging.
-    pub fn generate(bits: Option<u32>) -> JsResult<SigningKey> {
-        keys::SigningKey::generate(bits.unwrap_or(2048) as usize).map(SigningKey).map_err(fail)
+    pub fn generate(
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] bits: JsValue,
+    ) -> JsResult<SigningKey> {
+        let bits = if bits.is_null() || bits.is_undefined() {
+            2048
+        } else {
+            whole_number_arg("bits", &bits, u32::MAX.into())? as usize
+        };
+        keys::SigningKey::generate(bits).map(SigningKey).map_err(fail)
     }
 
     /// The `x-access-token` header value for this key.
@@ -178,9 +192,14 @@ impl SigningKey {
     }
 
     /// The private key as PKCS#8 PEM.
-    #[wasm_bindgen(js_name = privateKeyPem)]
-    pub fn private_key_pem(&self) -> JsResult<String> {
-        self.0.private_key_pem().map_err(fail)
+    #[wasm_bindgen(js_name = privateKeyPem, unchecked_return_type = "string")]
+    pub fn private_key_pem(&self) -> JsResult<JsValue> {
+        // Made into a JS string here so that the wasm copy can be wiped (a `String`
+        // return would be copied out by the glue and freed as it is).
+        let pem = self.0.private_key_pem().map_err(fail)?;
+        let js = JsValue::from_str(&pem);
+        wipe(pem);
+        Ok(js)
     }
 
     /// The matching public key.
@@ -204,8 +223,9 @@ pub struct VerifyingKey(keys::VerifyingKey);
 impl VerifyingKey {
     /// Reads a SubjectPublicKeyInfo (`PUBLIC KEY`) or PKCS#1 (`RSA PUBLIC KEY`) PEM.
     #[wasm_bindgen(js_name = fromPem)]
-    pub fn from_pem(pem: &str) -> JsResult<VerifyingKey> {
-        keys::VerifyingKey::from_pem(pem).map(VerifyingKey).map_err(fail)
+    pub fn from_pem(#[wasm_bindgen(unchecked_param_type = "string")] pem: JsValue) -> JsResult<VerifyingKey> {
+        let pem = string_arg(&pem, "pem").map_err(fail)?;
+        keys::VerifyingKey::from_pem(&pem).map(VerifyingKey).map_err(fail)
     }
 
     /// The `x-access-token` value the service sends with this key.
@@ -265,13 +285,18 @@ struct SignInputs {
     merchant_id: String,
     timestamp: String,
     canonical: canonical::CanonicalOptions,
+    /// The `backend` option's choice: true for the caller's native RSA.
+    native: bool,
 }
 
-fn sign_inputs(body: &JsValue, options: JsValue) -> JsResult<SignInputs> {
-    check_known_keys(&options, "options", struct_fields::<SignRequestOptions>()).map_err(fail)?;
+/// `native_available`: whether the caller (a JS wrapper) has a native RSA to offer.
+fn sign_inputs(body: &JsValue, options: JsValue, native_available: bool) -> JsResult<SignInputs> {
+    let known = struct_fields::<SignRequestOptions>();
+    let options =
+        plain_members(&options, known, &["timestamp", "options"]).map_err(|e| fail(e.into_error("options", known)))?;
     let options: SignRequestOptions =
         serde_wasm_bindgen::from_value(options).map_err(|e| argument_error("options", e))?;
-    prepare::check_backend(options.backend.as_deref()).map_err(fail)?;
+    let native = prepare::check_backend(options.backend.as_deref(), native_available).map_err(fail)?;
     let canonical = canonical_options_from_js(&options.options).map_err(fail)?;
     let timestamp = if options.timestamp.is_undefined() {
         now_seconds().to_string()
@@ -279,7 +304,7 @@ fn sign_inputs(body: &JsValue, options: JsValue) -> JsResult<SignInputs> {
         timestamp_from_js(&options.timestamp).map_err(fail)?
     };
     let body = body_from_js(body, &Limits::default()).map_err(fail)?;
-    Ok(SignInputs { body, merchant_id: options.merchant_id, timestamp, canonical })
+    Ok(SignInputs { body, merchant_id: options.merchant_id, timestamp, canonical, native })
 }
 
 /// Signs a request body; returns the exact body text to send and the four headers.
@@ -289,7 +314,11 @@ pub fn sign_request(
     signing_key: &SigningKey,
     #[wasm_bindgen(unchecked_param_type = "SignOptions")] options: JsValue,
 ) -> JsResult<JsValue> {
-    let input = sign_inputs(&body, options)?;
+    sign_in_wasm(&sign_inputs(&body, options, false)?, signing_key)
+}
+
+/// The pure-wasm signature of checked inputs, as `signRequest` returns it.
+fn sign_in_wasm(input: &SignInputs, signing_key: &SigningKey) -> JsResult<JsValue> {
     let headers =
         signing::sign_body(&input.body.json, &signing_key.0, &input.merchant_id, &input.timestamp, &input.canonical)
             .map_err(fail)?;
@@ -315,6 +344,17 @@ struct VerifyCallbackOptions {
 /// Largest `maxBodyBytes` accepted: 64 MiB.
 const MAX_BODY_BYTES_CEILING: f64 = (64u64 << 20) as f64;
 
+/// A whole-number argument given as a JS value (no coercion of strings or objects).
+fn whole_number_arg(name: &str, value: &JsValue, max: f64) -> JsResult<u64> {
+    match value.as_f64() {
+        Some(n) => whole_number(name, n, max),
+        None => Err(fail(Error::InvalidArgument {
+            name: name.into(),
+            reason: format!("must be a number, not {}", type_name(value)),
+        })),
+    }
+}
+
 fn whole_number(name: &str, value: f64, max: f64) -> JsResult<u64> {
     if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= max {
         Ok(value as u64)
@@ -327,13 +367,19 @@ fn whole_number(name: &str, value: f64, max: f64) -> JsResult<u64> {
 }
 
 fn verify_options_from_js(value: JsValue) -> JsResult<VerifyOptions> {
-    check_known_keys(&value, "options", struct_fields::<VerifyCallbackOptions>()).map_err(fail)?;
+    Ok(verify_options_and_backend(value, false)?.0)
+}
+
+/// The options, and whether the `backend` option chose the caller's native RSA.
+fn verify_options_and_backend(value: JsValue, native_available: bool) -> JsResult<(VerifyOptions, bool)> {
+    let known = struct_fields::<VerifyCallbackOptions>();
+    let value = plain_members(&value, known, &["options"]).map_err(|e| fail(e.into_error("options", known)))?;
     let raw: VerifyCallbackOptions = if value.is_undefined() || value.is_null() {
         VerifyCallbackOptions::default()
     } else {
         serde_wasm_bindgen::from_value(value).map_err(|e| argument_error("options", e))?
     };
-    prepare::check_backend(raw.backend.as_deref()).map_err(fail)?;
+    let native = prepare::check_backend(raw.backend.as_deref(), native_available).map_err(fail)?;
     let mut limits = Limits::default();
     if let Some(max) = raw.max_body_bytes {
         limits.max_bytes = whole_number("maxBodyBytes", max, MAX_BODY_BYTES_CEILING)? as usize;
@@ -344,12 +390,13 @@ fn verify_options_from_js(value: JsValue) -> JsResult<VerifyOptions> {
         Some(now) => Some(whole_number("now", now, 9_007_199_254_740_991.0)?),
         None => tolerance_seconds.map(|_| now_seconds()),
     };
-    Ok(VerifyOptions {
+    let options = VerifyOptions {
         canonical: canonical_options_from_js(&raw.options).map_err(fail)?,
         tolerance_seconds,
         now,
         limits,
-    })
+    };
+    Ok((options, native))
 }
 
 fn received_headers(headers: &JsValue) -> JsResult<ReceivedHeaders> {
@@ -357,8 +404,8 @@ fn received_headers(headers: &JsValue) -> JsResult<ReceivedHeaders> {
     ReceivedHeaders::from_pairs(pairs.iter().map(|(n, v)| (n.as_str(), v.as_str()))).map_err(fail)
 }
 
-fn raw_body_text(raw_body: &JsValue) -> JsResult<String> {
-    match text_from_js(raw_body).map_err(fail)? {
+fn raw_body_text(raw_body: &JsValue, limits: &Limits) -> JsResult<String> {
+    match text_from_js(raw_body, limits.max_bytes).map_err(fail)? {
         Some(text) => Ok(text),
         None if raw_body.is_undefined() || raw_body.is_null() => Ok(String::new()),
         None => Err(fail(Error::InvalidArgument {
@@ -375,12 +422,12 @@ pub fn verify_callback(
     #[wasm_bindgen(unchecked_param_type = "string | Uint8Array")] raw_body: JsValue,
     #[wasm_bindgen(unchecked_param_type = "HeadersInput")] headers: JsValue,
     #[wasm_bindgen(unchecked_param_type = "VerifyingKeyInput")] verifying_keys: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "VerifyCallbackOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "VerifyCallbackOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
-    let options = verify_options_from_js(options)?;
+    let options = verify_options_from_js(options.unwrap_or(JsValue::UNDEFINED))?;
     let headers = received_headers(&headers)?;
     let keys = verifying_keys_from_js(&verifying_keys).map_err(fail)?;
-    let text = raw_body_text(&raw_body)?;
+    let text = raw_body_text(&raw_body, &options.limits)?;
     let verified = callback::verify_callback(&text, &headers, &keys, &options).map_err(fail)?;
     callback_out(&verified, &options)
 }
@@ -402,8 +449,9 @@ struct VerifiedOut<'a> {
 }
 
 /// What `verifyCallback` returns, as JSON text: every backend hands JS the same
-/// text to `JSON.parse`, which is also much faster than building the objects
-/// property by property across the boundary.
+/// text to `JSON.parse`, which is much faster than building the objects
+/// property by property across the boundary, and makes every body member (even
+/// one named `__proto__`) an own data property.
 fn verified_json(verified: &callback::VerifiedCallback, options: &VerifyOptions) -> Result<String, Error> {
     let callback = parse_callback(&verified.body)?;
     let out = VerifiedOut {
@@ -440,8 +488,9 @@ pub fn diagnose_callback(
             reason: "must be exactly one key".into(),
         }));
     };
-    let text = raw_body_text(&raw_body)?;
-    let diagnosis = callback::diagnose_callback(&text, &headers, key, &Limits::default()).map_err(fail)?;
+    let limits = Limits::default();
+    let text = raw_body_text(&raw_body, &limits)?;
+    let diagnosis = callback::diagnose_callback(&text, &headers, key, &limits).map_err(fail)?;
     #[derive(Serialize)]
     struct ErrorOut {
         code: &'static str,

@@ -4,7 +4,9 @@
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{body_from_js, check_known_keys, js_error, struct_fields, to_js};
+use super::convert::{
+    body_from_js, js_error, plain_members, restore_body_json, string_arg, struct_fields, to_js, type_name,
+};
 use crate::amount;
 use crate::builders::{self, PayinInput, WidgetPayinInput};
 use crate::callback_model;
@@ -115,11 +117,18 @@ export interface InfoResponse {
 /// everything found is in the report.
 #[wasm_bindgen(js_name = validateRequest, unchecked_return_type = "ValidationReport")]
 pub fn validate_request(
-    #[wasm_bindgen(unchecked_param_type = "OperationPath")] operation: &str,
+    #[wasm_bindgen(unchecked_param_type = "OperationPath")] operation: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
 ) -> JsResult<JsValue> {
+    // Never throws: an operation that is not a string is an unknown operation.
+    let operation = operation.as_string().unwrap_or_default();
+    let operation = operation.as_str();
     let report = match body.as_string() {
         Some(text) => validate::validate_request_text(operation, &text),
+        // An unknown operation is the one error, whatever the body.
+        None if validate::Operation::from_path(operation).is_none() => {
+            validate::validate_request(operation, &crate::json::Json::Null)
+        }
         None => match body_from_js(&body, &Limits::default()) {
             Ok(input) => validate::validate_request(operation, &input.json),
             Err(error) => ValidationReport::from_error(&error),
@@ -142,7 +151,8 @@ fn built(result: crate::error::Result<(Json, ValidationReport)>) -> JsResult<JsV
 }
 
 fn input<T: serde::de::DeserializeOwned>(value: JsValue) -> JsResult<T> {
-    check_known_keys(&value, "input", struct_fields::<T>()).map_err(js_error)?;
+    let known = struct_fields::<T>();
+    let value = plain_members(&value, known, &[]).map_err(|e| js_error(e.into_error("input", known)))?;
     serde_wasm_bindgen::from_value(value)
         .map_err(|e| js_error(Error::InvalidArgument { name: "input".into(), reason: format!("is not valid: {e}") }))
 }
@@ -163,45 +173,62 @@ pub fn build_widget_payin_request(
 
 /// Exact decimal to minor units: `toMinorUnits('1500.50', 'RUB') === 150050`.
 #[wasm_bindgen(js_name = toMinorUnits)]
-pub fn to_minor_units(decimal: &str, currency: &str) -> JsResult<f64> {
-    let minor = amount::to_minor_units(decimal, currency).map_err(js_error)?;
+pub fn to_minor_units(
+    #[wasm_bindgen(unchecked_param_type = "string")] decimal: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+) -> JsResult<f64> {
+    let decimal = string_arg(&decimal, "decimal").map_err(js_error)?;
+    let currency = string_arg(&currency, "currency").map_err(js_error)?;
+    let minor = amount::to_minor_units(&decimal, &currency).map_err(js_error)?;
     // Amounts are bounded far below 2^53, so the conversion is exact.
     if minor > 9_007_199_254_740_991 {
-        return Err(js_error(Error::InvalidAmount {
-            value: decimal.to_owned(),
-            reason: "is too large for a JS number".into(),
-        }));
+        return Err(js_error(Error::InvalidAmount { value: decimal, reason: "is too large for a JS number".into() }));
     }
     Ok(minor as f64)
 }
 
 /// Minor units back to decimal text: `fromMinorUnits(150050, 'RUB') === '1500.50'`.
 #[wasm_bindgen(js_name = fromMinorUnits)]
-pub fn from_minor_units(minor: f64, currency: &str) -> JsResult<String> {
+pub fn from_minor_units(
+    #[wasm_bindgen(unchecked_param_type = "number")] minor: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] currency: JsValue,
+) -> JsResult<String> {
+    let currency = string_arg(&currency, "currency").map_err(js_error)?;
+    let Some(minor) = minor.as_f64() else {
+        return Err(js_error(Error::InvalidAmount {
+            value: format!("({})", type_name(&minor)),
+            reason: "must be a whole, non-negative number of minor units".into(),
+        }));
+    };
     if !(minor.is_finite() && minor >= 0.0 && minor.fract() == 0.0 && minor <= 9_007_199_254_740_991.0) {
         return Err(js_error(Error::InvalidAmount {
             value: minor.to_string(),
             reason: "must be a whole, non-negative number of minor units".into(),
         }));
     }
-    amount::from_minor_units(minor as u64, currency).map_err(js_error)
+    amount::from_minor_units(minor as u64, &currency).map_err(js_error)
 }
 
 /// Reads a callback body (text or object) into the callback model, without verifying it.
 #[wasm_bindgen(js_name = parseCallback, unchecked_return_type = "Callback")]
 pub fn parse_callback(#[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue) -> JsResult<JsValue> {
     let input = body_from_js(&body, &Limits::default()).map_err(js_error)?;
-    to_js(&callback_model::parse_callback(&input.json).map_err(js_error)?)
+    let callback = callback_model::parse_callback(&input.json).map_err(js_error)?;
+    let display_data = callback.instruction.iter().flat_map(|i| i.other.iter().map(|item| &item.data));
+    restore_body_json(to_js(&callback)?, &callback.raw, display_data)
 }
 
 /// Reads a P2P or widget payin info response.
 #[wasm_bindgen(js_name = parseInfoResponse, unchecked_return_type = "InfoResponse")]
 pub fn parse_info_response(
-    #[wasm_bindgen(unchecked_param_type = "OperationPath")] operation: &str,
+    #[wasm_bindgen(unchecked_param_type = "OperationPath")] operation: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
 ) -> JsResult<JsValue> {
+    let operation = string_arg(&operation, "operation").map_err(js_error)?;
     let input = body_from_js(&body, &Limits::default()).map_err(js_error)?;
-    to_js(&callback_model::parse_info_response(operation, &input.json).map_err(js_error)?)
+    let info = callback_model::parse_info_response(&operation, &input.json).map_err(js_error)?;
+    let display_data = info.instruction.iter().flat_map(|i| i.other.iter().map(|item| &item.data));
+    restore_body_json(to_js(&info)?, &info.raw, display_data)
 }
 
 /// The spec's availability table: which country, currency and integration offer which methods.

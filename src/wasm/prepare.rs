@@ -1,13 +1,17 @@
 //! Bindings for the native RSA backends: everything of `signRequest` and
 //! `verifyCallback` but the RSA operation, so that the JS wrappers
 //! (`pkg-template/`) add only `crypto.sign`/`crypto.verify` (node:crypto or
-//! WebCrypto) and throw the same errors; and the `backend` option's check.
+//! WebCrypto) and throw the same errors; and the `backend` option, which the
+//! wasm reads (the wrappers pass the options through untouched).
 
 use js_sys::{Array, Uint8Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{fail, raw_body_text, received_headers, verified_json, verify_options_from_js, JsResult, SigningKey};
+use super::{
+    fail, raw_body_text, received_headers, sign_in_wasm, sign_inputs, verified_json, verify_options_and_backend,
+    JsResult, SignInputs, SigningKey,
+};
 use crate::callback::{self, VerifiedCallback};
 use crate::error::Error;
 use crate::signing;
@@ -28,15 +32,19 @@ export interface PreparedRequest {
 }
 "#;
 
-/// The `backend` option as the WebAssembly module sees it: `'wasm'` runs here,
-/// `'native'` needs a wrapper that has node:crypto or WebCrypto.
-pub(super) fn check_backend(backend: Option<&str>) -> Result<(), Error> {
+/// The `backend` option: `Ok(true)` to use the caller's native RSA. Without the
+/// option, native when the caller has one; `'wasm'` always runs here; `'native'`
+/// without a native RSA to offer is refused.
+pub(super) fn check_backend(backend: Option<&str>, native_available: bool) -> Result<bool, Error> {
     match backend {
-        None | Some("wasm") => Ok(()),
+        None => Ok(native_available),
+        Some("wasm") => Ok(false),
+        Some("native") if native_available => Ok(true),
         Some("native") => Err(Error::InvalidOption {
             name: "backend".into(),
-            reason: "is 'native', which has no synchronous implementation here: use signRequestAsync or \
-                     verifyCallbackAsync (WebCrypto), or backend 'wasm'"
+            reason: "is 'native', which is not available here: browsers and edge runtimes have it in \
+                     signRequestAsync and verifyCallbackAsync (WebCrypto, in a secure context); \
+                     or use backend 'wasm'"
                 .into(),
         }),
         Some(other) => Err(Error::InvalidOption {
@@ -66,14 +74,17 @@ struct PreparedOut<'a> {
 
 /// Everything of `signRequest` but the RSA signature: the body text, the
 /// canonical message to sign, and the other three headers. Same checks and
-/// errors as `signRequest`.
+/// errors as `signRequest` (any `backend` is accepted: none runs here).
 #[wasm_bindgen(js_name = prepareRequest, unchecked_return_type = "PreparedRequest")]
 pub fn prepare_request(
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
     signing_key: &SigningKey,
     #[wasm_bindgen(unchecked_param_type = "SignOptions")] options: JsValue,
 ) -> JsResult<JsValue> {
-    let input = super::sign_inputs(&body, options)?;
+    prepared_out(&sign_inputs(&body, options, true)?, signing_key)
+}
+
+fn prepared_out(input: &SignInputs, signing_key: &SigningKey) -> JsResult<JsValue> {
     let prepared = signing::prepare_request(
         &input.body.json,
         signing_key.0.verifying_key(),
@@ -94,23 +105,48 @@ pub fn prepare_request(
     })
 }
 
+/// For the wrappers' `signRequest`: `[signed, undefined]` when the `backend`
+/// option chose the wasm (signed here), `[undefined, prepared]` when it chose
+/// the caller's native RSA. The wrapper never reads the options itself.
+#[wasm_bindgen(js_name = __signRequest, skip_typescript)]
+pub fn sign_or_prepare(
+    body: JsValue,
+    signing_key: &SigningKey,
+    options: JsValue,
+    native_available: bool,
+) -> JsResult<Array> {
+    let input = sign_inputs(&body, options, native_available)?;
+    if input.native {
+        Ok(Array::of2(&JsValue::UNDEFINED, &prepared_out(&input, signing_key)?))
+    } else {
+        Ok(Array::of2(&sign_in_wasm(&input, signing_key)?, &JsValue::UNDEFINED))
+    }
+}
+
 /// Everything of `verifyCallback` but the RSA check, in the same order with the
-/// same errors. Returns `[message, signature bytes, keyIndex, result]`, where
+/// same errors. Returns `[message, signature bytes, keyIndex, result, key]`, where
 /// `result` is the JSON text `verifyCallback` returns once the signature checks,
-/// or the `Error` it would throw then (a verified body without the callback shape).
-/// For the package's wrappers; `prepareCallback` there is the public form.
+/// or the `Error` it would throw then (a verified body without the callback shape),
+/// and `key` the SubjectPublicKeyInfo PEM to verify with. When the `backend` option chose the wasm, the check is done here too and the
+/// message and signature are `undefined`. For the package's wrappers
+/// (`prepareCallback` there is the public form); they never read the options.
 #[wasm_bindgen(js_name = __prepareCallback, skip_typescript)]
 pub fn prepare_callback(
     raw_body: JsValue,
     headers: JsValue,
     verifying_keys: JsValue,
     options: JsValue,
+    native_available: bool,
 ) -> JsResult<Array> {
-    let options = verify_options_from_js(options)?;
+    let (options, native) = verify_options_and_backend(options, native_available)?;
     let headers = received_headers(&headers)?;
     let keys = verifying_keys_from_js(&verifying_keys).map_err(fail)?;
-    let text = raw_body_text(&raw_body)?;
+    let text = raw_body_text(&raw_body, &options.limits)?;
     let prepared = callback::prepare_callback(&text, &headers, &keys, &options).map_err(fail)?;
+    if !native {
+        signing::verify_signature_bytes(&prepared.message, &prepared.signature, &keys[prepared.key_index])
+            .map_err(fail)?;
+    }
     let verified = VerifiedCallback {
         body: prepared.body,
         timestamp: prepared.timestamp,
@@ -119,10 +155,16 @@ pub fn prepare_callback(
     };
     let result = match verified_json(&verified, &options) {
         Ok(json) => JsValue::from(json),
-        Err(error) => js_error(error),
+        Err(error) if native => js_error(error),
+        Err(error) => return Err(fail(error)),
     };
+    let key_index = JsValue::from(verified.key_index as u32);
+    if !native {
+        return Ok(Array::of4(&JsValue::UNDEFINED, &JsValue::UNDEFINED, &key_index, &result));
+    }
     let signature = Uint8Array::from(prepared.signature.as_slice());
-    Ok(Array::of4(&prepared.message.into(), &signature, &(prepared.key_index as u32).into(), &result))
+    let key = JsValue::from(keys[verified.key_index].public_key_pem());
+    Ok(Array::of5(&prepared.message.into(), &signature, &key_index, &result, &key))
 }
 
 /// The error `verifyCallback` throws when the RSA check fails.
