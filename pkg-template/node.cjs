@@ -104,17 +104,16 @@ function signRequest(body, signingKey, options) {
 
 /**
  * Everything of verifyCallback but the RSA check: `{ message, signature, keyIndex,
- * callback, callbackError }` (with `backend: 'wasm'` the check is made in wasm and
- * `message` and `signature` are undefined).
+ * callback, callbackError }` (the `backend` option changes nothing here).
  */
 function prepareCallback(rawBody, headers, keys, options) {
-  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, options, true);
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, options, 2);
   const ok = typeof result === 'string';
   return { message, signature, keyIndex, callback: ok ? JSON.parse(result) : null, callbackError: ok ? null : result };
 }
 
 function verifyCallback(rawBody, headers, keys, options) {
-  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, true);
+  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, 1);
   if (message !== undefined) {
     let ok;
     try {
@@ -143,7 +142,7 @@ async function signRequestAsync(body, signingKey, options) {
 
 /** `verifyCallback`, with the RSA check on libuv's thread pool. */
 async function verifyCallbackAsync(rawBody, headers, keys, options) {
-  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, true);
+  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, 1);
   if (message !== undefined) {
     const key = publicKeyObject(keyPem);
     const ok = await new Promise((resolve, reject) => {

@@ -67,11 +67,10 @@ async function rsa(operation) {
 
 /**
  * Everything of verifyCallback but the RSA check: `{ message, signature, keyIndex,
- * callback, callbackError }` (with `backend: 'wasm'` the check is made in wasm and
- * `message` and `signature` are undefined).
+ * callback, callbackError }` (the `backend` option changes nothing here).
  */
 export function prepareCallback(rawBody, headers, keys, options) {
-  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, options, true);
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, options, 2);
   const ok = typeof result === 'string';
   return { message, signature, keyIndex, callback: ok ? JSON.parse(result) : null, callbackError: ok ? null : result };
 }
@@ -101,7 +100,7 @@ export async function signRequestAsync(body, signingKey, options) {
 
 /** `verifyCallback` with the RSA check made by WebCrypto (pure wasm where there is none, or with `backend: 'wasm'`). */
 export async function verifyCallbackAsync(rawBody, headers, keys, options) {
-  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, subtle() !== undefined);
+  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, subtle() === undefined ? 0 : 1);
   if (message !== undefined) {
     const key = publicCryptoKey(keyPem);
     const ok = await rsa(async () => subtle().verify(ALGORITHM, await key, signature, encoder.encode(message)));

@@ -65,7 +65,7 @@ export interface VerifyCallbackOptions {
   now?: number;
   /** Largest raw body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
-  backend?: Backend;
+  backend?: Backend | undefined;
 }
 /** A verified callback: the callback model plus how it was verified. */
 export interface VerifiedCallback extends Callback {

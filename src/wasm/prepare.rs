@@ -128,7 +128,8 @@ pub fn sign_or_prepare(
 /// `result` is the JSON text `verifyCallback` returns once the signature checks,
 /// or the `Error` it would throw then (a verified body without the callback shape),
 /// and `key` the SubjectPublicKeyInfo PEM to verify with. When the `backend` option chose the wasm, the check is done here too and the
-/// message and signature are `undefined`. For the package's wrappers
+/// message and signature are `undefined` (unless `native` is 2: prepare only,
+/// whatever the option says). For the package's wrappers
 /// (`prepareCallback` there is the public form); they never read the options.
 #[wasm_bindgen(js_name = __prepareCallback, skip_typescript)]
 pub fn prepare_callback(
@@ -136,9 +137,11 @@ pub fn prepare_callback(
     headers: JsValue,
     verifying_keys: JsValue,
     options: JsValue,
-    native_available: bool,
+    native: u32,
 ) -> JsResult<Array> {
-    let (options, native) = verify_options_and_backend(options, native_available)?;
+    // 0: no native RSA, 1: a native RSA, 2: only prepare (the public prepareCallback).
+    let (options, chosen) = verify_options_and_backend(options, native > 0)?;
+    let native = chosen || native == 2;
     let headers = received_headers(&headers)?;
     let keys = verifying_keys_from_js(&verifying_keys).map_err(fail)?;
     let text = raw_body_text(&raw_body, &options.limits)?;
