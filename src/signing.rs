@@ -84,6 +84,19 @@ pub fn prepare_request(
 ) -> Result<PreparedRequest> {
     check_merchant_id(merchant_id)?;
     let message = canonical_message(body, timestamp, options)?;
+    prepared_with_message(message, key, merchant_id, timestamp, options)
+}
+
+/// [`prepare_request`] for a message already built (e.g. straight from the body's
+/// text by `canonical_text`, which only answers when the body and timestamp are sound).
+pub fn prepared_with_message(
+    message: String,
+    key: &VerifyingKey,
+    merchant_id: &str,
+    timestamp: &str,
+    options: &CanonicalOptions,
+) -> Result<PreparedRequest> {
+    check_merchant_id(merchant_id)?;
     let token = key.token();
     // A sender that leaves out padding leaves it out of every base64url it writes.
     let token = if options.padding { token } else { token.trim_end_matches('=') };

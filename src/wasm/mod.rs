@@ -291,6 +291,26 @@ struct SignInputs {
 
 /// `native_available`: whether the caller (a JS wrapper) has a native RSA to offer.
 fn sign_inputs(body: &JsValue, options: JsValue, native_available: bool) -> JsResult<SignInputs> {
+    let options = sign_options(options, native_available)?;
+    let body = body_from_js(body, &Limits::default()).map_err(fail)?;
+    Ok(SignInputs {
+        body,
+        merchant_id: options.merchant_id,
+        timestamp: options.timestamp,
+        canonical: options.canonical,
+        native: options.native,
+    })
+}
+
+/// The checked options of `signRequest` and `prepareRequest`.
+struct SignOptionsIn {
+    merchant_id: String,
+    timestamp: String,
+    canonical: canonical::CanonicalOptions,
+    native: bool,
+}
+
+fn sign_options(options: JsValue, native_available: bool) -> JsResult<SignOptionsIn> {
     let known = struct_fields::<SignRequestOptions>();
     let options =
         plain_members(&options, known, &["timestamp", "options"]).map_err(|e| fail(e.into_error("options", known)))?;
@@ -303,8 +323,7 @@ fn sign_inputs(body: &JsValue, options: JsValue, native_available: bool) -> JsRe
     } else {
         timestamp_from_js(&options.timestamp).map_err(fail)?
     };
-    let body = body_from_js(body, &Limits::default()).map_err(fail)?;
-    Ok(SignInputs { body, merchant_id: options.merchant_id, timestamp, canonical, native })
+    Ok(SignOptionsIn { merchant_id: options.merchant_id, timestamp, canonical, native })
 }
 
 /// Signs a request body; returns the exact body text to send and the four headers.

@@ -9,12 +9,15 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{
-    fail, raw_body_text, received_headers, sign_in_wasm, sign_inputs, verified_json, verify_options_and_backend,
-    JsResult, SignInputs, SigningKey,
+    fail, raw_body_text, received_headers, sign_in_wasm, sign_inputs, sign_options, verified_json,
+    verify_options_and_backend, JsResult, SignInputs, SigningKey,
 };
 use crate::callback::{self, VerifiedCallback};
+use crate::canonical_text::message_from_text;
 use crate::error::Error;
+use crate::json::Limits;
 use crate::signing;
+use crate::wasm::convert::{body_from_js, text_from_js};
 use crate::wasm::convert::{js_error, to_js, verifying_keys_from_js};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -93,8 +96,12 @@ fn prepared_out(input: &SignInputs, signing_key: &SigningKey) -> JsResult<JsValu
         &input.canonical,
     )
     .map_err(fail)?;
+    prepared_js(&input.body.text, &prepared)
+}
+
+fn prepared_js(body: &str, prepared: &signing::PreparedRequest) -> JsResult<JsValue> {
     to_js(&PreparedOut {
-        body: &input.body.text,
+        body,
         message: &prepared.message,
         headers: PreparedHeaders {
             timestamp: &prepared.timestamp,
@@ -115,7 +122,27 @@ pub fn sign_or_prepare(
     options: JsValue,
     native_available: bool,
 ) -> JsResult<Array> {
-    let input = sign_inputs(&body, options, native_available)?;
+    let opts = sign_options(options, native_available)?;
+    if opts.native {
+        // JSON text goes the one-pass way when it can: the same message, and no tree.
+        if let Ok(Some(text)) = text_from_js(&body, Limits::DEFAULT_MAX_BYTES) {
+            if let Some(message) = message_from_text(&text, &opts.timestamp, &opts.canonical, &Limits::default()) {
+                let key = signing_key.0.verifying_key();
+                let prepared =
+                    signing::prepared_with_message(message, key, &opts.merchant_id, &opts.timestamp, &opts.canonical)
+                        .map_err(fail)?;
+                return Ok(Array::of2(&JsValue::UNDEFINED, &prepared_js(&text, &prepared)?));
+            }
+        }
+    }
+    let body = body_from_js(&body, &Limits::default()).map_err(fail)?;
+    let input = SignInputs {
+        body,
+        merchant_id: opts.merchant_id,
+        timestamp: opts.timestamp,
+        canonical: opts.canonical,
+        native: opts.native,
+    };
     if input.native {
         Ok(Array::of2(&JsValue::UNDEFINED, &prepared_out(&input, signing_key)?))
     } else {
