@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 
 import { pkgDir } from './helpers.mjs';
 
-/** Regression budget: the size measured when it was set (238 KiB gzip), plus a little room. */
+/** Regression budget: the size measured when it was set (229 KiB gzip), plus some room. */
 export const BUDGET_GZIP_BYTES = 256 * 1024;
 /** The target. */
 export const TARGET_GZIP_BYTES = 100 * 1024;
