@@ -106,6 +106,9 @@ const demangle = (n) => {
     .replace(/\$u5d\$/g, ']').replace(/\$RF\$/g, '&').replace(/\.\./g, '::').replace(/\$C\$/g, ',');
 };
 const crateOf = (n) => {
+  // v0 symbols (`_R…`) name the crate after its disambiguator: `Cs<hash>_4core`.
+  const v0 = n.startsWith('_R') && n.match(/C(?:s[0-9a-zA-Z]*_)?(\d+)([a-z_][a-z0-9_]*)/);
+  if (v0) return v0[2].slice(0, Number(v0[1]));
   const m = demangle(n).match(/^[<&\[ ]*(?:mut |dyn )?([a-z_][a-z0-9_]*)(?:::|$| as)/);
   return m ? m[1] : '(other)';
 };
