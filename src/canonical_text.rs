@@ -456,6 +456,79 @@ mod tests {
         check(&format!(r#"{{"{}":[{}0]}}"#, "k".repeat(40_000), "0,".repeat(30)), &CanonicalOptions::DEFAULT);
     }
 
+    /// Random near-JSON text (valid, and broken in every small way): the fast
+    /// path agrees with the full one or gives up exactly where it fails.
+    #[test]
+    fn agrees_on_random_text() {
+        const PIECES: &[&str] = &[
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            "\"a\"",
+            "\"b\"",
+            "\"\"",
+            "\"\\u00e9\"",
+            "\"\\ud83d\\ude00\"",
+            "\"\\n\"",
+            "\"é😀\"",
+            "0",
+            "-0",
+            "1",
+            "1.5",
+            "-2e3",
+            "1E+2",
+            "0.0",
+            "12345678901234567890",
+            "true",
+            "false",
+            "null",
+            " ",
+            "\"",
+            "\\",
+            "01",
+            "1.",
+            "\"a",
+            "tru",
+            "\"\\ud800\"",
+            "\"$serde_json::private::Number\"",
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        let variants = CanonicalOptions::all_variants();
+        for _ in 0..20_000 {
+            // Mostly well-formed: an object of a few members, with a random piece spliced in sometimes.
+            let mut text = String::from("{");
+            for member in 0..next(4) {
+                if member > 0 {
+                    text.push(',');
+                }
+                text.push_str(["\"a\"", "\"b\"", "\"c\"", "\"\\u0061\""][next(4)]);
+                text.push(':');
+                match next(3) {
+                    0 => text.push_str(PIECES[next(PIECES.len())]),
+                    1 => text.push_str(&format!("[{},{}]", PIECES[next(PIECES.len())], PIECES[next(PIECES.len())])),
+                    _ => text.push_str(&format!("{{\"x\":{}}}", PIECES[next(PIECES.len())])),
+                }
+            }
+            text.push('}');
+            if next(4) == 0 {
+                let at = next(text.len() + 1);
+                if text.is_char_boundary(at) {
+                    text.insert_str(at, PIECES[next(PIECES.len())]);
+                }
+            }
+            check(&text, &variants[next(variants.len())]);
+        }
+    }
+
     #[test]
     fn limits_send_it_to_the_full_path() {
         let deep = format!("{}{}", "{\"a\":".repeat(70), "}".repeat(70));
