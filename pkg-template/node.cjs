@@ -24,6 +24,15 @@ wasm.SigningKey.fromPem = function fromPemRemembered(pem) {
   return key;
 };
 
+// free() (and `using`) also drops what this file keeps for the key.
+const free = wasm.SigningKey.prototype.free;
+wasm.SigningKey.prototype.free = function freeWithKeyObject() {
+  privateKeys.delete(this);
+  sourcePems.delete(this);
+  return free.call(this);
+};
+if (Symbol.dispose) wasm.SigningKey.prototype[Symbol.dispose] = wasm.SigningKey.prototype.free;
+
 function privateKeyObject(signingKey) {
   let key = privateKeys.get(signingKey);
   if (key === undefined) {
