@@ -28,8 +28,9 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
         depth: 0,
         max_depth: limits.max_depth,
         options,
-        path: String::new(),
-        flat: Flat { text: String::with_capacity(text.len()), spans: Vec::new() },
+        path: String::with_capacity(64),
+        // Entries repeat their paths: room for about twice the text, and a span per ~16 bytes.
+        flat: Flat { text: String::with_capacity(2 * text.len() + 64), spans: Vec::with_capacity(text.len() / 16 + 4) },
         own: 0,
         bound: 0,
         // Own bytes never exceed twice the text, so past this the full path refuses too.
