@@ -23,6 +23,30 @@ macro_rules! shared_tests {
     )*};
 }
 
+/// Declares every shared test; `vectors.rs` and `browser.rs` both expand it.
+#[macro_export]
+macro_rules! every_shared_test {
+    () => {
+        shared_tests!(
+            canonical_vectors,
+            signature_vectors,
+            callback_vectors,
+            python_reference_bodies,
+            python_float_repr,
+            every_key_form_reads_and_agrees,
+            refused_keys_have_codes,
+            rotated_keys_and_padding,
+            token_in_other_pem_layouts_is_the_same_key,
+            tolerance_window,
+            diagnose_finds_the_sender_variant,
+            malformed_callbacks_have_codes,
+            unicode_separators_and_big_integers,
+            random_bodies_keep_properties,
+            generated_keys_sign_and_verify,
+        );
+    };
+}
+
 const CANONICAL: &str = include_str!("../vectors/canonical.json");
 const SIGNATURES: &str = include_str!("../vectors/signatures.json");
 const CALLBACKS: &str = include_str!("../vectors/callbacks.json");
