@@ -9,7 +9,8 @@ use crate::error::{Error, Result};
 use crate::json::{parse_body, Json, Limits};
 use crate::keys::VerifyingKey;
 use crate::signing::{
-    decode_base64url, verify_message, HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, HEADER_TOKEN,
+    decode_base64url, decode_signature, verify_message, verify_signature_bytes, HEADER_MERCHANT_ID, HEADER_SIGNATURE,
+    HEADER_TIMESTAMP, HEADER_TOKEN,
 };
 
 /// The four `x-access-*` headers of a received callback, found by name in any letter case.
@@ -66,6 +67,38 @@ pub struct VerifiedCallback {
     pub key_index: usize,
 }
 
+/// A callback with every check done but the RSA one: what a native RSA
+/// implementation needs to finish [`verify_callback`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreparedCallback {
+    pub body: Json,
+    pub timestamp: u64,
+    pub merchant_id: String,
+    /// Which of the configured keys the token names: the one to verify with.
+    pub key_index: usize,
+    /// The canonical message whose SHA-256 was signed.
+    pub message: String,
+    /// The decoded signature, of the key's length.
+    pub signature: Vec<u8>,
+}
+
+/// Every check of [`verify_callback`], in the same order and with the same
+/// errors, except the RSA operation itself.
+pub fn prepare_callback(
+    raw_body: &str,
+    headers: &ReceivedHeaders,
+    keys: &[VerifyingKey],
+    options: &VerifyOptions,
+) -> Result<PreparedCallback> {
+    let timestamp = check_timestamp(&headers.timestamp)?;
+    let body = parse_body(raw_body, &options.limits)?;
+    let key_index = match_token(&headers.token, keys)?;
+    check_tolerance(timestamp, options)?;
+    let message = canonical_message(&body, &headers.timestamp, &options.canonical)?;
+    let signature = decode_signature(&headers.signature, &keys[key_index])?;
+    Ok(PreparedCallback { body, timestamp, merchant_id: headers.merchant_id.clone(), key_index, message, signature })
+}
+
 /// Verifies a callback against the configured key(s). The token only selects a
 /// configured key; it is never itself trusted to verify.
 pub fn verify_callback(
@@ -74,19 +107,32 @@ pub fn verify_callback(
     keys: &[VerifyingKey],
     options: &VerifyOptions,
 ) -> Result<VerifiedCallback> {
-    let timestamp = check_timestamp(&headers.timestamp)?;
-    let body = parse_body(raw_body, &options.limits)?;
-    let key_index = match_token(&headers.token, keys)?;
-    check_tolerance(timestamp, options)?;
-    let message = canonical_message(&body, &headers.timestamp, &options.canonical)?;
-    verify_message(&message, &headers.signature, &keys[key_index])?;
-    Ok(VerifiedCallback { body, timestamp, merchant_id: headers.merchant_id.clone(), key_index })
+    let prepared = prepare_callback(raw_body, headers, keys, options)?;
+    verify_signature_bytes(&prepared.message, &prepared.signature, &keys[prepared.key_index])?;
+    Ok(VerifiedCallback {
+        body: prepared.body,
+        timestamp: prepared.timestamp,
+        merchant_id: prepared.merchant_id,
+        key_index: prepared.key_index,
+    })
 }
 
 /// Index of the configured key whose public key the token carries.
 pub fn match_token(token: &str, keys: &[VerifyingKey]) -> Result<usize> {
     if keys.is_empty() {
         return Err(Error::NoVerifyingKey);
+    }
+    // The usual case: the token is, as text, the configured key's own token.
+    let unpadded = token.trim_end_matches('=');
+    let mut same_text = None;
+    for (index, key) in keys.iter().enumerate() {
+        // Every key is compared, so timing does not reveal which one matched.
+        if constant_time_eq(unpadded.as_bytes(), key.token().trim_end_matches('=').as_bytes()) && same_text.is_none() {
+            same_text = Some(index);
+        }
+    }
+    if let Some(index) = same_text {
+        return Ok(index);
     }
     let Some(pem_bytes) = decode_base64url(token) else {
         return Err(Error::InvalidPublicKey { hint: "x-access-token is not URL-safe base64".into() });

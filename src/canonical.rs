@@ -101,33 +101,107 @@ pub const CANONICAL_EXPANSION: u64 = 32;
 /// Room above the proportional bound, for small deeply nested bodies.
 pub const CANONICAL_SLACK_BYTES: u64 = 1 << 20;
 
+/// Every entry of a body written into one buffer, each a byte range of it:
+/// one growing allocation instead of one per entry.
+pub(crate) struct Flat {
+    pub(crate) text: String,
+    pub(crate) spans: Vec<(usize, usize)>,
+}
+
+impl Flat {
+    fn of(body: &Json, options: &CanonicalOptions) -> Result<Flat> {
+        check_expansion(body)?;
+        let mut flat = Flat { text: String::new(), spans: Vec::new() };
+        let mut path = String::new();
+        flatten(body, &mut path, options, &mut flat)?;
+        flat.sort(options.order);
+        Ok(flat)
+    }
+
+    pub(crate) fn sort(&mut self, order: Order) {
+        let text = &self.text;
+        match order {
+            // UTF-8 byte order is code point order.
+            Order::CodePoint => {
+                let bytes = text.as_bytes();
+                self.spans.sort_unstable_by(|a, b| compare_bytes(&bytes[a.0..a.1], &bytes[b.0..b.1]))
+            }
+            Order::Utf16 => {
+                self.spans.sort_unstable_by(|a, b| text[a.0..a.1].encode_utf16().cmp(text[b.0..b.1].encode_utf16()))
+            }
+        }
+    }
+
+    /// base64url of the joined entries, then the timestamp.
+    pub(crate) fn message(&self, timestamp: &str, options: &CanonicalOptions) -> String {
+        let joined = self.joined();
+        let mut message = String::with_capacity(joined.len().div_ceil(3) * 4 + timestamp.len());
+        encode_into(joined.as_bytes(), options.padding, &mut message);
+        message.push_str(timestamp);
+        message
+    }
+
+    fn entries(&self) -> impl Iterator<Item = &str> {
+        self.spans.iter().map(|&(start, end)| &self.text[start..end])
+    }
+
+    /// The sorted entries joined with `;`.
+    fn joined(&self) -> String {
+        let mut joined = String::with_capacity(self.text.len() + self.spans.len());
+        for (i, entry) in self.entries().enumerate() {
+            if i > 0 {
+                joined.push(';');
+            }
+            joined.push_str(entry);
+        }
+        joined
+    }
+}
+
+/// Byte order (which for UTF-8 is code point order), eight bytes at a time:
+/// entries share long path prefixes, and wasm's `memcmp` goes byte by byte.
+fn compare_bytes(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let mut a_words = a.chunks_exact(8);
+    let mut b_words = b.chunks_exact(8);
+    for (x, y) in a_words.by_ref().zip(b_words.by_ref()) {
+        let x = u64::from_be_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
+        let y = u64::from_be_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    let done = (a.len().min(b.len()) / 8) * 8;
+    a[done..].cmp(&b[done..])
+}
+
 /// The sorted canonical entries of a body.
 pub fn canonical_entries(body: &Json, options: &CanonicalOptions) -> Result<Vec<String>> {
-    check_expansion(body)?;
-    let mut entries = Vec::new();
-    let mut path = String::new();
-    flatten(body, &mut path, options, &mut entries)?;
-    match options.order {
-        Order::CodePoint => entries.sort_unstable(),
-        Order::Utf16 => entries.sort_unstable_by(|a, b| a.encode_utf16().cmp(b.encode_utf16())),
-    }
-    Ok(entries)
+    Ok(Flat::of(body, options)?.entries().map(str::to_owned).collect())
 }
 
 /// The message that is signed: base64url of the joined entries, then the timestamp.
 pub fn canonical_message(body: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
-    Ok(canonical_steps(body, timestamp, options)?.message)
+    check_timestamp(timestamp)?;
+    Ok(Flat::of(body, options)?.message(timestamp, options))
+}
+
+fn encode_into(bytes: &[u8], padding: bool, out: &mut String) {
+    if padding {
+        URL_SAFE.encode_string(bytes, out);
+    } else {
+        URL_SAFE_NO_PAD.encode_string(bytes, out);
+    }
 }
 
 /// Every step of the message construction.
 pub fn canonical_steps(body: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<CanonicalSteps> {
     check_timestamp(timestamp)?;
-    let entries = canonical_entries(body, options)?;
-    let joined = entries.join(";");
-    let encoded =
-        if options.padding { URL_SAFE.encode(joined.as_bytes()) } else { URL_SAFE_NO_PAD.encode(joined.as_bytes()) };
+    let flat = Flat::of(body, options)?;
+    let joined = flat.joined();
+    let mut encoded = String::new();
+    encode_into(joined.as_bytes(), options.padding, &mut encoded);
     let message = format!("{encoded}{timestamp}");
-    Ok(CanonicalSteps { entries, joined, encoded, message })
+    Ok(CanonicalSteps { entries: flat.entries().map(str::to_owned).collect(), joined, encoded, message })
 }
 
 /// Longest timestamp accepted, in digits: any `u64`.
@@ -199,7 +273,7 @@ fn decimal_len(mut n: usize) -> usize {
     len
 }
 
-fn flatten(value: &Json, path: &mut String, options: &CanonicalOptions, out: &mut Vec<String>) -> Result<()> {
+fn flatten(value: &Json, path: &mut String, options: &CanonicalOptions, out: &mut Flat) -> Result<()> {
     let mut descend = |segment: &str, child: &Json, path: &mut String| {
         let restore = path.len();
         if !path.is_empty() {
@@ -218,52 +292,72 @@ fn flatten(value: &Json, path: &mut String, options: &CanonicalOptions, out: &mu
             Ok(())
         }
         Json::Array(items) => {
+            let mut digits = itoa_buffer();
             for (index, child) in items.iter().enumerate() {
-                descend(&index.to_string(), child, path)?;
+                descend(write_index(&mut digits, index), child, path)?;
             }
             Ok(())
         }
         leaf => {
-            let text = leaf_text(leaf, path, options)?;
-            let mut entry = String::with_capacity(path.len() + 1 + text.len());
-            entry.push_str(path);
-            entry.push(':');
-            entry.push_str(&text);
-            out.push(entry);
+            let start = out.text.len();
+            out.text.push_str(path);
+            out.text.push(':');
+            write_leaf(leaf, path, options, &mut out.text)?;
+            out.spans.push((start, out.text.len()));
             Ok(())
         }
     }
 }
 
+fn itoa_buffer() -> [u8; 20] {
+    [0u8; 20]
+}
+
+/// The decimal text of an array index, without allocating.
+fn write_index(buffer: &mut [u8; 20], mut index: usize) -> &str {
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (index % 10) as u8;
+        index /= 10;
+        if index == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&buffer[at..]).unwrap_or("0")
+}
+
 const NONE: &str = "None";
 
-fn leaf_text(leaf: &Json, path: &str, options: &CanonicalOptions) -> Result<String> {
+/// Appends a leaf's canonical text.
+pub(crate) fn write_leaf(leaf: &Json, path: &str, options: &CanonicalOptions, out: &mut String) -> Result<()> {
     let all_falsy_none = options.falsy == Falsy::None;
-    Ok(match leaf {
-        Json::Null => NONE.to_owned(),
-        Json::Bool(false) if all_falsy_none => NONE.to_owned(),
-        Json::Bool(b) => match (options.booleans, b) {
+    match leaf {
+        Json::Null => out.push_str(NONE),
+        Json::Bool(false) if all_falsy_none => out.push_str(NONE),
+        Json::Bool(b) => out.push_str(match (options.booleans, b) {
             (Booleans::Python, true) => "True",
             (Booleans::Python, false) => "False",
             (Booleans::Lower, true) => "true",
             (Booleans::Lower, false) => "false",
             (Booleans::Digit, true) => "1",
             (Booleans::Digit, false) => "0",
-        }
-        .to_owned(),
-        Json::String(s) if s.is_empty() && all_falsy_none => NONE.to_owned(),
-        Json::String(s) => s.clone(),
+        }),
+        Json::String(s) if s.is_empty() && all_falsy_none => out.push_str(NONE),
+        Json::String(s) => out.push_str(s),
         Json::Number(text) => {
             let number = number::python_number_text(text)
                 .ok_or_else(|| Error::InvalidNumber { path: path.replace(':', "."), text: text.clone() })?;
             if number.is_zero && all_falsy_none {
-                NONE.to_owned()
+                out.push_str(NONE);
             } else {
-                number.text
+                out.push_str(&number.text);
             }
         }
-        Json::Object(_) | Json::Array(_) => String::new(),
-    })
+        Json::Object(_) | Json::Array(_) => {}
+    }
+    Ok(())
 }
 
 #[cfg(test)]

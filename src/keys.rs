@@ -11,11 +11,14 @@ use rsa::pkcs8::{
     DecodePublicKey, EncodePrivateKey, EncodePublicKey, LineEnding, ObjectIdentifier, PrivateKeyInfo,
     SubjectPublicKeyInfoRef,
 };
-use rsa::traits::PublicKeyParts;
+use std::sync::{Arc, OnceLock};
+
+use rsa::traits::{PrivateKeyParts, PublicKeyParts};
 use rsa::{BigUint, RsaPrivateKey, RsaPublicKey};
 use zeroize::{ZeroizeOnDrop, Zeroizing};
 
 use crate::error::{Error, Result};
+use crate::modmath::{CrtKey, Modulus};
 
 /// Smallest accepted modulus, in bits.
 pub const MIN_BITS: usize = 2048;
@@ -29,6 +32,9 @@ pub const MAX_BITS: usize = 4096;
 pub struct SigningKey {
     private: RsaPrivateKey,
     verifying: VerifyingKey,
+    /// The CRT form for our own arithmetic, made on the first signature in wasm (a
+    /// native backend never needs it); `None` for a multi-prime key (then `rsa` signs).
+    crt: OnceLock<Option<Arc<CrtKey>>>,
 }
 
 /// Marker: every secret in a `SigningKey` is wiped when it is dropped.
@@ -40,6 +46,10 @@ pub struct VerifyingKey {
     public: RsaPublicKey,
     pem: String,
     token: String,
+    /// The modulus with its Montgomery constants, computed once.
+    modulus: Arc<Modulus>,
+    /// The public exponent (the policy keeps it below 2^32).
+    exponent: u32,
 }
 
 impl std::fmt::Debug for SigningKey {
@@ -88,7 +98,7 @@ impl SigningKey {
     fn from_private(private: RsaPrivateKey) -> Result<Self> {
         private.validate().map_err(|e| invalid(e.to_string()))?;
         let verifying = VerifyingKey::from_public(private.to_public_key())?;
-        Ok(SigningKey { private, verifying })
+        Ok(SigningKey { private, verifying, crt: OnceLock::new() })
     }
 
     /// The matching public key.
@@ -115,6 +125,18 @@ impl SigningKey {
 
     pub(crate) fn rsa(&self) -> &RsaPrivateKey {
         &self.private
+    }
+
+    pub(crate) fn crt(&self) -> Option<&CrtKey> {
+        self.crt
+            .get_or_init(|| {
+                let private = &self.private;
+                match (private.primes(), private.dp(), private.dq(), private.crt_coefficient()) {
+                    ([p, q], Some(dp), Some(dq), Some(qinv)) => CrtKey::new(p, q, dp, dq, &qinv).map(Arc::new),
+                    _ => None,
+                }
+            })
+            .as_deref()
     }
 }
 
@@ -149,7 +171,12 @@ impl VerifyingKey {
         let pem =
             public.to_public_key_pem(LineEnding::LF).map_err(|e| Error::CryptoFailure { reason: e.to_string() })?;
         let token = URL_SAFE.encode(pem.as_bytes());
-        Ok(VerifyingKey { public, pem, token })
+        let modulus = Modulus::new(public.n()).ok_or_else(|| invalid("the modulus is even".into()))?;
+        let e_bytes = public.e().to_bytes_be();
+        let exponent = (e_bytes.len() <= 4)
+            .then(|| e_bytes.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)))
+            .ok_or_else(|| Error::KeyExponentUnsupported { exponent: public.e().to_string() })?;
+        Ok(VerifyingKey { public, pem, token, modulus: Arc::new(modulus), exponent })
     }
 
     /// The `x-access-token` value: base64url of the SubjectPublicKeyInfo PEM bytes.
@@ -172,8 +199,16 @@ impl VerifyingKey {
         self.public.size()
     }
 
-    pub(crate) fn rsa(&self) -> &RsaPublicKey {
-        &self.public
+    pub(crate) fn modulus(&self) -> &Modulus {
+        &self.modulus
+    }
+
+    pub(crate) fn modulus_value(&self) -> &BigUint {
+        self.public.n()
+    }
+
+    pub(crate) fn exponent(&self) -> u32 {
+        self.exponent
     }
 
     /// Same modulus and exponent.

@@ -1,15 +1,21 @@
 //! Signing requests and checking signatures: RSA PKCS#1 v1.5 over SHA-256 of
-//! the canonical message, with the four `x-access-*` headers.
+//! the canonical message, with the four `x-access-*` headers. The RSA
+//! operations use `modmath` (Montgomery arithmetic with per-key constants):
+//! signing by the CRT on a blinded value, checked by re-verifying.
 
 use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
+use num_bigint_dig::ModInverse;
+use rand_core::RngCore;
 use rsa::pkcs1v15::Pkcs1v15Sign;
+use rsa::BigUint;
 use sha2::{Digest, Sha256};
 
 use crate::canonical::{canonical_message, CanonicalOptions};
 use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::keys::{SigningKey, VerifyingKey};
+use crate::modmath::{be_from_limbs, less_than, limbs, limbs_from_be};
 
 /// Header names, lower case, as the spec writes them.
 pub const HEADER_TIMESTAMP: &str = "x-access-timestamp";
@@ -41,6 +47,68 @@ impl AccessHeaders {
 /// Longest merchant id accepted; the spec does not bound it, 255 is generous.
 pub const MAX_MERCHANT_ID_CHARS: usize = 255;
 
+/// Everything of signing a body but the RSA operation: the checked merchant id
+/// and timestamp, the canonical message, and the token as it will be sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreparedRequest {
+    /// The canonical message: the text whose SHA-256 is signed.
+    pub message: String,
+    pub timestamp: String,
+    pub merchant_id: String,
+    /// `x-access-token`, with or without padding as `padding` says.
+    pub token: String,
+    /// Whether the base64url of the signature keeps its `=` padding.
+    pub padding: bool,
+}
+
+impl PreparedRequest {
+    /// The headers, given the padded base64url signature.
+    pub fn into_headers(self, padded_signature: &str) -> AccessHeaders {
+        let signature = if self.padding { padded_signature } else { padded_signature.trim_end_matches('=') };
+        AccessHeaders {
+            timestamp: self.timestamp,
+            merchant_id: self.merchant_id,
+            signature: signature.to_owned(),
+            token: self.token,
+        }
+    }
+}
+
+/// Checks the arguments and builds the message that [`sign_body`] signs.
+pub fn prepare_request(
+    body: &Json,
+    key: &VerifyingKey,
+    merchant_id: &str,
+    timestamp: &str,
+    options: &CanonicalOptions,
+) -> Result<PreparedRequest> {
+    check_merchant_id(merchant_id)?;
+    let message = canonical_message(body, timestamp, options)?;
+    prepared_with_message(message, key, merchant_id, timestamp, options)
+}
+
+/// [`prepare_request`] for a message already built (e.g. straight from the body's
+/// text by `canonical_text`, which only answers when the body and timestamp are sound).
+pub fn prepared_with_message(
+    message: String,
+    key: &VerifyingKey,
+    merchant_id: &str,
+    timestamp: &str,
+    options: &CanonicalOptions,
+) -> Result<PreparedRequest> {
+    check_merchant_id(merchant_id)?;
+    let token = key.token();
+    // A sender that leaves out padding leaves it out of every base64url it writes.
+    let token = if options.padding { token } else { token.trim_end_matches('=') };
+    Ok(PreparedRequest {
+        message,
+        timestamp: timestamp.to_owned(),
+        merchant_id: merchant_id.to_owned(),
+        token: token.to_owned(),
+        padding: options.padding,
+    })
+}
+
 /// Signs `body` as of `timestamp` (Unix seconds) and returns the headers to send.
 /// `options.padding` applies to the message, the signature and the token alike.
 pub fn sign_body(
@@ -50,33 +118,108 @@ pub fn sign_body(
     timestamp: &str,
     options: &CanonicalOptions,
 ) -> Result<AccessHeaders> {
-    check_merchant_id(merchant_id)?;
-    let message = canonical_message(body, timestamp, options)?;
-    let signature = sign_message(&message, key)?;
-    let token = key.verifying_key().token();
-    // A sender that leaves out padding leaves it out of every base64url it writes.
-    let unpad = |text: &str| if options.padding { text.to_owned() } else { text.trim_end_matches('=').to_owned() };
-    Ok(AccessHeaders {
-        timestamp: timestamp.to_owned(),
-        merchant_id: merchant_id.to_owned(),
-        signature: unpad(&signature),
-        token: unpad(token),
-    })
+    let prepared = prepare_request(body, key.verifying_key(), merchant_id, timestamp, options)?;
+    let signature = sign_message(&prepared.message, key)?;
+    Ok(prepared.into_headers(&signature))
 }
 
 /// The base64url (padded) PKCS#1 v1.5 SHA-256 signature of a message.
-/// Signing is blinded, so its timing does not depend on the private exponent.
+/// Signing is blinded, each CRT half runs in constant time, and the result is
+/// verified before it is returned.
 pub fn sign_message(message: &str, key: &SigningKey) -> Result<String> {
     let digest = Sha256::digest(message.as_bytes());
-    let signature = key
-        .rsa()
-        .sign_with_rng(&mut rand_core::OsRng, Pkcs1v15Sign::new::<Sha256>(), &digest)
-        .map_err(|e| Error::CryptoFailure { reason: e.to_string() })?;
+    let signature = match key.crt() {
+        Some(_) => sign_digest(&digest, key)?,
+        // A multi-prime key: the `rsa` crate's own (blinded) signing.
+        None => key
+            .rsa()
+            .sign_with_rng(&mut rand_core::OsRng, Pkcs1v15Sign::new::<Sha256>(), &digest)
+            .map_err(|e| Error::CryptoFailure { reason: e.to_string() })?,
+    };
     Ok(URL_SAFE.encode(signature))
+}
+
+/// DER DigestInfo prefix of a SHA-256 hash (RFC 8017, section 9.2, note 1).
+const SHA256_DIGEST_INFO: [u8; 19] =
+    [0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20];
+
+/// EMSA-PKCS1-v1_5 encoding of a SHA-256 digest in `size` bytes.
+fn encode_digest(digest: &[u8], size: usize) -> Result<Vec<u8>> {
+    let t_len = SHA256_DIGEST_INFO.len() + digest.len();
+    if size < t_len + 11 {
+        return Err(Error::CryptoFailure { reason: "the key is too small for a SHA-256 signature".into() });
+    }
+    let mut em = vec![0xffu8; size];
+    em[0] = 0;
+    em[1] = 1;
+    em[size - t_len - 1] = 0;
+    em[size - t_len..size - digest.len()].copy_from_slice(&SHA256_DIGEST_INFO);
+    em[size - digest.len()..].copy_from_slice(digest);
+    Ok(em)
+}
+
+fn sign_digest(digest: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
+    let failure = |reason: &str| Error::CryptoFailure { reason: reason.into() };
+    let crt = key.crt().ok_or_else(|| failure("no CRT parameters"))?;
+    let public = key.verifying_key();
+    let size = public.signature_len();
+    let n = public.modulus_value();
+    let em = encode_digest(digest, size)?;
+    let m = BigUint::from_bytes_be(&em);
+    // Blinding: sign m * r^e, then multiply by r^-1, so the exponentiation never sees m.
+    let (r, r_inv) = loop {
+        let mut bytes = vec![0u8; size];
+        rand_core::OsRng.try_fill_bytes(&mut bytes).map_err(|e| failure(&e.to_string()))?;
+        let r = BigUint::from_bytes_be(&bytes) % n;
+        if let Some(inverse) = (&r).mod_inverse(n).and_then(|i| i.to_biguint()) {
+            break (r, inverse);
+        }
+    };
+    let modulus = public.modulus();
+    let r_e = BigUint::from_slice(&modulus.pow_public(&limbs(&r, modulus.limb_count()), public.exponent()));
+    let blinded = (m * r_e) % n;
+    let signature = (crt.pow_d(&blinded) * r_inv) % n;
+    let signature = be_from_limbs(&limbs(&signature, modulus.limb_count()), size);
+    // A fault in the arithmetic must not leak a wrong signature (it would reveal a prime).
+    if verify_encoded(&em, &signature, public).is_err() {
+        return Err(failure("the signature did not verify"));
+    }
+    Ok(signature)
+}
+
+/// Whether `signature` raised to e is `em`.
+fn verify_encoded(em: &[u8], signature: &[u8], key: &VerifyingKey) -> Result<()> {
+    let modulus = key.modulus();
+    let s = limbs_from_be(signature, modulus.limb_count()).ok_or_else(signature_mismatch)?;
+    if !less_than(&s, &limbs(key.modulus_value(), modulus.limb_count())) {
+        return Err(signature_mismatch());
+    }
+    let m = modulus.pow_public(&s, key.exponent());
+    if be_from_limbs(&m, em.len()) == em {
+        Ok(())
+    } else {
+        Err(signature_mismatch())
+    }
+}
+
+/// The hint of an `INVALID_SIGNATURE` whose RSA check failed.
+pub const SIGNATURE_MISMATCH_HINT: &str =
+    "the body, the timestamp or the canonical variant differs from what was signed; \
+     diagnoseCallback tells which variant the sender used";
+
+/// The error of a well-formed signature that does not verify.
+pub fn signature_mismatch() -> Error {
+    Error::InvalidSignature { hint: SIGNATURE_MISMATCH_HINT.into() }
 }
 
 /// Checks a base64url signature (padded or not) of `message`.
 pub fn verify_message(message: &str, signature: &str, key: &VerifyingKey) -> Result<()> {
+    let bytes = decode_signature(signature, key)?;
+    verify_signature_bytes(message, &bytes, key)
+}
+
+/// The signature's bytes, refused unless they are base64url of the key's length.
+pub fn decode_signature(signature: &str, key: &VerifyingKey) -> Result<Vec<u8>> {
     let bytes = decode_base64url(signature)
         .ok_or_else(|| Error::InvalidSignature { hint: "x-access-signature is not URL-safe base64".into() })?;
     if bytes.len() != key.signature_len() {
@@ -89,12 +232,14 @@ pub fn verify_message(message: &str, signature: &str, key: &VerifyingKey) -> Res
             ),
         });
     }
+    Ok(bytes)
+}
+
+/// The RSA check of signature bytes of the key's length.
+pub fn verify_signature_bytes(message: &str, signature: &[u8], key: &VerifyingKey) -> Result<()> {
     let digest = Sha256::digest(message.as_bytes());
-    key.rsa().verify(Pkcs1v15Sign::new::<Sha256>(), &digest, &bytes).map_err(|_| Error::InvalidSignature {
-        hint: "the body, the timestamp or the canonical variant differs from what was signed; \
-               diagnoseCallback tells which variant the sender used"
-            .into(),
-    })
+    let em = encode_digest(&digest, key.signature_len())?;
+    verify_encoded(&em, signature, key)
 }
 
 /// URL-safe base64 with or without `=` padding.

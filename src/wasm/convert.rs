@@ -242,10 +242,10 @@ pub fn text_from_js(value: &JsValue, max_bytes: usize) -> Result<Option<String>,
         if units > max_bytes {
             return Err(Error::BodyTooLarge { limit: max_bytes, actual: units });
         }
-        if !js_string.is_valid_utf16() {
-            return Err(Error::InvalidBody { path: String::new(), reason: "holds a lone UTF-16 surrogate".into() });
-        }
-        return Ok(Some(String::from(js_string)));
+        return match string_from_js(js_string) {
+            Some(text) => Ok(Some(text)),
+            None => Err(Error::InvalidBody { path: String::new(), reason: "holds a lone UTF-16 surrogate".into() }),
+        };
     }
     // `isView` is false for a Proxy, whose typed-array methods would throw.
     if let Some(bytes) = value.dyn_ref::<Uint8Array>().filter(|_| ArrayBuffer::is_view(value)) {
@@ -282,10 +282,19 @@ fn count(size: &mut usize, bytes: usize, limits: &Limits) -> Result<(), Error> {
 fn js_text(js_string: &JsString, path: &PathNode<'_>, limits: &Limits, size: &mut usize) -> Result<String, Error> {
     // Quotes included; UTF-16 length is at most the UTF-8 length.
     count(size, js_string.length() as usize + 2, limits)?;
-    if !js_string.is_valid_utf16() {
-        return Err(invalid(path, "holds a lone UTF-16 surrogate"));
+    string_from_js(js_string).ok_or_else(|| invalid(path, "holds a lone UTF-16 surrogate"))
+}
+
+/// A JS string as UTF-8, or `None` when it holds a lone surrogate. The copy
+/// writes a lone surrogate as U+FFFD; only text holding U+FFFD pays for the
+/// exact check (one JS call per UTF-16 unit). U+FFFD is EF BF BD in UTF-8, and
+/// a byte scan for its lead byte is far cheaper than a substring search.
+fn string_from_js(js_string: &JsString) -> Option<String> {
+    let text = String::from(js_string);
+    if text.bytes().any(|b| b == 0xEF) && text.contains('\u{FFFD}') && !js_string.is_valid_utf16() {
+        return None;
     }
-    Ok(String::from(js_string))
+    Some(text)
 }
 
 fn json_from_js(

@@ -4,6 +4,7 @@
 
 mod convert;
 mod model;
+mod prepare;
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -16,9 +17,8 @@ use crate::json::Limits;
 use crate::keys;
 use crate::signing::{self, AccessHeaders};
 use convert::{
-    body_from_js, canonical_options_from_js, header_pairs_from_js, js_error, now_seconds, plain_members,
-    restore_body_json, string_arg, struct_fields, text_from_js, timestamp_from_js, to_js, type_name,
-    verifying_keys_from_js, wipe, JsOptionsOut,
+    body_from_js, canonical_options_from_js, header_pairs_from_js, js_error, now_seconds, plain_members, string_arg,
+    struct_fields, text_from_js, timestamp_from_js, to_js, type_name, verifying_keys_from_js, wipe, JsOptionsOut,
 };
 
 type JsResult<T> = Result<T, JsValue>;
@@ -47,7 +47,12 @@ export interface AccessHeaders {
   'x-access-signature': string;
   'x-access-token': string;
 }
-export interface SignOptions { merchantId: string; timestamp?: Timestamp | undefined; options?: CanonicalOptions | undefined; }
+/**
+ * Which RSA implementation runs. 'native': node:crypto in Node (sync), WebCrypto in the
+ * async variants; 'wasm': the package's own WebAssembly. Default: native where it exists.
+ */
+export type Backend = 'native' | 'wasm';
+export interface SignOptions { merchantId: string; timestamp?: Timestamp | undefined; options?: CanonicalOptions | undefined; backend?: Backend | undefined; }
 export interface SignedRequest { body: string; headers: AccessHeaders; }
 /** Header names in any letter case. */
 export type HeadersInput = Record<string, string | string[] | undefined> | Headers | Map<string, string> | Array<[string, string]>;
@@ -60,6 +65,7 @@ export interface VerifyCallbackOptions {
   now?: number;
   /** Largest raw body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  backend?: Backend | undefined;
 }
 /** A verified callback: the callback model plus how it was verified. */
 export interface VerifiedCallback extends Callback {
@@ -107,7 +113,18 @@ pub fn canonical_message(
     #[wasm_bindgen(unchecked_param_type = "Timestamp")] timestamp: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: Option<JsValue>,
 ) -> JsResult<String> {
-    Ok(steps(&body, &timestamp, &options.unwrap_or(JsValue::UNDEFINED))?.message)
+    let options = options.unwrap_or(JsValue::UNDEFINED);
+    // JSON text takes the one-pass path; anything it does not take, the full one.
+    if let (Ok(Some(text)), Ok(canonical), Ok(stamp)) = (
+        text_from_js(&body, Limits::DEFAULT_MAX_BYTES),
+        canonical_options_from_js(&options),
+        timestamp_from_js(&timestamp),
+    ) {
+        if let Some(message) = crate::canonical_text::message_from_text(&text, &stamp, &canonical, &Limits::default()) {
+            return Ok(message);
+        }
+    }
+    Ok(steps(&body, &timestamp, &options)?.message)
 }
 
 /// Every step of building the message: entries, joined text, base64url, message.
@@ -233,6 +250,7 @@ impl VerifyingKey {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SignRequestOptions {
     merchant_id: String,
+    backend: Option<String>,
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     timestamp: JsValue,
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
@@ -261,6 +279,53 @@ fn argument_error(name: &str, error: impl std::fmt::Display) -> JsValue {
     fail(Error::InvalidArgument { name: name.into(), reason: format!("is not valid: {error}") })
 }
 
+/// The checked inputs of `signRequest` and `prepareRequest`.
+struct SignInputs {
+    body: convert::BodyInput,
+    merchant_id: String,
+    timestamp: String,
+    canonical: canonical::CanonicalOptions,
+    /// The `backend` option's choice: true for the caller's native RSA.
+    native: bool,
+}
+
+/// `native_available`: whether the caller (a JS wrapper) has a native RSA to offer.
+fn sign_inputs(body: &JsValue, options: JsValue, native_available: bool) -> JsResult<SignInputs> {
+    let options = sign_options(options, native_available)?;
+    let body = body_from_js(body, &Limits::default()).map_err(fail)?;
+    Ok(SignInputs {
+        body,
+        merchant_id: options.merchant_id,
+        timestamp: options.timestamp,
+        canonical: options.canonical,
+        native: options.native,
+    })
+}
+
+/// The checked options of `signRequest` and `prepareRequest`.
+struct SignOptionsIn {
+    merchant_id: String,
+    timestamp: String,
+    canonical: canonical::CanonicalOptions,
+    native: bool,
+}
+
+fn sign_options(options: JsValue, native_available: bool) -> JsResult<SignOptionsIn> {
+    let known = struct_fields::<SignRequestOptions>();
+    let options =
+        plain_members(&options, known, &["timestamp", "options"]).map_err(|e| fail(e.into_error("options", known)))?;
+    let options: SignRequestOptions =
+        serde_wasm_bindgen::from_value(options).map_err(|e| argument_error("options", e))?;
+    let native = prepare::check_backend(options.backend.as_deref(), native_available).map_err(fail)?;
+    let canonical = canonical_options_from_js(&options.options).map_err(fail)?;
+    let timestamp = if options.timestamp.is_undefined() {
+        now_seconds().to_string()
+    } else {
+        timestamp_from_js(&options.timestamp).map_err(fail)?
+    };
+    Ok(SignOptionsIn { merchant_id: options.merchant_id, timestamp, canonical, native })
+}
+
 /// Signs a request body; returns the exact body text to send and the four headers.
 #[wasm_bindgen(js_name = signRequest, unchecked_return_type = "SignedRequest")]
 pub fn sign_request(
@@ -268,26 +333,20 @@ pub fn sign_request(
     signing_key: &SigningKey,
     #[wasm_bindgen(unchecked_param_type = "SignOptions")] options: JsValue,
 ) -> JsResult<JsValue> {
-    let known = struct_fields::<SignRequestOptions>();
-    let options =
-        plain_members(&options, known, &["timestamp", "options"]).map_err(|e| fail(e.into_error("options", known)))?;
-    let options: SignRequestOptions =
-        serde_wasm_bindgen::from_value(options).map_err(|e| argument_error("options", e))?;
-    let canonical = canonical_options_from_js(&options.options).map_err(fail)?;
-    let timestamp = if options.timestamp.is_undefined() {
-        now_seconds().to_string()
-    } else {
-        timestamp_from_js(&options.timestamp).map_err(fail)?
-    };
-    let body = body_from_js(&body, &Limits::default()).map_err(fail)?;
+    sign_in_wasm(&sign_inputs(&body, options, false)?, signing_key)
+}
+
+/// The pure-wasm signature of checked inputs, as `signRequest` returns it.
+fn sign_in_wasm(input: &SignInputs, signing_key: &SigningKey) -> JsResult<JsValue> {
     let headers =
-        signing::sign_body(&body.json, &signing_key.0, &options.merchant_id, &timestamp, &canonical).map_err(fail)?;
+        signing::sign_body(&input.body.json, &signing_key.0, &input.merchant_id, &input.timestamp, &input.canonical)
+            .map_err(fail)?;
     #[derive(Serialize)]
     struct Signed<'a> {
         body: &'a str,
         headers: HeadersOut<'a>,
     }
-    to_js(&Signed { body: &body.text, headers: HeadersOut::from(&headers) })
+    to_js(&Signed { body: &input.body.text, headers: HeadersOut::from(&headers) })
 }
 
 #[derive(Deserialize, Default)]
@@ -295,6 +354,7 @@ pub fn sign_request(
 struct VerifyCallbackOptions {
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     options: JsValue,
+    backend: Option<String>,
     tolerance_seconds: Option<f64>,
     now: Option<f64>,
     max_body_bytes: Option<f64>,
@@ -326,6 +386,11 @@ fn whole_number(name: &str, value: f64, max: f64) -> JsResult<u64> {
 }
 
 fn verify_options_from_js(value: JsValue) -> JsResult<VerifyOptions> {
+    Ok(verify_options_and_backend(value, false)?.0)
+}
+
+/// The options, and whether the `backend` option chose the caller's native RSA.
+fn verify_options_and_backend(value: JsValue, native_available: bool) -> JsResult<(VerifyOptions, bool)> {
     let known = struct_fields::<VerifyCallbackOptions>();
     let value = plain_members(&value, known, &["options"]).map_err(|e| fail(e.into_error("options", known)))?;
     let raw: VerifyCallbackOptions = if value.is_undefined() || value.is_null() {
@@ -333,6 +398,7 @@ fn verify_options_from_js(value: JsValue) -> JsResult<VerifyOptions> {
     } else {
         serde_wasm_bindgen::from_value(value).map_err(|e| argument_error("options", e))?
     };
+    let native = prepare::check_backend(raw.backend.as_deref(), native_available).map_err(fail)?;
     let mut limits = Limits::default();
     if let Some(max) = raw.max_body_bytes {
         limits.max_bytes = whole_number("maxBodyBytes", max, MAX_BODY_BYTES_CEILING)? as usize;
@@ -343,12 +409,13 @@ fn verify_options_from_js(value: JsValue) -> JsResult<VerifyOptions> {
         Some(now) => Some(whole_number("now", now, 9_007_199_254_740_991.0)?),
         None => tolerance_seconds.map(|_| now_seconds()),
     };
-    Ok(VerifyOptions {
+    let options = VerifyOptions {
         canonical: canonical_options_from_js(&raw.options).map_err(fail)?,
         tolerance_seconds,
         now,
         limits,
-    })
+    };
+    Ok((options, native))
 }
 
 fn received_headers(headers: &JsValue) -> JsResult<ReceivedHeaders> {
@@ -384,23 +451,29 @@ pub fn verify_callback(
     callback_out(&verified, &options)
 }
 
-fn callback_out(verified: &callback::VerifiedCallback, options: &VerifyOptions) -> JsResult<JsValue> {
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Verification<'a> {
-        timestamp: u64,
-        merchant_id: &'a str,
-        key_index: usize,
-        options: JsOptionsOut,
-    }
-    #[derive(Serialize)]
-    struct VerifiedOut<'a> {
-        #[serde(flatten)]
-        callback: &'a Callback,
-        verification: Verification<'a>,
-    }
-    let callback = parse_callback(&verified.body).map_err(fail)?;
-    let out = to_js(&VerifiedOut {
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Verification<'a> {
+    timestamp: u64,
+    merchant_id: &'a str,
+    key_index: usize,
+    options: JsOptionsOut,
+}
+
+#[derive(Serialize)]
+struct VerifiedOut<'a> {
+    #[serde(flatten)]
+    callback: &'a Callback,
+    verification: Verification<'a>,
+}
+
+/// What `verifyCallback` returns, as JSON text: every backend hands JS the same
+/// text to `JSON.parse`, which is much faster than building the objects
+/// property by property across the boundary, and makes every body member (even
+/// one named `__proto__`) an own data property.
+fn verified_json(verified: &callback::VerifiedCallback, options: &VerifyOptions) -> Result<String, Error> {
+    let callback = parse_callback(&verified.body)?;
+    let out = VerifiedOut {
         callback: &callback,
         verification: Verification {
             timestamp: verified.timestamp,
@@ -408,9 +481,14 @@ fn callback_out(verified: &callback::VerifiedCallback, options: &VerifyOptions) 
             key_index: verified.key_index,
             options: JsOptionsOut::from(&options.canonical),
         },
-    })?;
-    let display_data = callback.instruction.iter().flat_map(|i| i.other.iter().map(|item| &item.data));
-    restore_body_json(out, &callback.raw, display_data)
+    };
+    serde_json::to_string(&out).map_err(|e| Error::CryptoFailure { reason: format!("result conversion failed: {e}") })
+}
+
+fn callback_out(verified: &callback::VerifiedCallback, options: &VerifyOptions) -> JsResult<JsValue> {
+    let text = verified_json(verified, options).map_err(fail)?;
+    js_sys::JSON::parse(&text)
+        .map_err(|_| fail(Error::CryptoFailure { reason: "result conversion failed: JSON.parse refused it".into() }))
 }
 
 /// For a callback that fails to verify: which canonical variant the sender used,

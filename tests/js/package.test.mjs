@@ -23,12 +23,12 @@ describe('package.json', () => {
     assert.equal(manifest.$comment, undefined, 'template comment removed');
   });
 
-  test('exports map: node import -> ESM wrapper, node require -> CJS, browser/default -> web build', () => {
+  test('exports map: node import -> ESM wrapper, node require -> CJS wrapper, browser/default -> web wrapper', () => {
     const dot = manifest.exports['.'];
     assert.equal(dot.node.import.default, './index.mjs');
-    assert.equal(dot.node.require.default, './node/payment_intake.js');
-    assert.equal(dot.browser.default, './web/payment_intake.js');
-    assert.equal(dot.default.default, './web/payment_intake.js');
+    assert.equal(dot.node.require.default, './node/index.js');
+    assert.equal(dot.browser.default, './web/index.js');
+    assert.equal(dot.default.default, './web/index.js');
     assert.deepEqual(Object.keys(dot), ['node', 'browser', 'default'], 'node is matched before browser and default');
   });
 
@@ -60,22 +60,26 @@ describe('module shapes', () => {
   });
 
   test('TypeScript declarations name every export, for both builds', () => {
-    const nodeTypes = fs.readFileSync(path.join(pkgDir, 'node', 'payment_intake.d.ts'), 'utf8');
-    const webTypes = fs.readFileSync(path.join(pkgDir, 'web', 'payment_intake.d.ts'), 'utf8');
+    // Each wrapper's declarations re-export the wasm-bindgen ones and add their own.
+    const types = (dir) => ['index.d.ts', 'payment_intake.d.ts'].map((f) => fs.readFileSync(path.join(pkgDir, dir, f), 'utf8')).join('\n');
+    const nodeTypes = types('node');
+    const webTypes = types('web');
+    assert.match(fs.readFileSync(path.join(pkgDir, 'node', 'index.d.ts'), 'utf8'), /export \* from '\.\/payment_intake\.js'/);
     for (const name of publicNames) {
       const declared = new RegExp(`export (?:function|class|const) ${name}\\b`);
       assert.match(nodeTypes, declared, `node .d.ts declares ${name}`);
       assert.match(webTypes, declared, `web .d.ts declares ${name}`);
     }
     assert.match(webTypes, /export default function __wbg_init/);
+    assert.match(webTypes, /export \{ default \} from '\.\/payment_intake\.js'/);
     assert.match(webTypes, /export function initSync/);
-    assert.match(fs.readFileSync(path.join(pkgDir, 'index.d.mts'), 'utf8'), /export \* from '\.\/node\/payment_intake\.js'/);
+    assert.match(fs.readFileSync(path.join(pkgDir, 'index.d.mts'), 'utf8'), /export \* from '\.\/node\/index\.js'/);
     assert.equal(manifest.exports['.'].node.import.types, './index.d.mts');
   });
 });
 
 describe('the web build (its own wasm instance)', async () => {
-  const web = await import(pathToFileURL(path.join(pkgDir, 'web', 'payment_intake.js')).href);
+  const web = await import(pathToFileURL(path.join(pkgDir, 'web', 'index.js')).href);
   web.initSync({ module: fs.readFileSync(path.join(pkgDir, 'web', 'payment_intake_bg.wasm')) });
 
   test('exports the same names', () => {
@@ -110,7 +114,7 @@ describe('installed from the packed tarball into a fresh project', () => {
   test('npm pack + npm install work offline', () => {
     const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', work], pkgDir));
     const files = packed[0].files.map((f) => f.path).sort();
-    for (const f of ['index.mjs', 'index.d.mts', 'node/payment_intake.js', 'node/payment_intake_bg.wasm', 'web/payment_intake.js', 'web/payment_intake_bg.wasm', 'README.md', 'package.json']) {
+    for (const f of ['index.mjs', 'index.d.mts', 'node/index.js', 'node/payment_intake.js', 'node/payment_intake_bg.wasm', 'web/index.js', 'web/payment_intake.js', 'web/payment_intake_bg.wasm', 'README.md', 'package.json']) {
       assert.ok(files.includes(f), `${f} is packed`);
     }
     app = path.join(work, 'app');
@@ -131,7 +135,7 @@ describe('installed from the packed tarball into a fresh project', () => {
 
   test("require('payment-intake') loads the CommonJS build", () => {
     assert.ok(app, 'installed');
-    const out = run(process.execPath, ['-e', script("const pi = require('payment-intake');\nif (!require.resolve('payment-intake').endsWith('node/payment_intake.js')) throw new Error(require.resolve('payment-intake'));")], app);
+    const out = run(process.execPath, ['-e', script("const pi = require('payment-intake');\nif (!require.resolve('payment-intake').endsWith('node/index.js')) throw new Error(require.resolve('payment-intake'));")], app);
     assert.match(out, /^ok \d+/);
   });
 

@@ -1,0 +1,173 @@
+// payment-intake for Node (copied by scripts/build.mjs to pkg/node/index.js):
+// the WebAssembly build (./payment_intake.js) with RSA done by node:crypto.
+// The wasm still reads every argument, builds every message and makes every
+// check (__signRequest, __prepareCallback), the `backend` option included;
+// this file adds only crypto.sign / crypto.verify with KeyObjects cached per
+// key, and throws the wasm path's own errors. It never reads the options.
+'use strict';
+
+const crypto = require('node:crypto');
+const wasm = require('./payment_intake.js');
+
+/** SigningKey -> private KeyObject. */
+const privateKeys = new WeakMap();
+/** SubjectPublicKeyInfo PEM (as the wasm hands it) -> public KeyObject, most recent last. */
+const publicKeys = new Map();
+const PUBLIC_CACHE_SIZE = 16;
+
+/** SigningKey -> the PEM it was read from: node:crypto reads it directly (no export from wasm). */
+const sourcePems = new WeakMap();
+const fromPem = wasm.SigningKey.fromPem;
+wasm.SigningKey.fromPem = function fromPemRemembered(pem) {
+  const key = fromPem.call(this, pem);
+  sourcePems.set(key, pem);
+  return key;
+};
+
+function privateKeyObject(signingKey) {
+  let key = privateKeys.get(signingKey);
+  if (key === undefined) {
+    const pem = sourcePems.get(signingKey);
+    try {
+      // The wasm accepted this PEM (PKCS#8 or PKCS#1, unencrypted), so OpenSSL reads it
+      // too; that it read the same key is checked on the public half.
+      key = crypto.createPrivateKey({ key: pem, format: 'pem' });
+      const spki = crypto.createPublicKey(key).export({ type: 'spki', format: 'pem' });
+      if (spki !== signingKey.publicKeyPem()) key = undefined;
+    } catch {
+      key = undefined;
+    }
+    key ??= crypto.createPrivateKey({ key: signingKey.privateKeyPem(), format: 'pem' });
+    privateKeys.set(signingKey, key);
+  }
+  return key;
+}
+
+function publicKeyObject(spkiPem) {
+  let key = publicKeys.get(spkiPem);
+  if (key === undefined) {
+    key = crypto.createPublicKey({ key: spkiPem, format: 'pem' });
+    if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
+    publicKeys.set(spkiPem, key);
+  }
+  return key;
+}
+
+/**
+ * Short JSON text as UTF-8 bytes: Buffer.from (pooled up to 4 KB) encodes in C++,
+ * cheaper than the wasm-bindgen string copy. Text with a lone surrogate
+ * stays a string, so the wasm reports it exactly as before.
+ */
+function asBytes(body) {
+  return typeof body === 'string' && body.length > 128 && body.length <= 4096 && typeof body.isWellFormed === 'function' && body.isWellFormed()
+    ? Buffer.from(body, 'utf8')
+    : body;
+}
+
+/** An error shaped like the ones the wasm throws. */
+function cryptoFailure(cause) {
+  const error = new Error(`RSA operation failed: ${cause?.message ?? cause}`);
+  error.name = 'PaymentIntakeError';
+  error.code = 'CRYPTO_FAILURE';
+  return error;
+}
+
+function base64url(bytes, padding) {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
+  return padding ? text + '='.repeat((4 - (text.length % 4)) % 4) : text;
+}
+
+function signedRequest(prepared, signature) {
+  const h = prepared.headers;
+  return {
+    body: prepared.body,
+    headers: {
+      'x-access-timestamp': h['x-access-timestamp'],
+      'x-access-merchant-id': h['x-access-merchant-id'],
+      'x-access-signature': base64url(signature, prepared.padding),
+      'x-access-token': h['x-access-token'],
+    },
+  };
+}
+
+function signRequest(body, signingKey, options) {
+  const [signed, prepared] = wasm.__signRequest(body, signingKey, options, true);
+  if (signed !== undefined) return signed;
+  let signature;
+  try {
+    signature = crypto.sign('sha256', Buffer.from(prepared.message, 'utf8'), privateKeyObject(signingKey));
+  } catch (cause) {
+    throw cryptoFailure(cause);
+  }
+  return signedRequest(prepared, signature);
+}
+
+/**
+ * Everything of verifyCallback but the RSA check: `{ message, signature, keyIndex,
+ * callback, callbackError }` (the `backend` option changes nothing here).
+ */
+function prepareCallback(rawBody, headers, keys, options) {
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, options, 2);
+  const ok = typeof result === 'string';
+  return { message, signature, keyIndex, callback: ok ? JSON.parse(result) : null, callbackError: ok ? null : result };
+}
+
+function verifyCallback(rawBody, headers, keys, options) {
+  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, 1);
+  if (message !== undefined) {
+    let ok;
+    try {
+      ok = crypto.verify('sha256', Buffer.from(message, 'utf8'), publicKeyObject(keyPem), signature);
+    } catch (cause) {
+      throw cryptoFailure(cause);
+    }
+    if (!ok) throw wasm.__signatureMismatch();
+  }
+  if (typeof result !== 'string') throw result;
+  return JSON.parse(result);
+}
+
+/** `signRequest`, with the RSA operation on libuv's thread pool (node:crypto's callback form). */
+async function signRequestAsync(body, signingKey, options) {
+  const [signed, prepared] = wasm.__signRequest(body, signingKey, options, true);
+  if (signed !== undefined) return signed;
+  const key = privateKeyObject(signingKey);
+  const signature = await new Promise((resolve, reject) => {
+    crypto.sign('sha256', Buffer.from(prepared.message, 'utf8'), key, (error, bytes) =>
+      error ? reject(cryptoFailure(error)) : resolve(bytes),
+    );
+  });
+  return signedRequest(prepared, signature);
+}
+
+/** `verifyCallback`, with the RSA check on libuv's thread pool. */
+async function verifyCallbackAsync(rawBody, headers, keys, options) {
+  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, 1);
+  if (message !== undefined) {
+    const key = publicKeyObject(keyPem);
+    const ok = await new Promise((resolve, reject) => {
+      crypto.verify('sha256', Buffer.from(message, 'utf8'), key, signature, (error, verified) =>
+        error ? reject(cryptoFailure(error)) : resolve(verified),
+      );
+    });
+    if (!ok) throw wasm.__signatureMismatch();
+  }
+  if (typeof result !== 'string') throw result;
+  return JSON.parse(result);
+}
+
+function canonicalMessage(body, timestamp, options) {
+  return wasm.canonicalMessage(asBytes(body), timestamp, options);
+}
+
+const publicWasm = Object.fromEntries(Object.entries(wasm).filter(([name]) => !name.startsWith('__')));
+
+module.exports = {
+  ...publicWasm,
+  canonicalMessage,
+  signRequest,
+  verifyCallback,
+  signRequestAsync,
+  verifyCallbackAsync,
+  prepareCallback,
+};

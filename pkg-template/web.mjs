@@ -1,0 +1,111 @@
+// payment-intake for browsers and edge runtimes (copied by scripts/build.mjs to
+// pkg/web/index.js): the WebAssembly build (./payment_intake.js, `init()` as
+// default export) plus `signRequestAsync` / `verifyCallbackAsync`, whose RSA
+// runs in WebCrypto with the imported CryptoKeys cached per key. The wasm
+// reads every argument (the `backend` option too), builds every message and
+// makes every check; the sync functions are the pure-WebAssembly path.
+import init, * as wasm from './payment_intake.js';
+
+export * from './payment_intake.js';
+export default init;
+
+const ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+const encoder = new TextEncoder();
+/** SigningKey -> Promise<CryptoKey>; SubjectPublicKeyInfo PEM -> Promise<CryptoKey> (most recent last). */
+const privateKeys = new WeakMap();
+const publicKeys = new Map();
+const PUBLIC_CACHE_SIZE = 16;
+
+const subtle = () => globalThis.crypto?.subtle;
+
+function cryptoFailure(cause) {
+  const error = new Error(`RSA operation failed: ${cause?.message ?? cause}`);
+  error.name = 'PaymentIntakeError';
+  error.code = 'CRYPTO_FAILURE';
+  return error;
+}
+
+/** The DER bytes of a PEM block. */
+function pemBody(pem) {
+  const base64 = pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
+
+function privateCryptoKey(signingKey) {
+  let key = privateKeys.get(signingKey);
+  if (key === undefined) {
+    key = subtle().importKey('pkcs8', pemBody(signingKey.privateKeyPem()), ALGORITHM, false, ['sign']);
+    privateKeys.set(signingKey, key);
+  }
+  return key;
+}
+
+function publicCryptoKey(spkiPem) {
+  let key = publicKeys.get(spkiPem);
+  if (key === undefined) {
+    key = subtle().importKey('spki', pemBody(spkiPem), ALGORITHM, false, ['verify']);
+    if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
+    publicKeys.set(spkiPem, key);
+  }
+  return key;
+}
+
+function base64url(bytes, padding) {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  const text = btoa(binary).replace(/\+/g, '-').replace(/\//g, '_');
+  return padding ? text : text.replace(/=+$/, '');
+}
+
+async function rsa(operation) {
+  try {
+    return await operation();
+  } catch (cause) {
+    throw cryptoFailure(cause);
+  }
+}
+
+/**
+ * Everything of verifyCallback but the RSA check: `{ message, signature, keyIndex,
+ * callback, callbackError }` (the `backend` option changes nothing here).
+ */
+export function prepareCallback(rawBody, headers, keys, options) {
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, options, 2);
+  const ok = typeof result === 'string';
+  return { message, signature, keyIndex, callback: ok ? JSON.parse(result) : null, callbackError: ok ? null : result };
+}
+
+/**
+ * `signRequest` with the RSA signature made by WebCrypto; the pure-wasm one where
+ * there is no WebCrypto or with `backend: 'wasm'`. The wasm reads the options.
+ */
+export async function signRequestAsync(body, signingKey, options) {
+  const [signed, prepared] = wasm.__signRequest(body, signingKey, options, subtle() !== undefined);
+  if (signed !== undefined) return signed;
+  const key = privateCryptoKey(signingKey);
+  const signature = await rsa(async () =>
+    new Uint8Array(await subtle().sign(ALGORITHM, await key, encoder.encode(prepared.message))),
+  );
+  const h = prepared.headers;
+  return {
+    body: prepared.body,
+    headers: {
+      'x-access-timestamp': h['x-access-timestamp'],
+      'x-access-merchant-id': h['x-access-merchant-id'],
+      'x-access-signature': base64url(signature, prepared.padding),
+      'x-access-token': h['x-access-token'],
+    },
+  };
+}
+
+/** `verifyCallback` with the RSA check made by WebCrypto (pure wasm where there is none, or with `backend: 'wasm'`). */
+export async function verifyCallbackAsync(rawBody, headers, keys, options) {
+  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, subtle() === undefined ? 0 : 1);
+  if (message !== undefined) {
+    const key = publicCryptoKey(keyPem);
+    const ok = await rsa(async () => subtle().verify(ALGORITHM, await key, signature, encoder.encode(message)));
+    if (!ok) throw wasm.__signatureMismatch();
+  }
+  if (typeof result !== 'string') throw result;
+  return JSON.parse(result);
+}

@@ -1,0 +1,278 @@
+#!/usr/bin/env node
+// Side-by-side benchmark of the built package (pkg/) against plain Node
+// baselines, in one process: every ratio is computed within one round from
+// two measurements taken back to back, and the rounds give min/median/max.
+// Writes bench/results.json and BENCHMARKS.md. Not a test: nothing fails.
+//
+//   npm run bench                 (build first: npm run build)
+//   node scripts/bench.mjs --rounds 9 --ms 300
+import { execFileSync, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+import { payinSchema, plainCanonicalMessage, largeBody, payinBody } from '../bench/baselines.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const pkgDir = path.join(root, 'pkg');
+const require = createRequire(import.meta.url);
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const ROUNDS = arg('rounds', 7);
+const BATCH_MS = arg('ms', 200);
+const COLD_RUNS = arg('cold', 7);
+const onlyIndex = process.argv.indexOf('--only');
+const ONLY = onlyIndex >= 0 ? process.argv[onlyIndex + 1] : null;
+
+if (!fs.existsSync(path.join(pkgDir, 'node', 'index.js'))) {
+  console.error('pkg/ is not built: run `npm run build` first');
+  process.exit(1);
+}
+const pi = require(pkgDir);
+const read = (p) => fs.readFileSync(path.join(root, p), 'utf8');
+
+// ---------------------------------------------------------------------------
+// Timing
+// ---------------------------------------------------------------------------
+
+/** Operations per second of `fn` over about `ms` milliseconds (sync or async). */
+async function rate(fn, ms, isAsync) {
+  let n = 0;
+  const start = process.hrtime.bigint();
+  const end = start + BigInt(Math.round(ms * 1e6));
+  let now = start;
+  while (now < end) {
+    // Small inner batches keep the clock reads out of the measurement.
+    for (let i = 0; i < 4; i++) {
+      if (isAsync) await fn();
+      else fn();
+    }
+    n += 4;
+    now = process.hrtime.bigint();
+  }
+  return (n * 1e9) / Number(now - start);
+}
+
+const stats = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { min: sorted[0], median: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1] };
+};
+
+/**
+ * `ours` against `baseline`: each round measures both, alternating which goes
+ * first, and takes ours/baseline (throughput ratio: > 1 means ours is faster).
+ */
+async function compare(title, ours, baseline, { ms = BATCH_MS, target, asyncOurs = false, asyncBase = false } = {}) {
+  if (ONLY && !title.includes(ONLY)) return null;
+  process.stdout.write(`  ${title} `);
+  await rate(ours.fn, Math.max(400, ms), asyncOurs); // warm up: wasm tiers up to TurboFan
+  await rate(baseline.fn, Math.max(400, ms), asyncBase);
+  const ratios = [];
+  const oursRates = [];
+  const baseRates = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    let a;
+    let b;
+    if (round % 2 === 0) {
+      a = await rate(ours.fn, ms, asyncOurs);
+      b = await rate(baseline.fn, ms, asyncBase);
+    } else {
+      b = await rate(baseline.fn, ms, asyncBase);
+      a = await rate(ours.fn, ms, asyncOurs);
+    }
+    oursRates.push(a);
+    baseRates.push(b);
+    ratios.push(a / b);
+    process.stdout.write('.');
+  }
+  const ratio = stats(ratios);
+  const result = {
+    title,
+    ours: ours.name,
+    baseline: baseline.name,
+    oursOpsPerSec: stats(oursRates),
+    baselineOpsPerSec: stats(baseRates),
+    ratio,
+    target: target ?? null,
+    met: target === undefined ? null : ratio.median >= target,
+  };
+  console.log(` ratio ${ratio.median.toFixed(2)} (min ${ratio.min.toFixed(2)}, max ${ratio.max.toFixed(2)})${target ? `, target >= ${target}` : ''}`);
+  return result;
+}
+
+// ---------------------------------------------------------------------------
+// Inputs
+// ---------------------------------------------------------------------------
+
+const signingPem = read('tests/vectors/keys/rsa2048.pkcs8.pem');
+const publicPem = read('tests/vectors/keys/rsa2048.public.pem');
+const signingKey = pi.SigningKey.fromPem(signingPem);
+const verifyingKey = pi.VerifyingKey.fromPem(publicPem);
+const privateKeyObject = crypto.createPrivateKey(signingPem);
+const publicKeyObject = crypto.createPublicKey(publicPem);
+const subtle = crypto.webcrypto.subtle;
+const ALG = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+const der = (pem) => Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+const subtlePrivate = await subtle.importKey('pkcs8', der(signingPem), ALG, false, ['sign']);
+const subtlePublic = await subtle.importKey('spki', der(publicPem), ALG, false, ['verify']);
+
+const timestamp = '1700000000';
+const signOptions = { merchantId: 'merchant-1', timestamp };
+const payinText = JSON.stringify(payinBody);
+const signMessage = Buffer.from(pi.canonicalMessage(payinText, timestamp));
+
+const callbackCase = JSON.parse(read('tests/vectors/callbacks.json')).cases.find((c) => c.name === 'valid callback');
+const callbackBody = callbackCase.body;
+const callbackHeaders = callbackCase.headers;
+const verifyMessage = Buffer.from(pi.canonicalMessage(callbackBody, timestamp));
+const verifySignature = Buffer.from(callbackHeaders['x-access-signature'].replace(/=+$/, ''), 'base64url');
+const bigText = JSON.stringify(largeBody(100 * 1024));
+
+// The baselines must compute the same thing as the package.
+for (const [name, text] of [['1 KB', callbackBody], ['100 KB', bigText], ['payin', payinText]]) {
+  if (plainCanonicalMessage(text, timestamp) !== pi.canonicalMessage(text, timestamp)) {
+    throw new Error(`the plain JS canonicalizer disagrees with the package on the ${name} body`);
+  }
+}
+if (!crypto.verify('sha256', verifyMessage, publicKeyObject, verifySignature)) throw new Error('the callback vector does not verify');
+const Ajv = require('ajv');
+const addFormats = require('ajv-formats');
+const ajv = new Ajv({ allErrors: true });
+addFormats(ajv);
+const ajvValidate = ajv.compile(payinSchema);
+const validatePath = '/api/v1/payment/p2p/payin';
+if (!ajvValidate(JSON.parse(payinText)) || !pi.validateRequest(validatePath, payinText).valid) {
+  throw new Error(`the payin body must be valid for both validators: ${JSON.stringify(ajvValidate.errors)}`);
+}
+
+// ---------------------------------------------------------------------------
+// Runs
+// ---------------------------------------------------------------------------
+
+const machine = {
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  cores: os.cpus().length,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
+  node: process.version,
+  v8: process.versions.v8,
+  rustc: (() => {
+    try {
+      return execFileSync('rustc', ['--version'], { encoding: 'utf8' }).trim();
+    } catch {
+      return 'unknown';
+    }
+  })(),
+  platform: `${os.type()} ${os.release()} ${os.arch()}`,
+  date: new Date().toISOString(),
+};
+console.log(`bench: ${machine.cpu}, ${machine.cores} cores, load ${machine.loadAverageAtStart.join(' ')}, Node ${machine.node}, ${machine.rustc}`);
+console.log(`${ROUNDS} rounds of ~${BATCH_MS} ms per side (RSA in wasm: longer batches)\n`);
+
+const rawSign = { name: 'crypto.sign (cached KeyObject)', fn: () => crypto.sign('sha256', signMessage, privateKeyObject) };
+const rawVerify = { name: 'crypto.verify (cached KeyObject)', fn: () => crypto.verify('sha256', verifyMessage, publicKeyObject, verifySignature) };
+const subtleSign = { name: 'WebCrypto sign (cached CryptoKey)', fn: () => subtle.sign(ALG, subtlePrivate, signMessage) };
+const subtleVerify = { name: 'WebCrypto verify (cached CryptoKey)', fn: () => subtle.verify(ALG, subtlePublic, verifySignature, verifyMessage) };
+const wasmSign = { name: "signRequest, backend 'wasm'", fn: () => pi.signRequest(payinText, signingKey, { ...signOptions, backend: 'wasm' }) };
+const wasmVerify = {
+  name: "verifyCallback, backend 'wasm'",
+  fn: () => pi.verifyCallback(callbackBody, callbackHeaders, verifyingKey, { backend: 'wasm' }),
+};
+const rsaMs = Math.max(BATCH_MS, 300);
+
+const results = [];
+const push = (result) => result && results.push(result);
+console.log('signing and verifying (RSA-2048, PKCS#1 v1.5, SHA-256)');
+push(await compare('Node signRequest (payin body) vs raw crypto.sign', { name: 'signRequest (node:crypto)', fn: () => pi.signRequest(payinText, signingKey, signOptions) }, rawSign, { ms: rsaMs, target: 0.9 }));
+push(await compare('Node verifyCallback (1 KB callback) vs raw crypto.verify', { name: 'verifyCallback (node:crypto)', fn: () => pi.verifyCallback(callbackBody, callbackHeaders, verifyingKey) }, rawVerify, { target: 0.7 }));
+push(await compare('pure-wasm signRequest vs raw crypto.sign', wasmSign, rawSign, { ms: rsaMs, target: 0.3 }));
+push(await compare('pure-wasm verifyCallback vs raw crypto.verify', wasmVerify, rawVerify, { ms: rsaMs, target: 0.3 }));
+push(await compare('pure-wasm signRequest vs WebCrypto sign', wasmSign, subtleSign, { ms: rsaMs, asyncBase: true }));
+push(await compare('pure-wasm verifyCallback vs WebCrypto verify', wasmVerify, subtleVerify, { ms: rsaMs, asyncBase: true }));
+
+console.log('\ncanonical message (string in, string out: boundary crossing included)');
+push(await compare('canonicalMessage 1 KB vs plain JS', { name: 'canonicalMessage', fn: () => pi.canonicalMessage(callbackBody, timestamp) }, { name: 'plain JS canonicalizer', fn: () => plainCanonicalMessage(callbackBody, timestamp) }, { target: 2 }));
+push(await compare('canonicalMessage 100 KB vs plain JS', { name: 'canonicalMessage', fn: () => pi.canonicalMessage(bigText, timestamp) }, { name: 'plain JS canonicalizer', fn: () => plainCanonicalMessage(bigText, timestamp) }, { ms: rsaMs, target: 2 }));
+
+console.log('\nvalidation of raw JSON text (P2P payin create body)');
+push(await compare('validateRequest vs ajv (JSON.parse + compiled schema, allErrors)', { name: 'validateRequest(path, text)', fn: () => pi.validateRequest(validatePath, payinText) }, { name: 'ajv', fn: () => ajvValidate(JSON.parse(payinText)) }, { target: 1 }));
+
+if (ONLY) {
+  console.log('\n(--only: no size, no cold start, nothing written)');
+  process.exit(0);
+}
+
+// Size of the .wasm.
+const wasmBytes = fs.readFileSync(path.join(pkgDir, 'node', 'payment_intake_bg.wasm'));
+const size = { raw: wasmBytes.length, gzip: zlib.gzipSync(wasmBytes, { level: 9 }).length, targetGzip: 100 * 1024 };
+size.met = size.gzip <= size.targetGzip;
+console.log(`\n.wasm: ${size.raw} bytes raw, ${size.gzip} bytes gzip (-9); target <= ${size.targetGzip}`);
+
+// Cold start: a fresh Node process imports the package and signs once.
+const coldScript = `
+  const t0 = performance.now();
+  const pi = await import(${JSON.stringify(path.join(pkgDir, 'index.mjs'))});
+  const t1 = performance.now();
+  const key = pi.SigningKey.fromPem(${JSON.stringify(signingPem)});
+  pi.signRequest(${JSON.stringify(payinText)}, key, { merchantId: 'm', timestamp: 1700000000 });
+  const t2 = performance.now();
+  console.log(JSON.stringify({ importMs: t1 - t0, firstSignMs: t2 - t1, totalMs: t2 - t0, processMs: t2 }));
+`;
+const cold = [];
+for (let i = 0; i < COLD_RUNS; i++) {
+  const started = process.hrtime.bigint();
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', coldScript], { encoding: 'utf8' });
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  if (child.status !== 0) throw new Error(`cold start run failed: ${child.stderr}`);
+  cold.push({ ...JSON.parse(child.stdout), wallMs });
+}
+const coldStart = Object.fromEntries(['importMs', 'firstSignMs', 'totalMs', 'processMs', 'wallMs'].map((k) => [k, stats(cold.map((c) => c[k]))]));
+coldStart.targetMs = 50;
+coldStart.met = coldStart.totalMs.median <= coldStart.targetMs;
+console.log(`cold start (import + key + first sign, in a fresh process, ${COLD_RUNS} runs): median ${coldStart.totalMs.median.toFixed(1)} ms (min ${coldStart.totalMs.min.toFixed(1)}, max ${coldStart.totalMs.max.toFixed(1)}); process wall ${coldStart.wallMs.median.toFixed(0)} ms`);
+
+// ---------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------
+
+const output = { machine, settings: { rounds: ROUNDS, batchMs: BATCH_MS, rsaBatchMs: rsaMs, coldRuns: COLD_RUNS }, comparisons: results, wasmSize: size, coldStart };
+fs.mkdirSync(path.join(root, 'bench'), { recursive: true });
+fs.writeFileSync(path.join(root, 'bench', 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
+
+const f2 = (x) => x.toFixed(2);
+const ops = (x) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
+const perOp = (x) => (1e6 / x >= 1000 ? `${(1e3 / x).toFixed(2)} ms` : `${(1e6 / x).toFixed(1)} µs`);
+const mark = (met) => (met === null ? '' : met ? 'yes' : '**no**');
+const rows = results.map(
+  (r) =>
+    `| ${r.title} | ${ops(r.oursOpsPerSec.median)}/s (${perOp(r.oursOpsPerSec.median)}) | ${ops(r.baselineOpsPerSec.median)}/s (${perOp(r.baselineOpsPerSec.median)}) | **${f2(r.ratio.median)}** | ${f2(r.ratio.min)} – ${f2(r.ratio.max)} | ${r.target ? `≥ ${r.target}` : '–'} | ${mark(r.met)} |`,
+);
+const table = `| comparison | ours (median) | baseline (median) | ratio (median) | ratio min – max | target | met |
+| --- | ---: | ---: | ---: | :---: | :---: | :---: |
+${rows.join('\n')}
+| \`.wasm\` size (raw / gzip -9) | ${size.raw.toLocaleString('en-US')} B / **${size.gzip.toLocaleString('en-US')} B** (${(size.gzip / 1024).toFixed(1)} KiB) | | | | ≤ 100 KiB gzip | ${mark(size.met)} |
+| Node cold start: import + key + first sign (fresh process) | **${coldStart.totalMs.median.toFixed(1)} ms** (min ${coldStart.totalMs.min.toFixed(1)}, max ${coldStart.totalMs.max.toFixed(1)}) | | | | ≤ 50 ms | ${mark(coldStart.met)} |`;
+
+const mdPath = path.join(root, 'BENCHMARKS.md');
+const previous = fs.existsSync(mdPath) ? fs.readFileSync(mdPath, 'utf8') : '';
+const START = '<!-- bench:start (written by scripts/bench.mjs) -->';
+const END = '<!-- bench:end -->';
+const generated = `${START}
+Measured ${machine.date.slice(0, 10)} on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB; load average at start ${machine.loadAverageAtStart.join(' / ')}: the machine is shared), Node ${machine.node} (V8 ${machine.v8}), ${machine.rustc}. ${ROUNDS} rounds; in each, ours and the baseline run back to back for ~${BATCH_MS} ms each (${rsaMs} ms for pure-wasm RSA and the 100 KB body), after a warm-up, and the ratio is ours ÷ baseline throughput in that round (higher is better for us). Cold start: ${COLD_RUNS} fresh processes; the time is from before \`import\` to after the first signature (process start-up of Node itself, ~${coldStart.wallMs.median.toFixed(0)} ms wall in all, is not counted).
+
+${table}
+${END}`;
+let md;
+if (previous.includes(START) && previous.includes(END)) {
+  md = previous.slice(0, previous.indexOf(START)) + generated + previous.slice(previous.indexOf(END) + END.length);
+} else {
+  md = `# Benchmarks\n\n\`npm run bench\` (after \`npm run build\`) rewrites the table between the markers and \`bench/results.json\`.\n\n${generated}\n`;
+}
+fs.writeFileSync(mdPath, md);
+console.log(`\nwrote bench/results.json and BENCHMARKS.md`);

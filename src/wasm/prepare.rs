@@ -1,0 +1,204 @@
+//! Bindings for the native RSA backends: everything of `signRequest` and
+//! `verifyCallback` but the RSA operation, so that the JS wrappers
+//! (`pkg-template/`) add only `crypto.sign`/`crypto.verify` (node:crypto or
+//! WebCrypto) and throw the same errors; and the `backend` option, which the
+//! wasm reads (the wrappers pass the options through untouched).
+
+use js_sys::{Array, Uint8Array};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::{
+    fail, raw_body_text, received_headers, sign_in_wasm, sign_inputs, sign_options, verified_json,
+    verify_options_and_backend, JsResult, SignInputs, SigningKey,
+};
+use crate::callback::{self, VerifiedCallback};
+use crate::canonical_text::message_from_text;
+use crate::error::Error;
+use crate::json::Limits;
+use crate::signing;
+use crate::wasm::convert::{body_from_js, text_from_js};
+use crate::wasm::convert::{js_error, to_js, verifying_keys_from_js};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** What `prepareRequest` returns: all of a signed request but the signature. */
+export interface PreparedRequest {
+  /** The exact body text to send. */
+  body: string;
+  /** The canonical message: sign the SHA-256 of its UTF-8 bytes (RSA PKCS#1 v1.5). */
+  message: string;
+  /** The headers but `x-access-signature`. */
+  headers: { 'x-access-timestamp': string; 'x-access-merchant-id': string; 'x-access-token': string };
+  /** Whether `x-access-signature` keeps its base64url `=` padding (the `padding` option). */
+  padding: boolean;
+}
+"#;
+
+/// The `backend` option: `Ok(true)` to use the caller's native RSA. Without the
+/// option, native when the caller has one; `'wasm'` always runs here; `'native'`
+/// without a native RSA to offer is refused.
+pub(super) fn check_backend(backend: Option<&str>, native_available: bool) -> Result<bool, Error> {
+    match backend {
+        None => Ok(native_available),
+        Some("wasm") => Ok(false),
+        Some("native") if native_available => Ok(true),
+        Some("native") => Err(Error::InvalidOption {
+            name: "backend".into(),
+            reason: "is 'native', which is not available here: browsers and edge runtimes have it in \
+                     signRequestAsync and verifyCallbackAsync (WebCrypto, in a secure context); \
+                     or use backend 'wasm'"
+                .into(),
+        }),
+        Some(other) => Err(Error::InvalidOption {
+            name: "backend".into(),
+            reason: format!("cannot be '{other}'; use one of native, wasm"),
+        }),
+    }
+}
+
+#[derive(Serialize)]
+struct PreparedHeaders<'a> {
+    #[serde(rename = "x-access-timestamp")]
+    timestamp: &'a str,
+    #[serde(rename = "x-access-merchant-id")]
+    merchant_id: &'a str,
+    #[serde(rename = "x-access-token")]
+    token: &'a str,
+}
+
+#[derive(Serialize)]
+struct PreparedOut<'a> {
+    body: &'a str,
+    message: &'a str,
+    headers: PreparedHeaders<'a>,
+    padding: bool,
+}
+
+/// Everything of `signRequest` but the RSA signature: the body text, the
+/// canonical message to sign, and the other three headers. Same checks and
+/// errors as `signRequest` (any `backend` is accepted: none runs here).
+#[wasm_bindgen(js_name = prepareRequest, unchecked_return_type = "PreparedRequest")]
+pub fn prepare_request(
+    #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
+    signing_key: &SigningKey,
+    #[wasm_bindgen(unchecked_param_type = "SignOptions")] options: JsValue,
+) -> JsResult<JsValue> {
+    prepared_out(&sign_inputs(&body, options, true)?, signing_key)
+}
+
+fn prepared_out(input: &SignInputs, signing_key: &SigningKey) -> JsResult<JsValue> {
+    let prepared = signing::prepare_request(
+        &input.body.json,
+        signing_key.0.verifying_key(),
+        &input.merchant_id,
+        &input.timestamp,
+        &input.canonical,
+    )
+    .map_err(fail)?;
+    prepared_js(&input.body.text, &prepared)
+}
+
+fn prepared_js(body: &str, prepared: &signing::PreparedRequest) -> JsResult<JsValue> {
+    to_js(&PreparedOut {
+        body,
+        message: &prepared.message,
+        headers: PreparedHeaders {
+            timestamp: &prepared.timestamp,
+            merchant_id: &prepared.merchant_id,
+            token: &prepared.token,
+        },
+        padding: prepared.padding,
+    })
+}
+
+/// For the wrappers' `signRequest`: `[signed, undefined]` when the `backend`
+/// option chose the wasm (signed here), `[undefined, prepared]` when it chose
+/// the caller's native RSA. The wrapper never reads the options itself.
+#[wasm_bindgen(js_name = __signRequest, skip_typescript)]
+pub fn sign_or_prepare(
+    body: JsValue,
+    signing_key: &SigningKey,
+    options: JsValue,
+    native_available: bool,
+) -> JsResult<Array> {
+    let opts = sign_options(options, native_available)?;
+    if opts.native {
+        // JSON text goes the one-pass way when it can: the same message, and no tree.
+        if let Ok(Some(text)) = text_from_js(&body, Limits::DEFAULT_MAX_BYTES) {
+            if let Some(message) = message_from_text(&text, &opts.timestamp, &opts.canonical, &Limits::default()) {
+                let key = signing_key.0.verifying_key();
+                let prepared =
+                    signing::prepared_with_message(message, key, &opts.merchant_id, &opts.timestamp, &opts.canonical)
+                        .map_err(fail)?;
+                return Ok(Array::of2(&JsValue::UNDEFINED, &prepared_js(&text, &prepared)?));
+            }
+        }
+    }
+    let body = body_from_js(&body, &Limits::default()).map_err(fail)?;
+    let input = SignInputs {
+        body,
+        merchant_id: opts.merchant_id,
+        timestamp: opts.timestamp,
+        canonical: opts.canonical,
+        native: opts.native,
+    };
+    if input.native {
+        Ok(Array::of2(&JsValue::UNDEFINED, &prepared_out(&input, signing_key)?))
+    } else {
+        Ok(Array::of2(&sign_in_wasm(&input, signing_key)?, &JsValue::UNDEFINED))
+    }
+}
+
+/// Everything of `verifyCallback` but the RSA check, in the same order with the
+/// same errors. Returns `[message, signature bytes, keyIndex, result, key]`, where
+/// `result` is the JSON text `verifyCallback` returns once the signature checks,
+/// or the `Error` it would throw then (a verified body without the callback shape),
+/// and `key` the SubjectPublicKeyInfo PEM to verify with. When the `backend` option chose the wasm, the check is done here too and the
+/// message and signature are `undefined` (unless `native` is 2: prepare only,
+/// whatever the option says). For the package's wrappers
+/// (`prepareCallback` there is the public form); they never read the options.
+#[wasm_bindgen(js_name = __prepareCallback, skip_typescript)]
+pub fn prepare_callback(
+    raw_body: JsValue,
+    headers: JsValue,
+    verifying_keys: JsValue,
+    options: JsValue,
+    native: u32,
+) -> JsResult<Array> {
+    // 0: no native RSA, 1: a native RSA, 2: only prepare (the public prepareCallback).
+    let (options, chosen) = verify_options_and_backend(options, native > 0)?;
+    let native = chosen || native == 2;
+    let headers = received_headers(&headers)?;
+    let keys = verifying_keys_from_js(&verifying_keys).map_err(fail)?;
+    let text = raw_body_text(&raw_body, &options.limits)?;
+    let prepared = callback::prepare_callback(&text, &headers, &keys, &options).map_err(fail)?;
+    if !native {
+        signing::verify_signature_bytes(&prepared.message, &prepared.signature, &keys[prepared.key_index])
+            .map_err(fail)?;
+    }
+    let verified = VerifiedCallback {
+        body: prepared.body,
+        timestamp: prepared.timestamp,
+        merchant_id: prepared.merchant_id,
+        key_index: prepared.key_index,
+    };
+    let result = match verified_json(&verified, &options) {
+        Ok(json) => JsValue::from(json),
+        Err(error) if native => js_error(error),
+        Err(error) => return Err(fail(error)),
+    };
+    let key_index = JsValue::from(verified.key_index as u32);
+    if !native {
+        return Ok(Array::of4(&JsValue::UNDEFINED, &JsValue::UNDEFINED, &key_index, &result));
+    }
+    let signature = Uint8Array::from(prepared.signature.as_slice());
+    let key = JsValue::from(keys[verified.key_index].public_key_pem());
+    Ok(Array::of5(&prepared.message.into(), &signature, &key_index, &result, &key))
+}
+
+/// The error `verifyCallback` throws when the RSA check fails.
+#[wasm_bindgen(js_name = __signatureMismatch, skip_typescript)]
+pub fn signature_mismatch() -> JsValue {
+    js_error(signing::signature_mismatch())
+}

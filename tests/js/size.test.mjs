@@ -1,0 +1,32 @@
+// Size budget of the built .wasm (gzip -9, as served compressed). The issue's
+// target is 100 KiB with everything in; the build is not there yet (see
+// BENCHMARKS.md, "Size", for where the bytes are), so this test holds the line
+// at the regression budget below and reports the target as a todo.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import zlib from 'node:zlib';
+
+import { pkgDir } from './helpers.mjs';
+
+/** Regression budget: the size measured when it was set (229 KiB gzip), plus some room. */
+export const BUDGET_GZIP_BYTES = 256 * 1024;
+/** The issue's target. */
+export const TARGET_GZIP_BYTES = 100 * 1024;
+
+const files = ['node', 'web'].map((dir) => path.join(pkgDir, dir, 'payment_intake_bg.wasm'));
+const gzipSize = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+
+for (const file of files) {
+  const name = path.relative(pkgDir, file);
+  test(`${name} is within the ${kib(BUDGET_GZIP_BYTES)} gzip budget`, () => {
+    const size = gzipSize(file);
+    assert.ok(size <= BUDGET_GZIP_BYTES, `${name}: ${size} bytes (${kib(size)}) gzip, over the budget of ${kib(BUDGET_GZIP_BYTES)}`);
+  });
+  test(`${name} is within the ${kib(TARGET_GZIP_BYTES)} gzip target`, { todo: 'not reached: see BENCHMARKS.md, Size' }, () => {
+    const size = gzipSize(file);
+    assert.ok(size <= TARGET_GZIP_BYTES, `${name}: ${size} bytes (${kib(size)}) gzip, over the target of ${kib(TARGET_GZIP_BYTES)}`);
+  });
+}
