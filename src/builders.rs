@@ -191,14 +191,7 @@ pub fn build_payin_request(input: &PayinInput) -> Result<(Json, ValidationReport
         .text("browser", &input.browser)
         .text("device_type", &input.device_type)
         .text("user_agent", &input.user_agent);
-    let body = Members::default()
-        .object("general", general)
-        .object("payment", payment)
-        .object("sender", sender)
-        .object("customer", customer);
-    let body = Json::Object(body.0);
-    let report = validate_request(Operation::P2pPayinCreate.path(), &body);
-    Ok((body, report))
+    Ok(assemble(Operation::P2pPayinCreate, general, payment, sender, customer))
 }
 
 /// Builds and validates a widget payin create body (`/api/v1/widget/payin`).
@@ -229,14 +222,25 @@ pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json, Val
         .text("language", &input.language)
         .text("customer_type", &input.customer_type)
         .text("email", &input.email);
+    Ok(assemble(Operation::WidgetPayinCreate, general, payment, sender, customer))
+}
+
+/// The body of a payin create from its four parts (empty ones left out), and its report.
+fn assemble(
+    operation: Operation,
+    general: Members,
+    payment: Members,
+    sender: Members,
+    customer: Members,
+) -> (Json, ValidationReport) {
     let body = Members::default()
         .object("general", general)
         .object("payment", payment)
         .object("sender", sender)
         .object("customer", customer);
     let body = Json::Object(body.0);
-    let report = validate_request(Operation::WidgetPayinCreate.path(), &body);
-    Ok((body, report))
+    let report = validate_request(operation.path(), &body);
+    (body, report)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Fuzz target: arbitrary bytes as JSON body text, then the canonical form in
 //! every option variant. Checks the parse/serialize round trip, the number
-//! grammar, sortedness, the entry count and every step of the message.
+//! grammar, sortedness, the entry count and every step of the message, and
+//! that the one-pass text path agrees with the tree wherever it answers.
 
 #![no_main]
 
@@ -10,6 +11,7 @@ mod common;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use libfuzzer_sys::fuzz_target;
+use payment_intake::canonical_text::message_from_text;
 use payment_intake::{canonical_entries, canonical_steps, parse_body, CanonicalOptions, Json, Limits};
 
 const PARSE_ERRORS: &[&str] = &["INVALID_JSON", "BODY_NOT_OBJECT", "BODY_TOO_LARGE", "BODY_TOO_DEEP", "DUPLICATE_KEY"];
@@ -51,6 +53,10 @@ fuzz_target!(|data: &[u8]| {
             }
         };
         built += 1;
+        // The one-pass text path, where it answers, gives the very same message.
+        if let Some(fast) = message_from_text(&text, common::TIMESTAMP, &options, &limits) {
+            assert_eq!(fast, steps.message, "fast path differs for {options:?}");
+        }
         assert_eq!(steps.entries.len(), leaves);
         assert!(common::is_sorted(&steps.entries, options.order), "unsorted {:?}", steps.entries);
         assert_eq!(canonical_entries(&body, &options).as_ref(), Ok(&steps.entries));

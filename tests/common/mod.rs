@@ -23,6 +23,31 @@ macro_rules! shared_tests {
     )*};
 }
 
+/// Declares every shared test; `vectors.rs` and `browser.rs` both expand it.
+#[macro_export]
+macro_rules! every_shared_test {
+    () => {
+        shared_tests!(
+            canonical_vectors,
+            signature_vectors,
+            callback_vectors,
+            python_reference_bodies,
+            python_float_repr,
+            text_fast_path_agrees_with_tree,
+            every_key_form_reads_and_agrees,
+            refused_keys_have_codes,
+            rotated_keys_and_padding,
+            token_in_other_pem_layouts_is_the_same_key,
+            tolerance_window,
+            diagnose_finds_the_sender_variant,
+            malformed_callbacks_have_codes,
+            unicode_separators_and_big_integers,
+            random_bodies_keep_properties,
+            generated_keys_sign_and_verify,
+        );
+    };
+}
+
 const CANONICAL: &str = include_str!("../vectors/canonical.json");
 const SIGNATURES: &str = include_str!("../vectors/signatures.json");
 const CALLBACKS: &str = include_str!("../vectors/callbacks.json");
@@ -162,6 +187,31 @@ pub fn python_reference_bodies() {
         let message = canonical_message(&parsed, text(case, "timestamp"), &CanonicalOptions::DEFAULT).unwrap();
         assert_eq!(message, text(case, "message"), "message of {}", text(case, "body"));
     }
+}
+
+/// The one-pass text path must give the tree path's message for every vector
+/// and reference body, in the vector's options and in every other variant.
+pub fn text_fast_path_agrees_with_tree() {
+    use payment_intake::canonical_text::message_from_text;
+    let vectors = json(CANONICAL);
+    let reference = json(PYTHON_REFERENCE);
+    let bodies = vectors.as_array().unwrap().iter().chain(reference["canonical"].as_array().unwrap());
+    let mut answered = 0;
+    for case in bodies {
+        let text = text(case, "body");
+        let parsed = body(text);
+        for options in CanonicalOptions::all_variants() {
+            let tree = canonical_message(&parsed, "1700000000", &options);
+            match message_from_text(text, "1700000000", &options, &Limits::default()) {
+                Some(fast) => {
+                    assert_eq!(Ok(fast), tree, "{text} {options:?}");
+                    answered += 1;
+                }
+                None => assert!(tree.is_err() || text.contains("$serde_json"), "fast path gave up on {text}"),
+            }
+        }
+    }
+    assert!(answered > 7000, "the fast path answered only {answered} times");
 }
 
 pub fn python_float_repr() {
