@@ -11,7 +11,8 @@ const wasm = require('./payment_intake.js');
 
 /** SigningKey -> private KeyObject. */
 const privateKeys = new WeakMap();
-/** SubjectPublicKeyInfo PEM (as the wasm hands it) -> public KeyObject, most recent last. */
+/** VerifyingKey -> public KeyObject; PEM string as given -> public KeyObject (most recent last). */
+const publicKeysByObject = new WeakMap();
 const publicKeys = new Map();
 const PUBLIC_CACHE_SIZE = 16;
 
@@ -52,12 +53,31 @@ function privateKeyObject(signingKey) {
   return key;
 }
 
-function publicKeyObject(spkiPem) {
-  let key = publicKeys.get(spkiPem);
+/**
+ * The KeyObject of the configured key the wasm chose (`keys` is one key or an
+ * array, each a VerifyingKey or a PEM string, as the wasm already accepted).
+ * OpenSSL reads the SubjectPublicKeyInfo PEM the wasm writes, so both use the same key.
+ */
+function publicKeyObject(keys, keyIndex) {
+  const chosen = Array.isArray(keys) ? keys[keyIndex] : keys;
+  if (typeof chosen === 'string') {
+    let key = publicKeys.get(chosen);
+    if (key === undefined) {
+      const verifyingKey = wasm.VerifyingKey.fromPem(chosen);
+      try {
+        key = crypto.createPublicKey({ key: verifyingKey.publicKeyPem(), format: 'pem' });
+      } finally {
+        verifyingKey.free();
+      }
+      if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
+      publicKeys.set(chosen, key);
+    }
+    return key;
+  }
+  let key = publicKeysByObject.get(chosen);
   if (key === undefined) {
-    key = crypto.createPublicKey({ key: spkiPem, format: 'pem' });
-    if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
-    publicKeys.set(spkiPem, key);
+    key = crypto.createPublicKey({ key: chosen.publicKeyPem(), format: 'pem' });
+    publicKeysByObject.set(chosen, key);
   }
   return key;
 }
@@ -125,11 +145,11 @@ function prepareCallback(rawBody, headers, keys, options) {
 }
 
 function verifyCallback(rawBody, headers, keys, options) {
-  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, 1);
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(asBytes(rawBody), headers, keys, options, 1);
   if (message !== undefined) {
     let ok;
     try {
-      ok = crypto.verify('sha256', Buffer.from(message, 'latin1'), publicKeyObject(keyPem), signature);
+      ok = crypto.verify('sha256', message, publicKeyObject(keys, keyIndex), signature);
     } catch (cause) {
       throw cryptoFailure(cause);
     }
@@ -154,11 +174,11 @@ async function signRequestAsync(body, signingKey, options) {
 
 /** `verifyCallback`, with the RSA check on libuv's thread pool. */
 async function verifyCallbackAsync(rawBody, headers, keys, options) {
-  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, 1);
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(asBytes(rawBody), headers, keys, options, 1);
   if (message !== undefined) {
-    const key = publicKeyObject(keyPem);
+    const key = publicKeyObject(keys, keyIndex);
     const ok = await new Promise((resolve, reject) => {
-      crypto.verify('sha256', Buffer.from(message, 'latin1'), key, signature, (error, verified) =>
+      crypto.verify('sha256', message, key, signature, (error, verified) =>
         error ? reject(cryptoFailure(error)) : resolve(verified),
       );
     });
@@ -169,7 +189,8 @@ async function verifyCallbackAsync(rawBody, headers, keys, options) {
 }
 
 function canonicalMessage(body, timestamp, options) {
-  return wasm.canonicalMessage(asBytes(body), timestamp, options);
+  const bytes = wasm.__canonicalMessageBytes(asBytes(body), timestamp, options);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
 const publicWasm = Object.fromEntries(Object.entries(wasm).filter(([name]) => !name.startsWith('__')));

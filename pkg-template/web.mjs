@@ -11,8 +11,9 @@ export default init;
 
 const ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
 const encoder = new TextEncoder();
-/** SigningKey -> Promise<CryptoKey>; SubjectPublicKeyInfo PEM -> Promise<CryptoKey> (most recent last). */
+/** SigningKey -> Promise<CryptoKey>; VerifyingKey -> Promise<CryptoKey>; PEM string -> Promise<CryptoKey> (most recent last). */
 const privateKeys = new WeakMap();
+const publicKeysByObject = new WeakMap();
 const publicKeys = new Map();
 const PUBLIC_CACHE_SIZE = 16;
 
@@ -40,12 +41,30 @@ function privateCryptoKey(signingKey) {
   return key;
 }
 
-function publicCryptoKey(spkiPem) {
-  let key = publicKeys.get(spkiPem);
+/**
+ * The CryptoKey of the configured key the wasm chose (`keys` is one key or an
+ * array, each a VerifyingKey or a PEM string, as the wasm already accepted),
+ * imported from the SubjectPublicKeyInfo the wasm writes.
+ */
+function publicCryptoKey(keys, keyIndex) {
+  const chosen = Array.isArray(keys) ? keys[keyIndex] : keys;
+  const cache = typeof chosen === 'string' ? publicKeys : publicKeysByObject;
+  let key = cache.get(chosen);
   if (key === undefined) {
+    let spkiPem;
+    if (typeof chosen === 'string') {
+      const verifyingKey = wasm.VerifyingKey.fromPem(chosen);
+      try {
+        spkiPem = verifyingKey.publicKeyPem();
+      } finally {
+        verifyingKey.free();
+      }
+      if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
+    } else {
+      spkiPem = chosen.publicKeyPem();
+    }
     key = subtle().importKey('spki', pemBody(spkiPem), ALGORITHM, false, ['verify']);
-    if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
-    publicKeys.set(spkiPem, key);
+    cache.set(chosen, key);
   }
   return key;
 }
@@ -100,10 +119,10 @@ export async function signRequestAsync(body, signingKey, options) {
 
 /** `verifyCallback` with the RSA check made by WebCrypto (pure wasm where there is none, or with `backend: 'wasm'`). */
 export async function verifyCallbackAsync(rawBody, headers, keys, options) {
-  const [message, signature, , result, keyPem] = wasm.__prepareCallback(rawBody, headers, keys, options, subtle() === undefined ? 0 : 1);
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(rawBody, headers, keys, options, subtle() === undefined ? 0 : 1);
   if (message !== undefined) {
-    const key = publicCryptoKey(keyPem);
-    const ok = await rsa(async () => subtle().verify(ALGORITHM, await key, signature, encoder.encode(message)));
+    const key = publicCryptoKey(keys, keyIndex);
+    const ok = await rsa(async () => subtle().verify(ALGORITHM, await key, signature, message));
     if (!ok) throw wasm.__signatureMismatch();
   }
   if (typeof result !== 'string') throw result;

@@ -122,10 +122,7 @@ impl Flat {
         let text = &self.text;
         match order {
             // UTF-8 byte order is code point order.
-            Order::CodePoint => {
-                let bytes = text.as_bytes();
-                self.spans.sort_unstable_by(|a, b| compare_bytes(&bytes[a.0..a.1], &bytes[b.0..b.1]))
-            }
+            Order::CodePoint => crate::entry_sort::sort_spans(text.as_bytes(), &mut self.spans),
             Order::Utf16 => {
                 self.spans.sort_unstable_by(|a, b| text[a.0..a.1].encode_utf16().cmp(text[b.0..b.1].encode_utf16()))
             }
@@ -156,22 +153,6 @@ impl Flat {
         }
         joined
     }
-}
-
-/// Byte order (which for UTF-8 is code point order), eight bytes at a time:
-/// entries share long path prefixes, and wasm's `memcmp` goes byte by byte.
-fn compare_bytes(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
-    let mut a_words = a.chunks_exact(8);
-    let mut b_words = b.chunks_exact(8);
-    for (x, y) in a_words.by_ref().zip(b_words.by_ref()) {
-        let x = u64::from_be_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
-        let y = u64::from_be_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
-        if x != y {
-            return x.cmp(&y);
-        }
-    }
-    let done = (a.len().min(b.len()) / 8) * 8;
-    a[done..].cmp(&b[done..])
 }
 
 /// The sorted canonical entries of a body.

@@ -9,6 +9,7 @@ pub mod callback;
 pub mod callback_model;
 pub mod canonical;
 pub mod canonical_text;
+mod entry_sort;
 pub mod error;
 pub mod json;
 pub mod keys;

@@ -409,8 +409,23 @@ impl MembersError {
 /// members other than `preserved` (which our own code reads) must be primitives.
 /// `undefined` and `null` are returned as they are.
 pub fn plain_members(value: &JsValue, known: &[&str], preserved: &[&str]) -> Result<JsValue, MembersError> {
+    let Some(members) = checked_members(value, known, preserved)? else { return Ok(value.clone()) };
+    let copy = Array::new();
+    for (key, member) in members {
+        copy.push(&Array::of2(&key, &member));
+    }
+    js_object_from_entries(&copy).map_err(|_| MembersError::Throws)
+}
+
+/// The members of a plain object, each read once and checked as for [`plain_members`],
+/// for code that reads them itself; `None` for `undefined` and `null`.
+pub fn checked_members(
+    value: &JsValue,
+    known: &[&str],
+    preserved: &[&str],
+) -> Result<Option<Vec<(JsString, JsValue)>>, MembersError> {
     if value.is_undefined() || value.is_null() {
-        return Ok(value.clone());
+        return Ok(None);
     }
     if !value.is_object() || is_array(value).map_err(|_| MembersError::Throws)? {
         return Err(MembersError::NotObject);
@@ -421,19 +436,17 @@ pub fn plain_members(value: &JsValue, known: &[&str], preserved: &[&str]) -> Res
         return Err(MembersError::NotObject);
     }
     let entries = object_entries(value).map_err(|_| MembersError::Throws)?;
-    let copy = Array::new();
-    for (key, member) in entries {
-        let name = key.as_string().unwrap_or_default();
+    for (key, member) in &entries {
+        let name = String::from(key);
         if !known.contains(&name.as_str()) {
             return Err(MembersError::Unknown(name));
         }
         let reads_itself = preserved.contains(&name.as_str());
         if !reads_itself && (member.is_object() || member.is_function() || member.is_symbol()) {
-            return Err(MembersError::NotPrimitive(name, type_name(&member)));
+            return Err(MembersError::NotPrimitive(name, type_name(member)));
         }
-        copy.push(&Array::of2(&key, &member));
     }
-    js_object_from_entries(&copy).map_err(|_| MembersError::Throws)
+    Ok(Some(entries))
 }
 
 /// The member names serde expects for a struct, as renamed (e.g. camelCase): read

@@ -151,12 +151,13 @@ pub fn sign_or_prepare(
 }
 
 /// Everything of `verifyCallback` but the RSA check, in the same order with the
-/// same errors. Returns `[message, signature bytes, keyIndex, result, key]`, where
+/// same errors. Returns `[message, signature bytes, keyIndex, result]`, where
 /// `result` is the JSON text `verifyCallback` returns once the signature checks,
 /// or the `Error` it would throw then (a verified body without the callback shape),
-/// and `key` the SubjectPublicKeyInfo PEM to verify with. When the `backend` option chose the wasm, the check is done here too and the
-/// message and signature are `undefined` (unless `native` is 2: prepare only,
-/// whatever the option says). For the package's wrappers
+/// and `keyIndex` picks the configured key to verify with. The message is a string
+/// when `native` is 2 (prepare only, whatever the option says), its ASCII bytes when
+/// it is 1. When the `backend` option chose the wasm, the check is done here too and
+/// the message and signature are `undefined`. For the package's wrappers
 /// (`prepareCallback` there is the public form); they never read the options.
 #[wasm_bindgen(js_name = __prepareCallback, skip_typescript)]
 pub fn prepare_callback(
@@ -167,8 +168,9 @@ pub fn prepare_callback(
     native: u32,
 ) -> JsResult<Array> {
     // 0: no native RSA, 1: a native RSA, 2: only prepare (the public prepareCallback).
-    let (options, chosen) = verify_options_and_backend(options, native > 0)?;
-    let native = chosen || native == 2;
+    let native_mode = native;
+    let (options, chosen) = verify_options_and_backend(options, native_mode > 0)?;
+    let native = chosen || native_mode == 2;
     let headers = received_headers(&headers)?;
     let keys = verifying_keys_from_js(&verifying_keys).map_err(fail)?;
     let text = raw_body_text(&raw_body, &options.limits)?;
@@ -193,8 +195,13 @@ pub fn prepare_callback(
         return Ok(Array::of4(&JsValue::UNDEFINED, &JsValue::UNDEFINED, &key_index, &result));
     }
     let signature = Uint8Array::from(prepared.signature.as_slice());
-    let key = JsValue::from(keys[verified.key_index].public_key_pem());
-    Ok(Array::of5(&prepared.message.into(), &signature, &key_index, &result, &key))
+    // For the wrappers' own check, the message as its (ASCII) bytes: no string to decode and encode again.
+    let message = if native_mode == 2 {
+        JsValue::from(prepared.message)
+    } else {
+        Uint8Array::from(prepared.message.as_bytes()).into()
+    };
+    Ok(Array::of4(&message, &signature, &key_index, &result))
 }
 
 /// The error `verifyCallback` throws when the RSA check fails.
