@@ -193,11 +193,16 @@ function canonicalMessage(body, timestamp, options) {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
+function validateRequest(operation, body) {
+  return wasm.validateRequest(operation, asBytes(body));
+}
+
 const publicWasm = Object.fromEntries(Object.entries(wasm).filter(([name]) => !name.startsWith('__')));
 
 module.exports = {
   ...publicWasm,
   canonicalMessage,
+  validateRequest,
   signRequest,
   verifyCallback,
   signRequestAsync,

@@ -10,11 +10,9 @@ use std::borrow::Cow;
 use crate::canonical::{
     check_timestamp, Booleans, CanonicalOptions, Falsy, Flat, CANONICAL_EXPANSION, CANONICAL_SLACK_BYTES,
 };
-use crate::json::Limits;
+use crate::json::{Limits, NUMBER_TOKEN};
+use crate::json_lexer::{Lexer, MAX_READER_DEPTH};
 use crate::number;
-
-/// The key under which serde_json (`arbitrary_precision`) passes numbers around.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// The message of a body given as text, or `None` to take the full path.
 pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Option<String> {
@@ -22,11 +20,9 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
         return None;
     }
     let mut scanner = Scanner {
-        b: text.as_bytes(),
-        text,
-        i: 0,
+        lex: Lexer::new(text),
         depth: 0,
-        max_depth: limits.max_depth,
+        max_depth: limits.max_depth.min(MAX_READER_DEPTH),
         options,
         path: String::with_capacity(64),
         // Entries repeat their paths: room for about twice the text, and a span per ~16 bytes.
@@ -39,13 +35,12 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
             .saturating_add(CANONICAL_SLACK_BYTES),
     };
     if !text.is_empty() {
-        scanner.skip_ws();
-        if scanner.peek() != Some(b'{') {
+        scanner.lex.skip_ws();
+        if scanner.lex.peek() != Some(b'{') {
             return None;
         }
         scanner.value()?;
-        scanner.skip_ws();
-        if scanner.i != scanner.b.len() {
+        if !scanner.lex.at_end() {
             return None;
         }
     }
@@ -60,9 +55,7 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
 }
 
 struct Scanner<'a> {
-    b: &'a [u8],
-    text: &'a str,
-    i: usize,
+    lex: Lexer<'a>,
     depth: usize,
     max_depth: usize,
     options: &'a CanonicalOptions,
@@ -77,28 +70,13 @@ struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
-
-    fn skip_ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.i += 1;
-        }
-    }
-
-    fn eat(&mut self, byte: u8) -> Option<()> {
-        self.skip_ws();
-        (self.peek() == Some(byte)).then(|| self.i += 1)
-    }
-
     fn value(&mut self) -> Option<()> {
-        self.skip_ws();
-        match self.peek()? {
+        self.lex.skip_ws();
+        match self.lex.peek()? {
             b'{' => self.object(),
             b'[' => self.array(),
             b'"' => {
-                let value = self.string()?;
+                let value = self.lex.string()?;
                 self.count(value.len(), value.len().max(4))?;
                 let falsy = value.is_empty() && self.options.falsy == Falsy::None;
                 self.leaf(if falsy { "None" } else { &value });
@@ -107,7 +85,7 @@ impl<'a> Scanner<'a> {
             b't' => self.literal("true", true),
             b'f' => self.literal("false", false),
             b'n' => {
-                self.keyword("null")?;
+                self.lex.keyword("null")?;
                 self.count(5, 5)?;
                 self.leaf("None");
                 Some(())
@@ -133,13 +111,8 @@ impl<'a> Scanner<'a> {
         self.flat.spans.push((start, out.len()));
     }
 
-    fn keyword(&mut self, word: &str) -> Option<()> {
-        let end = self.i + word.len();
-        (self.b.get(self.i..end)? == word.as_bytes()).then(|| self.i = end)
-    }
-
     fn literal(&mut self, word: &str, value: bool) -> Option<()> {
-        self.keyword(word)?;
+        self.lex.keyword(word)?;
         self.count(5, 5)?;
         let text = match (value, self.options.falsy, self.options.booleans) {
             (false, Falsy::None, _) => "None",
@@ -154,44 +127,25 @@ impl<'a> Scanner<'a> {
         Some(())
     }
 
-    /// JSON's number grammar, then its canonical text.
+    /// A number token, then its canonical text.
     fn number(&mut self) -> Option<()> {
-        let start = self.i;
-        let digits = |s: &mut Self| {
-            let from = s.i;
-            while matches!(s.peek(), Some(b'0'..=b'9')) {
-                s.i += 1;
-            }
-            s.i > from
-        };
-        if self.peek() == Some(b'-') {
-            self.i += 1;
-        }
-        match self.peek()? {
-            b'0' => self.i += 1,
-            b'1'..=b'9' => {
-                digits(self);
-            }
-            _ => return None,
-        }
-        if self.peek() == Some(b'.') {
-            self.i += 1;
-            if !digits(self) {
-                return None;
-            }
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            self.i += 1;
-            if matches!(self.peek(), Some(b'+' | b'-')) {
-                self.i += 1;
-            }
-            if !digits(self) {
-                return None;
-            }
-        }
-        let text = &self.text[start..self.i];
+        let text = self.lex.number()?;
         let is_float = text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
         self.count(text.len(), text.len().max(if is_float { 24 } else { 4 }))?;
+        if !is_float {
+            // An integer (the grammar above checked its digits) is its own text; no allocation.
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            if digits.len() > number::MAX_INTEGER_DIGITS {
+                return None;
+            }
+            let is_zero = digits == "0";
+            self.leaf(match (is_zero, self.options.falsy) {
+                (true, Falsy::None) => "None",
+                (true, _) => "0",
+                (false, _) => text,
+            });
+            return Some(());
+        }
         let number = number::python_number_text(text)?;
         if number.is_zero && self.options.falsy == Falsy::None {
             self.leaf("None");
@@ -207,26 +161,26 @@ impl<'a> Scanner<'a> {
     }
 
     fn object(&mut self) -> Option<()> {
-        self.i += 1;
+        self.lex.i += 1;
         self.enter()?;
         let mut keys: Vec<Cow<'a, str>> = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.i += 1;
+        self.lex.skip_ws();
+        if self.lex.peek() == Some(b'}') {
+            self.lex.i += 1;
         } else {
             loop {
-                self.skip_ws();
-                if self.peek() != Some(b'"') {
+                self.lex.skip_ws();
+                if self.lex.peek() != Some(b'"') {
                     return None;
                 }
-                let key = self.string()?;
+                let key = self.lex.string()?;
                 self.own = self.own.saturating_add(key.len() as u64 + 1);
                 // serde_json's private number marker: the full path reads such an
                 // object as a number; leave that case to it.
                 if key == NUMBER_TOKEN {
                     return None;
                 }
-                self.eat(b':')?;
+                self.lex.eat(b':')?;
                 let restore = self.path.len();
                 if restore > 0 {
                     self.path.push(':');
@@ -235,11 +189,11 @@ impl<'a> Scanner<'a> {
                 keys.push(key);
                 self.value()?;
                 self.path.truncate(restore);
-                self.skip_ws();
-                match self.peek()? {
-                    b',' => self.i += 1,
+                self.lex.skip_ws();
+                match self.lex.peek()? {
+                    b',' => self.lex.i += 1,
                     b'}' => {
-                        self.i += 1;
+                        self.lex.i += 1;
                         break;
                     }
                     _ => return None,
@@ -251,11 +205,11 @@ impl<'a> Scanner<'a> {
     }
 
     fn array(&mut self) -> Option<()> {
-        self.i += 1;
+        self.lex.i += 1;
         self.enter()?;
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.i += 1;
+        self.lex.skip_ws();
+        if self.lex.peek() == Some(b']') {
+            self.lex.i += 1;
         } else {
             let mut index = 0usize;
             loop {
@@ -267,11 +221,11 @@ impl<'a> Scanner<'a> {
                 self.value()?;
                 self.path.truncate(restore);
                 index += 1;
-                self.skip_ws();
-                match self.peek()? {
-                    b',' => self.i += 1,
+                self.lex.skip_ws();
+                match self.lex.peek()? {
+                    b',' => self.lex.i += 1,
                     b']' => {
-                        self.i += 1;
+                        self.lex.i += 1;
                         break;
                     }
                     _ => return None,
@@ -280,86 +234,6 @@ impl<'a> Scanner<'a> {
         }
         self.depth -= 1;
         Some(())
-    }
-
-    /// A string token (at its opening quote), borrowed when it has no escape.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
-        self.i += 1;
-        let start = self.i;
-        loop {
-            match *self.b.get(self.i)? {
-                b'"' => {
-                    let plain = &self.text[start..self.i];
-                    self.i += 1;
-                    return Some(Cow::Borrowed(plain));
-                }
-                b'\\' => break,
-                0..=0x1f => return None,
-                _ => self.i += 1,
-            }
-        }
-        let mut owned = String::from(&self.text[start..self.i]);
-        loop {
-            let run = self.i;
-            while !matches!(*self.b.get(self.i)?, b'"' | b'\\' | 0..=0x1f) {
-                self.i += 1;
-            }
-            owned.push_str(&self.text[run..self.i]);
-            match self.b[self.i] {
-                b'"' => {
-                    self.i += 1;
-                    return Some(Cow::Owned(owned));
-                }
-                b'\\' => {
-                    self.i += 1;
-                    let escaped = *self.b.get(self.i)?;
-                    self.i += 1;
-                    owned.push(match escaped {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{08}',
-                        b'f' => '\u{0c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => self.unicode_escape()?,
-                        _ => return None,
-                    });
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    /// The character of `\uXXXX` (just after the `u`), joining a surrogate pair;
-    /// a lone surrogate gives up (serde_json refuses it too).
-    fn unicode_escape(&mut self) -> Option<char> {
-        let first = self.hex4()?;
-        if (0xDC00..0xE000).contains(&first) {
-            return None;
-        }
-        if (0xD800..0xDC00).contains(&first) {
-            if self.b.get(self.i..self.i + 2)? != b"\\u" {
-                return None;
-            }
-            self.i += 2;
-            let second = self.hex4()?;
-            if !(0xDC00..0xE000).contains(&second) {
-                return None;
-            }
-            return char::from_u32(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00));
-        }
-        char::from_u32(first)
-    }
-
-    fn hex4(&mut self) -> Option<u32> {
-        let digits = self.text.get(self.i..self.i + 4)?;
-        if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        self.i += 4;
-        u32::from_str_radix(digits, 16).ok()
     }
 }
 

@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 
 /// Below this many entries a comparison sort is cheaper than another partition.
-const SMALL: usize = 16;
+const SMALL: usize = 6;
 /// Nested partitions of unequal bytes past this fall back to a comparison sort,
 /// so the recursion stays shallow whatever the input.
 const MAX_NESTING: usize = 48;

@@ -124,6 +124,10 @@ pub fn parse_body(text: &str, limits: &Limits) -> Result<Json> {
     if text.is_empty() {
         return Ok(Json::Object(Vec::new()));
     }
+    // Plain valid JSON takes the one-pass reader; anything else serde_json, which reports it.
+    if let Some(value @ Json::Object(_)) = crate::json_text::tree_from_text(text, limits) {
+        return Ok(value);
+    }
     let value = parse_value(text, limits)?;
     match value {
         Json::Object(_) => Ok(value),
@@ -176,7 +180,7 @@ fn write_segment(f: &mut fmt::Formatter<'_>, parent: &PathNode<'_>, segment: &dy
 
 /// serde_json's `arbitrary_precision` feature hands numbers to visitors as a
 /// one-member map under this key; `serde_json::Value` relies on the same.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 struct NodeSeed<'a> {
     depth: usize,
@@ -257,9 +261,10 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Json, A::Error> {
         let mut members: Vec<(String, Json)> = Vec::new();
-        // Ordered, so an object of 100,000 members costs n·log n comparisons,
-        // not n² (a scan of `members`), and no hash an attacker could collide.
-        let mut seen: BTreeSet<String> = BTreeSet::new();
+        // Small objects (nearly all) scan their few members; past SCAN_MEMBERS, an
+        // ordered set, so an object of 100,000 members costs n·log n comparisons,
+        // not n², and no hash an attacker could collide.
+        let mut seen: Option<BTreeSet<String>> = None;
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let key = match key {
                 Key::Member(key) => key,
@@ -273,7 +278,19 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
             };
             let depth = self.nested()?;
             let path = PathNode::Key(self.path, &key);
-            if !seen.insert(key.clone()) {
+            let duplicate = match &mut seen {
+                Some(seen) => !seen.insert(key.clone()),
+                None => {
+                    let duplicate = members.iter().any(|(member, _)| *member == key);
+                    if members.len() >= SCAN_MEMBERS {
+                        let mut set: BTreeSet<String> = members.iter().map(|(member, _)| member.clone()).collect();
+                        set.insert(key.clone());
+                        seen = Some(set);
+                    }
+                    duplicate
+                }
+            };
+            if duplicate {
                 return Err(self.fail(Error::DuplicateKey { path: path.to_string() }));
             }
             let value =
@@ -285,6 +302,9 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
         Ok(Json::Object(members))
     }
 }
+
+/// Members an object's duplicate check scans before it switches to a set.
+const SCAN_MEMBERS: usize = 16;
 
 /// An object key as serde_json hands it over: a member name, or the marker of a number.
 enum Key {
@@ -442,6 +462,20 @@ mod tests {
     fn duplicate_keys_are_refused_with_their_path() {
         let err = parse(r#"{"a":{"b":[{"c":1,"c":2}]}}"#).unwrap_err();
         assert_eq!(err, Error::DuplicateKey { path: "a.b.0.c".into() });
+    }
+
+    #[test]
+    fn duplicates_are_found_before_and_after_the_switch_to_a_set() {
+        for members in [2, SCAN_MEMBERS, SCAN_MEMBERS + 1, SCAN_MEMBERS + 2, 3 * SCAN_MEMBERS] {
+            for repeated in [0, members / 2, members - 1] {
+                let mut keys: Vec<String> = (0..members).map(|i| format!(r#""k{i}":0"#)).collect();
+                keys.push(format!(r#""k{repeated}":1"#));
+                let err = parse(&format!("{{{}}}", keys.join(","))).unwrap_err();
+                assert_eq!(err, Error::DuplicateKey { path: format!("k{repeated}") }, "{members} members");
+            }
+            let unique: Vec<String> = (0..members + 1).map(|i| format!(r#""k{i}":0"#)).collect();
+            assert!(parse(&format!("{{{}}}", unique.join(","))).is_ok(), "{members} members");
+        }
     }
 
     /// Regression: duplicate keys were found by scanning every earlier member,

@@ -12,6 +12,8 @@ pub mod canonical_text;
 mod entry_sort;
 pub mod error;
 pub mod json;
+mod json_lexer;
+mod json_text;
 pub mod keys;
 pub mod modmath;
 pub mod number;

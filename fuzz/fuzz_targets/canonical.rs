@@ -1,7 +1,8 @@
 //! Fuzz target: arbitrary bytes as JSON body text, then the canonical form in
 //! every option variant. Checks the parse/serialize round trip, the number
 //! grammar, sortedness, the entry count and every step of the message, and
-//! that the one-pass text path agrees with the tree wherever it answers.
+//! that the one-pass text paths (message and tree) agree with the full ones
+//! wherever they answer.
 
 #![no_main]
 
@@ -12,6 +13,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use libfuzzer_sys::fuzz_target;
 use payment_intake::canonical_text::message_from_text;
+use payment_intake::json::parse_value;
 use payment_intake::{canonical_entries, canonical_steps, parse_body, CanonicalOptions, Json, Limits};
 
 const PARSE_ERRORS: &[&str] = &["INVALID_JSON", "BODY_NOT_OBJECT", "BODY_TOO_LARGE", "BODY_TOO_DEEP", "DUPLICATE_KEY"];
@@ -32,6 +34,10 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     assert!(matches!(body, Json::Object(_)));
+    // parse_body's one-pass reader, where it answered, agrees with serde_json's tree.
+    if !text.is_empty() {
+        assert_eq!(parse_value(&text, &limits).as_ref(), Ok(&body), "fast and full trees of {text}");
+    }
     common::each_number(&body, &mut |n| assert!(common::is_json_number(n), "bad number text {n:?}"));
 
     // What we write reads back as the same tree, and serializing for JS never fails.

@@ -628,6 +628,26 @@ pub fn header_pairs_from_js(headers: &JsValue) -> Result<Vec<(String, String)>, 
     if !headers.is_object() {
         return Err(not_readable());
     }
+    let ours = [HEADER_TIMESTAMP, HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TOKEN];
+    let mut pairs = Vec::new();
+    // Keeps a header of ours, given its name and a way to read its value (read only then).
+    let mut accept = |name: String, value: &dyn Fn() -> Result<JsValue, Error>| -> Result<(), Error> {
+        let Some(canonical) = ours.iter().find(|wanted| name.trim().eq_ignore_ascii_case(wanted)) else {
+            return Ok(());
+        };
+        let value = value()?;
+        let reason = match value.as_string() {
+            Some(text) => {
+                pairs.push((name, text));
+                return Ok(());
+            }
+            None if value.is_object() && is_array(&value).map_err(|_| throws())? => {
+                "is an array (several values?), not a single string".to_owned()
+            }
+            None => format!("is {}, not a string", type_name(&value)),
+        };
+        Err(Error::InvalidHeader { name: (*canonical).into(), reason })
+    };
     let entries: Vec<JsValue> = if is_array(headers).map_err(|_| throws())? {
         let items = array_items(headers, MAX_HEADER_ENTRIES).map_err(|e| match e {
             ItemsError::Throws => throws(),
@@ -654,32 +674,18 @@ pub fn header_pairs_from_js(headers: &JsValue) -> Result<Vec<(String, String)>, 
         }
         entries
     } else {
-        object_entries(headers)
-            .map_err(|_| throws())?
-            .into_iter()
-            .map(|(name, value)| Array::of2(&name, &value).into())
-            .collect()
+        // A plain object (as Node's req.headers): its entries are fresh pairs, read directly.
+        for (name, value) in object_entries(headers).map_err(|_| throws())? {
+            accept(String::from(name), &|| Ok(value.clone()))?;
+        }
+        return Ok(pairs);
     };
-    let ours = [HEADER_TIMESTAMP, HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TOKEN];
-    let mut pairs = Vec::new();
     for entry in entries {
         if !is_array(&entry).map_err(|_| throws())? {
             continue;
         }
         let Some(name) = Reflect::get_u32(&entry, 0).map_err(|_| throws())?.as_string() else { continue };
-        let Some(canonical) = ours.iter().find(|wanted| name.trim().eq_ignore_ascii_case(wanted)) else { continue };
-        let value = Reflect::get_u32(&entry, 1).map_err(|_| throws())?;
-        let reason = match value.as_string() {
-            Some(text) => {
-                pairs.push((name, text));
-                continue;
-            }
-            None if value.is_object() && is_array(&value).map_err(|_| throws())? => {
-                "is an array (several values?), not a single string".to_owned()
-            }
-            None => format!("is {}, not a string", type_name(&value)),
-        };
-        return Err(Error::InvalidHeader { name: (*canonical).into(), reason });
+        accept(name, &|| Reflect::get_u32(&entry, 1).map_err(|_| throws()))?;
     }
     Ok(pairs)
 }

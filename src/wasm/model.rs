@@ -5,7 +5,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    body_from_js, js_error, plain_members, restore_body_json, string_arg, struct_fields, to_js, type_name,
+    body_from_js, js_error, plain_members, restore_body_json, string_arg, struct_fields, text_from_js, to_js, type_name,
 };
 use crate::amount;
 use crate::builders::{self, PayinInput, WidgetPayinInput};
@@ -123,13 +123,15 @@ pub fn validate_request(
     // Never throws: an operation that is not a string is an unknown operation.
     let operation = operation.as_string().unwrap_or_default();
     let operation = operation.as_str();
-    let report = match body.as_string() {
-        Some(text) => validate::validate_request_text(operation, &text),
+    let unknown_operation = validate::Operation::from_path(operation).is_none();
+    // JSON text, as a string or as bytes (the Node wrapper passes short strings as bytes).
+    let report = match text_from_js(&body, Limits::DEFAULT_MAX_BYTES) {
+        Ok(Some(text)) => validate::validate_request_text(operation, &text),
         // An unknown operation is the one error, whatever the body.
-        None if validate::Operation::from_path(operation).is_none() => {
-            validate::validate_request(operation, &crate::json::Json::Null)
-        }
-        None => match body_from_js(&body, &Limits::default()) {
+        _ if unknown_operation => validate::validate_request(operation, &crate::json::Json::Null),
+        // Too large, a lone surrogate, bytes that are not UTF-8.
+        Err(error) => ValidationReport::from_error(&error),
+        Ok(None) => match body_from_js(&body, &Limits::default()) {
             Ok(input) => validate::validate_request(operation, &input.json),
             Err(error) => ValidationReport::from_error(&error),
         },
