@@ -282,7 +282,7 @@ pub(crate) fn check(operation: Operation, body: &Json, findings: &mut Findings) 
     let Some(schema) = operation.schema() else {
         return;
     };
-    check_object(schema, body, "", findings);
+    check_object(schema, body, &mut String::with_capacity(64), findings);
     match operation {
         Operation::P2pPayinCreate => cross_field::check_payin(Integration::H2h, body, findings),
         Operation::WidgetPayinCreate => cross_field::check_payin(Integration::Widget, body, findings),
@@ -290,7 +290,7 @@ pub(crate) fn check(operation: Operation, body: &Json, findings: &mut Findings) 
     }
 }
 
-/// `prefix.name` (no `format!`: its machinery was a fifth of validating a body).
+/// `prefix.name`.
 fn join(prefix: &str, name: &str) -> String {
     if prefix.is_empty() {
         return name.to_owned();
@@ -302,35 +302,42 @@ fn join(prefix: &str, name: &str) -> String {
     path
 }
 
-fn check_object(fields: &[Field], object: &Json, prefix: &str, findings: &mut Findings) {
+/// Checks an object's fields; `path` is its own path, extended in place for each
+/// field and restored (one buffer for the whole body, no string per field).
+fn check_object(fields: &[Field], object: &Json, path: &mut String, findings: &mut Findings) {
     let Json::Object(members) = object else {
         return;
     };
     for (key, _) in members {
         if !fields.iter().any(|field| field.name == key) {
-            warn_unknown(fields, key, prefix, findings);
+            warn_unknown(fields, key, path, findings);
         }
     }
     for field in fields {
-        let path = join(prefix, field.name);
+        let restore = path.len();
+        if restore > 0 {
+            path.push('.');
+        }
+        path.push_str(field.name);
         match object.get(field.name) {
             None if field.required => {
-                findings.error(&path, "REQUIRED", format!("{path} is required"));
+                findings.error(path, "REQUIRED", format!("{path} is required"));
             }
             Some(Json::Null) if field.required => {
-                findings.error(&path, "REQUIRED", format!("{path} is required and cannot be null"));
+                findings.error(path, "REQUIRED", format!("{path} is required and cannot be null"));
             }
             Some(Json::Null) => {
                 // The spec gives request fields no null; the service may refuse one.
-                findings.warning(&path, "NULL_FIELD", format!("{path} is null; omit the field instead"));
+                findings.warning(path, "NULL_FIELD", format!("{path} is null; omit the field instead"));
             }
             None => {}
-            Some(value) => check_value(&field.kind, value, &path, findings),
+            Some(value) => check_value(&field.kind, value, path, findings),
         }
+        path.truncate(restore);
     }
 }
 
-fn check_value(kind: &Kind, value: &Json, path: &str, findings: &mut Findings) {
+fn check_value(kind: &Kind, value: &Json, path: &mut String, findings: &mut Findings) {
     match (kind, value) {
         (Kind::Text { min, max, format }, Json::String(text)) => {
             rules::check_text(findings, path, text, *min, *max, *format);

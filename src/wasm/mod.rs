@@ -123,6 +123,18 @@ pub fn canonical_message_bytes(body: JsValue, timestamp: JsValue, options: JsVal
     canonical_message_text(body, timestamp, options).map(String::into_bytes)
 }
 
+/// The Node wrapper's fast path of `canonicalMessage`, for JSON text (its UTF-8 bytes:
+/// `Buffer` encodes faster than wasm-bindgen's string copy) with a string timestamp and
+/// the default options: the message's bytes, or none when the full path must answer
+/// (and report any error).
+#[wasm_bindgen(js_name = __canonicalMessageOfText, skip_typescript)]
+pub fn canonical_message_of_text(body: &[u8], timestamp: &str) -> Vec<u8> {
+    let Ok(body) = std::str::from_utf8(body) else { return Vec::new() };
+    let options = canonical::CanonicalOptions::DEFAULT;
+    let message = crate::canonical_text::message_from_text(body, timestamp, &options, &Limits::default());
+    message.map(String::into_bytes).unwrap_or_default()
+}
+
 fn canonical_message_text(body: JsValue, timestamp: JsValue, options: JsValue) -> JsResult<String> {
     // JSON text takes the one-pass path; anything it does not take, the full one.
     if let (Ok(Some(text)), Ok(canonical), Ok(stamp)) = (
