@@ -4,32 +4,21 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { launchBrowser, readVector, root, startServer } from './helpers.mjs';
+import { readVector, root, useServerAndBrowser } from './helpers.mjs';
 
 const keysDir = path.join(root, 'tests', 'vectors', 'keys');
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 test('WebCrypto and wasm agree on every vector in Chromium', async () => {
   const keys = Object.fromEntries(fs.readdirSync(keysDir).map((f) => [`keys/${f}`, fs.readFileSync(path.join(keysDir, f), 'utf8')]));
   const data = { signatures: readVector('signatures.json'), canonical: readVector('canonical.json'), callbacks: readVector('callbacks.json'), keys };
-  const page = await browser.newPage();
+  const page = await e2e.browser.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   // A plain same-origin document (no page CSP) to import the package from.
-  await page.goto(`${server.origin}/pkg/package.json`);
+  await page.goto(`${e2e.server.origin}/pkg/package.json`);
   const report = await page.evaluate(async ({ signatures, canonical, callbacks, keys }) => {
     const m = await import('/pkg/web/index.js');
     await m.default();

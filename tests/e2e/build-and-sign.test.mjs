@@ -4,30 +4,12 @@
 // shown equal what the Node build of the package computes for the same input.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { launchBrowser, openPage, pkg, readKey, settle, startServer } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { pkg, readKey, settle, useServerAndBrowser } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
-/** Runs `fn(session)` on a fresh page and fails on console errors or foreign requests. */
-async function withPage(fn, viewport) {
-  const session = await openPage(browser, server.origin, viewport);
-  try {
-    await fn(session);
-    session.assertClean();
-  } finally {
-    await session.close();
-  }
-}
+const { withPage } = e2e;
 
 const text = (page, selector) => page.locator(selector).textContent();
 const optionValues = (page, selector) => page.$$eval(`${selector} option`, (os) => os.map((o) => o.value));

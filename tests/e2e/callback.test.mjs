@@ -4,29 +4,12 @@
 // variant is recognised, and the parsed callback (verified or clearly
 // unverified) shows status, finality, idempotency key and requisites.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { headerLines, launchBrowser, openPage, pkg, readKey, readVector, settle, startServer } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { headerLines, pkg, readKey, readVector, settle, useServerAndBrowser } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
-async function withPage(fn) {
-  const session = await openPage(browser, server.origin);
-  try {
-    await fn(session);
-    session.assertClean();
-  } finally {
-    await session.close();
-  }
-}
+const { withPage } = e2e;
 
 const vectors = readVector('callbacks.json');
 const projectKeyPem = readKey('rsa2048.public.pem');

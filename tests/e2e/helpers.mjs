@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -136,3 +137,34 @@ export async function screenshot(page, name, { fullPage = true, selector } = {})
 
 /** Headers as `name: value` lines, the way they are logged. */
 export const headerLines = (headers) => Object.entries(headers).map(([n, v]) => `${n}: ${v}`).join('\n');
+
+/**
+ * Starts the page server and Chromium before the file's tests and stops them after;
+ * returns `{ server, browser, withPage }`, the first two set once started.
+ * `withPage(fn, viewport)` runs `fn(session)` on a fresh page and fails on console
+ * errors or requests that leave the page's origin.
+ */
+export function useServerAndBrowser() {
+  const e2e = {
+    server: undefined,
+    browser: undefined,
+    async withPage(fn, viewport) {
+      const session = await openPage(e2e.browser, e2e.server.origin, viewport);
+      try {
+        await fn(session);
+        session.assertClean();
+      } finally {
+        await session.close();
+      }
+    },
+  };
+  before(async () => {
+    e2e.server = await startServer();
+    e2e.browser = await launchBrowser();
+  });
+  after(async () => {
+    await e2e.browser?.close();
+    await e2e.server?.stop();
+  });
+  return e2e;
+}

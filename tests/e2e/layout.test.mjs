@@ -3,29 +3,12 @@
 // screenshots at desktop (1366×850) and phone (390×844) sizes written to
 // test-results/ for a person to look at.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { headerLines, launchBrowser, openPage, pkg, readKey, readVector, screenshot, settle, startServer } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { headerLines, pkg, readKey, readVector, screenshot, settle, useServerAndBrowser } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
-async function withPage(fn, viewport) {
-  const session = await openPage(browser, server.origin, viewport);
-  try {
-    await fn(session);
-    session.assertClean();
-  } finally {
-    await session.close();
-  }
-}
+const { withPage } = e2e;
 
 const DESKTOP = { width: 1366, height: 850 };
 const PHONE = { width: 390, height: 844 };
@@ -129,7 +112,7 @@ describe('page quality', () => {
       await page.waitForSelector('#s-verdict.good', { timeout: 30_000 });
 
       // Copy buttons work from the keyboard and copy the exact text shown.
-      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.server.origin });
       await page.focus('button[data-copy="s-curl"]');
       await page.keyboard.press('Enter');
       await page.waitForFunction(() => document.querySelector('button[data-copy="s-curl"]').textContent === 'Copied ✓');

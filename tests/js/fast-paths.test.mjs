@@ -1,0 +1,98 @@
+// The Node wrapper's shortcuts give what the general path gives: canonicalMessage
+// of a string body (UTF-8 bytes straight to the one-pass reader), validateRequest
+// of short text (passed as bytes), and verifyCallback's key lookup by the index
+// the wasm chose (KeyObjects cached per key object and per PEM string).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { esm as api, readKey, readVectors, root, throwsCode } from './helpers.mjs';
+
+const reference = JSON.parse(fs.readFileSync(path.join(root, 'tests', 'fixtures', 'python_reference.json'), 'utf8'));
+const bodies = [...readVectors('canonical.json'), ...reference.canonical].map((c) => ({ body: c.body, timestamp: c.timestamp }));
+
+/** The general path's answer: canonicalSteps takes neither shortcut. */
+function generalMessage(body, timestamp, options) {
+  return api.canonicalSteps(body, timestamp, options).message;
+}
+
+describe('canonicalMessage shortcut', () => {
+  test(`agrees with the general path on ${bodies.length} vector and reference bodies`, () => {
+    assert.ok(bodies.length >= 300);
+    for (const { body, timestamp } of bodies) {
+      const expected = generalMessage(body, timestamp);
+      assert.equal(api.canonicalMessage(body, timestamp), expected, body);
+      assert.equal(api.canonicalMessage(Buffer.from(body, 'utf8'), timestamp), expected, body);
+    }
+  });
+
+  test('hands every refusal to the general path, with its code', () => {
+    const cases = [
+      ['{"a":"\ud800"}', '1700000000', 'INVALID_BODY'], // lone surrogate in the string itself
+      ['{"a":1,"a":2}', '1700000000', 'DUPLICATE_KEY'],
+      ['{"a":', '1700000000', 'INVALID_JSON'],
+      ['[1]', '1700000000', 'BODY_NOT_OBJECT'],
+      [`{"a":${'['.repeat(100)}${']'.repeat(100)}}`, '1700000000', 'BODY_TOO_DEEP'],
+      ['{"a":1}', '17.5', 'INVALID_TIMESTAMP'],
+      ['{"a":1}', '', 'INVALID_TIMESTAMP'],
+    ];
+    for (const [body, timestamp, code] of cases) {
+      throwsCode(() => api.canonicalMessage(body, timestamp), code);
+      throwsCode(() => generalMessage(body, timestamp), code);
+    }
+  });
+
+  test('a lone surrogate escape, a number marker key and options still take the exact path', () => {
+    throwsCode(() => api.canonicalMessage('{"a":"\\ud800"}', '1'), 'INVALID_JSON');
+    const marker = '{"$serde_json::private::Number":"1"}';
+    assert.equal(api.canonicalMessage(marker, '1'), generalMessage(marker, '1'));
+    const body = '{"t":true,"s":""}';
+    assert.equal(api.canonicalMessage(body, '1', { booleans: 'lower', falsy: 'null' }), generalMessage(body, '1', { booleans: 'lower', falsy: 'null' }));
+    assert.notEqual(api.canonicalMessage(body, '1', { booleans: 'lower' }), api.canonicalMessage(body, '1'));
+  });
+});
+
+describe('validateRequest of text as bytes', () => {
+  const payin = '/api/v1/payment/p2p/payin';
+  const texts = [
+    readVectors('canonical.json').find((c) => c.name === 'payin request').body,
+    '{"general":{"project_id":"p"}}',
+    '{"general":1,"payment":{"amount":-5,"currency":"XXX"},"customer":{"email":"no","ip_address":"999.1.1.1"}}'.padEnd(200, ' '),
+    '{"a":"\ud800"}'.padEnd(200, ' '),
+    '{"a":1,"a":2}'.padEnd(200, ' '),
+  ];
+  test('reports what the same text as bytes and as an object report', () => {
+    for (const text of texts) {
+      const fromText = api.validateRequest(payin, text);
+      // (Buffer.from would write a lone surrogate as U+FFFD: another body.)
+      if (text.isWellFormed()) assert.deepEqual(fromText, api.validateRequest(payin, Buffer.from(text, 'utf8')), text);
+      assert.ok(fromText.errors.every((issue) => typeof issue.code === 'string' && typeof issue.path === 'string'));
+    }
+    const object = JSON.parse(texts[2]);
+    assert.deepEqual(api.validateRequest(payin, texts[2]).errors.map((e) => e.code), api.validateRequest(payin, object).errors.map((e) => e.code));
+    assert.deepEqual(api.validateRequest(payin, texts[3]).errors.map((e) => e.code), ['INVALID_BODY']);
+  });
+});
+
+describe('verifyCallback key lookup', () => {
+  const callbacks = readVectors('callbacks.json');
+  const valid = callbacks.cases.find((c) => c.name === 'valid callback');
+  const pem = readKey('keys/rsa2048.public.pem');
+  const otherPem = readKey('keys/rsa3072.public.pem');
+  test('the key the token names verifies, as an object or a PEM string, at any index', () => {
+    const key = api.VerifyingKey.fromPem(pem);
+    const other = api.VerifyingKey.fromPem(otherPem);
+    for (const keys of [key, pem, [other, key], [otherPem, pem], [other, otherPem, pem], [pem, other]]) {
+      const verified = api.verifyCallback(valid.body, valid.headers, keys);
+      const expectedIndex = Array.isArray(keys) ? keys.findIndex((k) => k === key || k === pem) : 0;
+      assert.equal(verified.verification.keyIndex, expectedIndex);
+    }
+  });
+  test('a tampered body fails with every form of the keys', () => {
+    const tampered = valid.body.replace('150000', '150001');
+    for (const keys of [pem, api.VerifyingKey.fromPem(pem), [otherPem, pem]]) {
+      throwsCode(() => api.verifyCallback(tampered, valid.headers, keys), 'INVALID_SIGNATURE');
+    }
+  });
+});
