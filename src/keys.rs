@@ -41,13 +41,17 @@ pub struct SigningKey {
 impl ZeroizeOnDrop for SigningKey {}
 
 /// A public key that verifies callbacks, with its PEM and token precomputed.
+/// Shared: a clone (as every verification takes from the key cache) copies a pointer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VerifyingKey {
+pub struct VerifyingKey(Arc<PublicParts>);
+
+#[derive(Debug, PartialEq, Eq)]
+struct PublicParts {
     public: RsaPublicKey,
     pem: String,
     token: String,
     /// The modulus with its Montgomery constants, computed once.
-    modulus: Arc<Modulus>,
+    modulus: Modulus,
     /// The public exponent (the policy keeps it below 2^32).
     exponent: u32,
 }
@@ -176,44 +180,44 @@ impl VerifyingKey {
         let exponent = (e_bytes.len() <= 4)
             .then(|| e_bytes.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)))
             .ok_or_else(|| Error::KeyExponentUnsupported { exponent: public.e().to_string() })?;
-        Ok(VerifyingKey { public, pem, token, modulus: Arc::new(modulus), exponent })
+        Ok(VerifyingKey(Arc::new(PublicParts { public, pem, token, modulus, exponent })))
     }
 
     /// The `x-access-token` value: base64url of the SubjectPublicKeyInfo PEM bytes.
     pub fn token(&self) -> &str {
-        &self.token
+        &self.0.token
     }
 
     /// The SubjectPublicKeyInfo PEM, LF line endings.
     pub fn public_key_pem(&self) -> &str {
-        &self.pem
+        &self.0.pem
     }
 
     /// Modulus size in bits.
     pub fn bits(&self) -> usize {
-        self.public.n().bits()
+        self.0.public.n().bits()
     }
 
     /// Modulus size in bytes: the length of every signature.
     pub fn signature_len(&self) -> usize {
-        self.public.size()
+        self.0.public.size()
     }
 
     pub(crate) fn modulus(&self) -> &Modulus {
-        &self.modulus
+        &self.0.modulus
     }
 
     pub(crate) fn modulus_value(&self) -> &BigUint {
-        self.public.n()
+        self.0.public.n()
     }
 
     pub(crate) fn exponent(&self) -> u32 {
-        self.exponent
+        self.0.exponent
     }
 
     /// Same modulus and exponent.
     pub fn same_key(&self, other: &RsaPublicKey) -> bool {
-        self.public.n() == other.n() && self.public.e() == other.e()
+        self.0.public.n() == other.n() && self.0.public.e() == other.e()
     }
 
     /// Reads a public key in either PEM form, without the size and exponent policy
