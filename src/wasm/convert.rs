@@ -699,6 +699,18 @@ pub fn verifying_keys_from_js(value: &JsValue) -> Result<Vec<VerifyingKey>, Erro
     items.iter().map(verifying_key_from_js).collect()
 }
 
+/// Why a key object that was freed is refused; the JS wrappers (`pkg-template/key-guard.mjs`)
+/// say the same of a freed SigningKey.
+const FREED_KEY: &str = "is a key that was freed (free() was called on it)";
+
+/// Whether a key object whose `publicKeyPem()` failed is one the glue freed: `free()`
+/// sets the object's pointer `__wbg_ptr` to 0. Read only once the call failed (the
+/// wrappers make a freed key's methods throw before they reach the wasm), so the
+/// usual path pays nothing; a getter or a Proxy trap that throws is caught.
+fn was_freed(value: &JsValue) -> bool {
+    value.is_object() && Reflect::get(value, &"__wbg_ptr".into()).ok().and_then(|ptr| ptr.as_f64()) == Some(0.0)
+}
+
 /// Most verifying keys accepted at once (the current key and a few during rotation).
 const MAX_VERIFYING_KEYS: usize = 64;
 
@@ -712,7 +724,11 @@ fn verifying_key_from_js(value: &JsValue) -> Result<VerifyingKey, Error> {
             .and_then(|pem| pem.as_string())
             .ok_or_else(|| Error::InvalidArgument {
                 name: "verifyingKey".into(),
-                reason: "must be a VerifyingKey, a PEM string, or an array of them".into(),
+                reason: if was_freed(value) {
+                    FREED_KEY.into()
+                } else {
+                    "must be a VerifyingKey, a PEM string, or an array of them".into()
+                },
             })?,
     };
     if let Some(key) = KEY_CACHE.with(|cache| cache.borrow().iter().find(|(p, _)| *p == pem).map(|(_, k)| k.clone())) {
