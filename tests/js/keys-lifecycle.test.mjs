@@ -37,11 +37,13 @@ function child(body, { args = ['--expose-gc'], build = 'node' } = {}) {
     const Instance = WebAssembly.Instance;
     WebAssembly.Instance = function (module, imports) {
       const instance = new Instance(module, imports);
-      captured.push(instance.exports.memory);
+      captured.push(instance.exports);
       return instance;
     };
     let api;
     let memory;
+    /** Slots of wasm-bindgen's table of JS values held by the wasm. */
+    const externrefs = () => captured[0].__wbindgen_externrefs.length;
     const privatePem = fs.readFileSync(${JSON.stringify(PRIVATE)}, 'utf8');
     const publicPem = fs.readFileSync(${JSON.stringify(PUBLIC)}, 'utf8');
     /** Collects garbage and lets the FinalizationRegistry callbacks run. */
@@ -54,7 +56,7 @@ function child(body, { args = ['--expose-gc'], build = 'node' } = {}) {
     (async () => {
       api = await (async () => { ${load} })();
       WebAssembly.Instance = Instance;
-      memory = captured[0];
+      memory = captured[0].memory;
       const result = await (async () => { ${body} })();
       process.stdout.write(JSON.stringify(result));
     })().catch((error) => {
@@ -226,6 +228,7 @@ describe('using a key after free()', () => {
     signingKey.free();
     verifyingKey.free();
     const headers = { 'x-access-timestamp': '1', 'x-access-merchant-id': 'm', 'x-access-signature': 'AA', 'x-access-token': 'AA' };
+    const current = api.VerifyingKey.fromPem(publicPem);
     const uses = {
       'SigningKey.token()': () => signingKey.token(),
       'SigningKey.bits': () => signingKey.bits,
@@ -238,7 +241,7 @@ describe('using a key after free()', () => {
       'VerifyingKey.bits': () => verifyingKey.bits,
       'VerifyingKey.publicKeyPem()': () => verifyingKey.publicKeyPem(),
       'verifyCallback': () => api.verifyCallback('{}', headers, verifyingKey),
-      'verifyCallback, key array': () => api.verifyCallback('{}', headers, [api.VerifyingKey.fromPem(publicPem), verifyingKey]),
+      'verifyCallback, key array': () => api.verifyCallback('{}', headers, [current, verifyingKey]),
       'diagnoseCallback': () => api.diagnoseCallback('{}', headers, verifyingKey),
     };
     const outcome = (call) => {
@@ -294,6 +297,7 @@ describe('using a key after free()', () => {
         const calls = Object.values(uses);
         let coded = 0;
         const other = new Set();
+        const before = { memory: memory.buffer.byteLength, externrefs: externrefs() };
         for (let i = 0; i < 20000; i += 1) {
           for (const call of calls) {
             try { call(); other.add('returned'); }
@@ -302,12 +306,16 @@ describe('using a key after free()', () => {
           signingKey.free();
           verifyingKey.free();
         }
-        return { coded, other: [...other], alive: alive(), memory: memory.buffer.byteLength };
+        const after = { memory: memory.buffer.byteLength, externrefs: externrefs() };
+        return { coded, other: [...other], before, after, alive: alive() };
       `,
         { build },
       );
       assert.deepEqual(result.other, []);
       assert.equal(result.coded, 20000 * 13);
+      // Nothing is kept either: neither wasm memory nor the table of JS values grew.
+      assert.ok(result.before.externrefs > 0, JSON.stringify(result.before));
+      assert.deepEqual(result.after, result.before);
       assert.ok(result.alive, 'the module does not work after 20,000 uses of freed keys');
     });
   }
