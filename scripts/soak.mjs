@@ -3,7 +3,7 @@
 // signRequest and verifyCallback calls in one process, through both RSA backends, with
 // memory sampled as it goes, then a table and a verdict: flat, or growing.
 //
-//   npm run soak                          1,000,000 calls (about 5 min on one free core)
+//   npm run soak                          1,000,000 calls (about 3 min: see SOAK.md)
 //   SOAK_CALLS=100000 npm run soak        fewer calls
 //   SOAK_SIGN_EVERY=10 npm run soak       one signRequest every 10 calls (default 5)
 //   SOAK_WASM_EVERY=10 npm run soak       backend 'wasm' for 1 in 10 (default 20; 0: never)
