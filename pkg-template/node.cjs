@@ -4,10 +4,13 @@
 // check (__signRequest, __prepareCallback), the `backend` option included;
 // this file adds only crypto.sign / crypto.verify with KeyObjects cached per
 // key, and throws the wasm path's own errors. It never reads the options.
+// ./key-guard.js (pkg-template/key-guard.mjs) makes freed and wrong-type keys
+// throw INVALID_ARGUMENT before the wasm is entered.
 'use strict';
 
 const crypto = require('node:crypto');
 const wasm = require('./payment_intake.js');
+const { installKeyGuards } = require('./key-guard.js');
 
 /** SigningKey -> private KeyObject. */
 const privateKeys = new WeakMap();
@@ -33,6 +36,10 @@ wasm.SigningKey.prototype.free = function freeWithKeyObject() {
   return free.call(this);
 };
 if (Symbol.dispose) wasm.SigningKey.prototype[Symbol.dispose] = wasm.SigningKey.prototype.free;
+
+// Freed and wrong-type keys throw INVALID_ARGUMENT before the wasm is entered (./key-guard.js);
+// installed after the free() above, so that its free() of a freed key does nothing.
+const { signingKeyArg } = installKeyGuards(wasm);
 
 function privateKeyObject(signingKey) {
   let key = privateKeys.get(signingKey);
@@ -123,6 +130,7 @@ function signedRequest(prepared, signature) {
 // bytes without a UTF-8 scan.
 
 function signRequest(body, signingKey, options) {
+  signingKeyArg(signingKey);
   const [signed, prepared] = wasm.__signRequest(body, signingKey, options, true);
   if (signed !== undefined) return signed;
   let signature;
@@ -161,6 +169,7 @@ function verifyCallback(rawBody, headers, keys, options) {
 
 /** `signRequest`, with the RSA operation on libuv's thread pool (node:crypto's callback form). */
 async function signRequestAsync(body, signingKey, options) {
+  signingKeyArg(signingKey);
   const [signed, prepared] = wasm.__signRequest(body, signingKey, options, true);
   if (signed !== undefined) return signed;
   const key = privateKeyObject(signingKey);
@@ -208,6 +217,12 @@ function validateRequest(operation, body) {
   return wasm.validateRequest(operation, asBytes(body));
 }
 
+/** The wasm's `prepareRequest`, its key checked first (see signingKeyArg). */
+function prepareRequest(body, signingKey, options) {
+  signingKeyArg(signingKey);
+  return wasm.prepareRequest(body, signingKey, options);
+}
+
 const publicWasm = Object.fromEntries(Object.entries(wasm).filter(([name]) => !name.startsWith('__')));
 
 module.exports = {
@@ -219,4 +234,5 @@ module.exports = {
   signRequestAsync,
   verifyCallbackAsync,
   prepareCallback,
+  prepareRequest,
 };

@@ -4,7 +4,11 @@
 // runs in WebCrypto with the imported CryptoKeys cached per key. The wasm
 // reads every argument (the `backend` option too), builds every message and
 // makes every check; the sync functions are the pure-WebAssembly path.
+// ./key-guard.js (pkg-template/key-guard.mjs) makes freed and wrong-type keys
+// throw INVALID_ARGUMENT before the wasm is entered (signRequest and
+// prepareRequest are re-exported here with that check).
 import init, * as wasm from './payment_intake.js';
+import { installKeyGuards } from './key-guard.js';
 
 export * from './payment_intake.js';
 export default init;
@@ -18,6 +22,9 @@ const publicKeys = new Map();
 const PUBLIC_CACHE_SIZE = 16;
 
 const subtle = () => globalThis.crypto?.subtle;
+
+// Freed and wrong-type keys throw INVALID_ARGUMENT before the wasm is entered (./key-guard.js).
+const { signingKeyArg } = installKeyGuards(wasm);
 
 function cryptoFailure(cause) {
   const error = new Error(`RSA operation failed: ${cause?.message ?? cause}`);
@@ -99,6 +106,7 @@ export function prepareCallback(rawBody, headers, keys, options) {
  * there is no WebCrypto or with `backend: 'wasm'`. The wasm reads the options.
  */
 export async function signRequestAsync(body, signingKey, options) {
+  signingKeyArg(signingKey);
   const [signed, prepared] = wasm.__signRequest(body, signingKey, options, subtle() !== undefined);
   if (signed !== undefined) return signed;
   const key = privateCryptoKey(signingKey);
@@ -127,4 +135,19 @@ export async function verifyCallbackAsync(rawBody, headers, keys, options) {
   }
   if (typeof result !== 'string') throw result;
   return JSON.parse(result);
+}
+
+// The sync functions that take a SigningKey, as the wasm exports them but with the key
+// checked first (these names shadow the `export *` above).
+
+/** `signRequest` in pure WebAssembly (the wasm's own), its key checked first. */
+export function signRequest(body, signingKey, options) {
+  signingKeyArg(signingKey);
+  return wasm.signRequest(body, signingKey, options);
+}
+
+/** `prepareRequest` (the wasm's own), its key checked first. */
+export function prepareRequest(body, signingKey, options) {
+  signingKeyArg(signingKey);
+  return wasm.prepareRequest(body, signingKey, options);
 }

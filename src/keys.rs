@@ -6,10 +6,11 @@ use base64::engine::general_purpose::URL_SAFE;
 use base64::Engine;
 use rsa::pkcs1::{DecodeRsaPrivateKey, DecodeRsaPublicKey};
 
-use rsa::pkcs8::der::{pem, Document};
+use rsa::pkcs1::UintRef;
+use rsa::pkcs8::der::pem::PemLabel;
+use rsa::pkcs8::der::{pem, Document, Encode};
 use rsa::pkcs8::{
-    DecodePublicKey, EncodePrivateKey, EncodePublicKey, LineEnding, ObjectIdentifier, PrivateKeyInfo,
-    SubjectPublicKeyInfoRef,
+    DecodePublicKey, EncodePublicKey, LineEnding, ObjectIdentifier, PrivateKeyInfo, SubjectPublicKeyInfoRef,
 };
 use std::sync::{Arc, OnceLock};
 
@@ -116,8 +117,63 @@ impl SigningKey {
     }
 
     /// The private key as PKCS#8 PEM, wiped from memory when dropped.
+    ///
+    /// Encoded here rather than by `rsa`'s `to_pkcs8_pem`, which leaves the secret
+    /// parts in freed heap memory (wasm memory is never returned, and freed bytes
+    /// stay readable until reused): it encodes the PKCS#1 structure into a plain
+    /// `Vec` dropped unwiped, and recomputes dp, dq and qinv as `BigUint`s whose
+    /// temporaries are not wiped either. Here every buffer that holds a secret is
+    /// allocated once at its exact size and wiped on drop, and dp, dq and qinv are
+    /// the values `rsa` precomputed (and wipes) when the key was made.
     pub fn private_key_pem_zeroizing(&self) -> Result<Zeroizing<String>> {
-        self.private.to_pkcs8_pem(LineEnding::LF).map_err(|e| Error::CryptoFailure { reason: e.to_string() })
+        let failed = |reason: String| Error::CryptoFailure { reason: format!("private key encoding failed: {reason}") };
+        let key = &self.private;
+        let ([p, q], Some(dp), Some(dq), Some(qinv)) = (key.primes(), key.dp(), key.dq(), key.qinv()) else {
+            return Err(failed("not a two-prime key with precomputed CRT values".into()));
+        };
+        let (sign, qinv) = qinv.to_bytes_be();
+        let qinv = Zeroizing::new(qinv);
+        if sign == num_bigint_dig::Sign::Minus {
+            return Err(failed("negative CRT coefficient".into()));
+        }
+        // `to_bytes_be` fills a buffer of the exact size and reverses it in place.
+        let n = key.n().to_bytes_be();
+        let e = key.e().to_bytes_be();
+        let [d, p, q, dp, dq] = [key.d(), p, q, dp, dq].map(|x| Zeroizing::new(x.to_bytes_be()));
+        fn uint(bytes: &[u8]) -> Result<UintRef<'_>> {
+            UintRef::new(bytes)
+                .map_err(|e| Error::CryptoFailure { reason: format!("private key encoding failed: {e}") })
+        }
+        let pkcs1 = rsa::pkcs1::RsaPrivateKey {
+            modulus: uint(&n)?,
+            public_exponent: uint(&e)?,
+            private_exponent: uint(&d)?,
+            prime1: uint(&p)?,
+            prime2: uint(&q)?,
+            exponent1: uint(&dp)?,
+            exponent2: uint(&dq)?,
+            coefficient: uint(&qinv)?,
+            other_prime_infos: None,
+        };
+        let pkcs1_der = der_zeroizing(&pkcs1).map_err(|e| failed(e.to_string()))?;
+        let info = PrivateKeyInfo::new(rsa::pkcs1::ALGORITHM_ID, &pkcs1_der);
+        let der = der_zeroizing(&info).map_err(|e| failed(e.to_string()))?;
+        let label = PrivateKeyInfo::PEM_LABEL;
+        let len = pem::encoded_len(label, LineEnding::LF, &der).map_err(|e| failed(e.to_string()))?;
+        let mut text = Zeroizing::new(vec![0u8; len]);
+        let written = pem::encode(label, LineEnding::LF, &der, &mut text).map_err(|e| failed(e.to_string()))?.len();
+        if written != len {
+            return Err(failed(format!("PEM of {written} bytes, {len} expected")));
+        }
+        // Moves the bytes (no copy); base64 and the boundaries are ASCII, so this cannot fail,
+        // and if it did the bytes would be wiped with the error's buffer.
+        match String::from_utf8(std::mem::take(&mut *text)) {
+            Ok(pem) => Ok(Zeroizing::new(pem)),
+            Err(error) => {
+                drop(Zeroizing::new(error.into_bytes()));
+                Err(failed("the PEM is not UTF-8".into()))
+            }
+        }
     }
 
     /// The private key as PKCS#8 PEM. Handle with care: the returned `String`
@@ -243,6 +299,22 @@ fn check_policy(modulus: &[u8], exponent: &[u8]) -> Result<()> {
     }
 }
 
+/// The DER of `value` in one buffer of exactly its encoded length (no growth, so no
+/// unwiped earlier copy), wiped on drop.
+fn der_zeroizing(value: &impl Encode) -> std::result::Result<Zeroizing<Vec<u8>>, rsa::pkcs8::der::Error> {
+    let len = usize::try_from(value.encoded_len()?)?;
+    let mut der = Zeroizing::new(vec![0u8; len]);
+    let written = value.encode_to_slice(&mut der)?.len();
+    if written != len {
+        return Err(rsa::pkcs8::der::ErrorKind::Incomplete {
+            expected_len: len.try_into()?,
+            actual_len: written.try_into()?,
+        }
+        .into());
+    }
+    Ok(der)
+}
+
 fn big_endian_bits(bytes: &[u8]) -> usize {
     let significant: Vec<&u8> = bytes.iter().skip_while(|b| **b == 0).collect();
     match significant.first() {
@@ -311,6 +383,21 @@ mod tests {
         zeroize_on_drop::<RsaPrivateKey>();
         zeroize_on_drop::<SigningKey>();
         zeroize_on_drop::<Zeroizing<String>>();
+    }
+
+    #[test]
+    fn private_key_pem_is_the_encoding_rsa_gives() {
+        use rsa::pkcs8::EncodePrivateKey;
+        for name in ["rsa2048", "rsa3072", "rsa4096", "attacker2048"] {
+            for form in ["pkcs8", "pkcs1"] {
+                let path = format!("{}/tests/vectors/keys/{name}.{form}.pem", env!("CARGO_MANIFEST_DIR"));
+                let key = SigningKey::from_pem(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let ours = key.private_key_pem_zeroizing().unwrap();
+                assert_eq!(*ours, *key.private.to_pkcs8_pem(LineEnding::LF).unwrap(), "{name}.{form}");
+                assert_eq!(SigningKey::from_pem(&ours).unwrap().private, key.private, "{name}.{form} reads back");
+                assert_eq!(key.private_key_pem().unwrap(), *ours);
+            }
+        }
     }
 
     #[test]

@@ -718,21 +718,33 @@ pub fn verifying_keys_from_js(value: &JsValue) -> Result<Vec<VerifyingKey>, Erro
     items.iter().map(verifying_key_from_js).collect()
 }
 
+/// Why a key object that was freed is refused; the JS wrappers (`pkg-template/key-guard.mjs`)
+/// say the same of a freed SigningKey.
+const FREED_KEY: &str = "is a key that was freed (free() was called on it)";
+
+/// Whether a key object is one the glue freed: `free()` sets the object's pointer
+/// `__wbg_ptr` to 0. Checked before `publicKeyPem()` is called: on a freed key that
+/// method throws (the wrappers' key guards make it), and a `catch` import that throws
+/// leaks a slot of the externref table (wasm-bindgen 0.2.130; see SOAK.md), which
+/// reading a property does not. A getter or a Proxy trap that throws is caught.
+fn was_freed(value: &JsValue) -> bool {
+    value.is_object() && Reflect::get(value, &"__wbg_ptr".into()).ok().and_then(|ptr| ptr.as_f64()) == Some(0.0)
+}
+
 /// Most verifying keys accepted at once (the current key and a few during rotation).
 const MAX_VERIFYING_KEYS: usize = 64;
 
 fn verifying_key_from_js(value: &JsValue) -> Result<VerifyingKey, Error> {
+    let refused = |reason: &str| Error::InvalidArgument { name: "verifyingKey".into(), reason: reason.into() };
     let pem = match value.as_string() {
         Some(pem) => pem,
+        None if was_freed(value) => return Err(refused(FREED_KEY)),
         None => Reflect::get(value, &"publicKeyPem".into())
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
             .and_then(|f| f.call0(value).ok())
             .and_then(|pem| pem.as_string())
-            .ok_or_else(|| Error::InvalidArgument {
-                name: "verifyingKey".into(),
-                reason: "must be a VerifyingKey, a PEM string, or an array of them".into(),
-            })?,
+            .ok_or_else(|| refused("must be a VerifyingKey, a PEM string, or an array of them"))?,
     };
     if let Some(key) = KEY_CACHE.with(|cache| cache.borrow().iter().find(|(p, _)| *p == pem).map(|(_, k)| k.clone())) {
         return Ok(key);

@@ -670,21 +670,87 @@ describe('wrong argument types', () => {
     }
   });
 
-  // The two cases below fail today and are outside src/wasm's reach: wasm-bindgen's
-  // generated glue checks a `&SigningKey` argument with `instanceof` and throws a plain
-  // `Error('expected instance of SigningKey')`, and a freed key's pointer (0) makes the
-  // generated Rust wrapper throw 'null pointer passed to rust' (through the wasm
-  // frames: see keys-lifecycle.test.mjs for what repeating that does).
-  test('a signing key replaced by a string, number, plain object or VerifyingKey throws a coded Error', { todo: 'wasm-bindgen glue: _assertClass throws an Error without .code' }, () => {
-    for (const [label, key] of [['a PEM string', privatePem], ['a number', 1], ['a plain object', {}], ['a VerifyingKey', callbackKey], ['null', null], ['a forged object', Object.create(api.SigningKey.prototype)]]) {
-      rejects(`signRequest with ${label}`, () => api.signRequest({}, key, { merchantId: 'm', timestamp: TS }), 'INVALID_ARGUMENT');
+  // wasm-bindgen's glue checks a `&SigningKey` argument with `instanceof` and throws a
+  // plain `Error('expected instance of SigningKey')`, and a freed key's pointer (0) makes
+  // the generated Rust wrapper throw 'null pointer passed to rust' through the wasm frames
+  // (see keys-lifecycle.test.mjs for what repeating that did). The wrappers check the key
+  // first (pkg-template/key-guard.mjs): INVALID_ARGUMENT, naming the argument.
+  const signers = [
+    ['signRequest', (key) => api.signRequest({}, key, { merchantId: 'm', timestamp: TS })],
+    ['prepareRequest', (key) => api.prepareRequest({}, key, { merchantId: 'm', timestamp: TS })],
+  ];
+
+  test('a signing key replaced by a string, number, plain object or VerifyingKey throws a coded Error', () => {
+    const revocable = Proxy.revocable({}, {});
+    revocable.revoke();
+    const cases = [
+      ['a PEM string', privatePem, /not a string/],
+      ['a number', 1, /not a number/],
+      ['a plain object', {}, /not an object/],
+      ['an array holding a key', [signingKey], /not an array/],
+      ['a VerifyingKey', callbackKey, /not a VerifyingKey/],
+      ['null', null, /not null/],
+      ['undefined', undefined, /not undefined/],
+      ['a forged object', Object.create(api.SigningKey.prototype), /not a SigningKey made by this package/],
+      ['a revoked Proxy', revocable.proxy, /not an object/],
+      ['a Proxy whose getPrototypeOf trap throws', new Proxy({}, { getPrototypeOf() { throw new Error('proto'); } }), /not an object/],
+    ];
+    for (const [label, key, message] of cases) {
+      for (const [name, call] of signers) {
+        const error = rejects(`${name} with ${label}`, () => call(key), 'INVALID_ARGUMENT');
+        assert.equal(error.name, 'PaymentIntakeError', `${name} with ${label}`);
+        assert.match(error.message, /^'signingKey' must be a SigningKey|^'signingKey' is not a SigningKey/, `${name} with ${label}`);
+        assert.match(error.message, message, `${name} with ${label}`);
+      }
     }
   });
 
-  test('a freed signing key passed to signRequest throws a coded Error', { todo: "wasm-bindgen: 'null pointer passed to rust' has no .code and unwinds through wasm" }, () => {
+  test('a freed signing key passed to signRequest throws a coded Error', () => {
     const freed = api.SigningKey.fromPem(privatePem);
     freed.free();
-    rejects('signRequest with a freed key', () => api.signRequest({}, freed, { merchantId: 'm', timestamp: TS }), 'INVALID_ARGUMENT');
+    for (const [name, call] of signers) {
+      const error = rejects(`${name} with a freed key`, () => call(freed), 'INVALID_ARGUMENT');
+      assert.equal(error.name, 'PaymentIntakeError');
+      assert.equal(error.message, "'signingKey' is a key that was freed (free() was called on it)");
+    }
+  });
+
+  test('signRequestAsync rejects the same keys with the same error', async () => {
+    const freed = api.SigningKey.fromPem(privatePem);
+    freed.free();
+    for (const [label, key] of [['a freed key', freed], ['a PEM string', privatePem], ['a VerifyingKey', callbackKey]]) {
+      const syncError = rejects(`signRequest with ${label}`, () => api.signRequest({}, key, { merchantId: 'm', timestamp: TS }), 'INVALID_ARGUMENT');
+      for (const backend of ['native', 'wasm']) {
+        await assert.rejects(api.signRequestAsync({}, key, { merchantId: 'm', timestamp: TS, backend }), (error) => {
+          assert.ok(error instanceof Error && error.name === 'PaymentIntakeError', `signRequestAsync (${backend}) with ${label}: ${describeThrown(error)}`);
+          assert.equal(error.code, 'INVALID_ARGUMENT');
+          assert.equal(error.message, syncError.message);
+          return true;
+        });
+      }
+    }
+    assertAlive('signRequestAsync with bad keys');
+  });
+
+  test('a freed VerifyingKey or SigningKey among verifying keys is named as freed, wherever it is in the array', () => {
+    const freedVerifying = api.VerifyingKey.fromPem(publicPem);
+    freedVerifying.free();
+    const freedSigning = api.SigningKey.fromPem(privatePem);
+    freedSigning.free();
+    for (const freed of [freedVerifying, freedSigning]) {
+      for (const keys of [freed, [freed], [callbackKey, freed], [freed, callbackKey]]) {
+        const label = `${freed.constructor.name} ${Array.isArray(keys) ? `in an array of ${keys.length}` : 'alone'}`;
+        for (const [name, call] of [
+          ['verifyCallback', () => verify(goodBody, goodHeaders, keys)],
+          ['prepareCallback', () => api.prepareCallback(goodBody, goodHeaders, keys)],
+          ['diagnoseCallback', () => api.diagnoseCallback(goodBody, goodHeaders, keys)],
+        ]) {
+          if (name === 'diagnoseCallback' && Array.isArray(keys) && keys.length > 1) continue;
+          const error = rejects(`${name} with a freed ${label}`, call, 'INVALID_ARGUMENT');
+          assert.equal(error.message, "'verifyingKey' is a key that was freed (free() was called on it)", `${name}, ${label}`);
+        }
+      }
+    }
   });
 });
 
@@ -742,6 +808,8 @@ describe('the instance survives thousands of hostile calls', () => {
     ['an option getter that throws', () => api.canonicalEntries({}, { get falsy() { throw new Error('o'); } })],
     ['a verifying key whose publicKeyPem() throws', () => verify(goodBody, goodHeaders, { publicKeyPem() { throw new Error('k'); } })],
     ['a freed VerifyingKey', (() => { const k = api.VerifyingKey.fromPem(readKey('keys/rsa2048.public.pem')); k.free(); return () => verify(goodBody, goodHeaders, k); })()],
+    ['a freed SigningKey to signRequest', (() => { const k = api.SigningKey.fromPem(readKey('keys/rsa2048.pkcs8.pem')); k.free(); return () => api.signRequest({}, k, { merchantId: 'm', timestamp: TS }); })()],
+    ['token() of a freed SigningKey', (() => { const k = api.SigningKey.fromPem(readKey('keys/rsa2048.pkcs8.pem')); k.free(); return () => k.token(); })()],
     ['a number as a PEM', () => api.VerifyingKey.fromPem(42)],
     ['a sparse array body', () => api.canonicalEntries({ a: Object.assign([], { length: 2 ** 32 - 1 }) })],
     ['a bad signature', () => verify(goodBody, { ...goodHeaders, 'x-access-signature': 'x' })],
