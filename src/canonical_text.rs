@@ -21,6 +21,7 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
     }
     let mut scanner = Scanner {
         lex: Lexer::new(text),
+        keys: Vec::with_capacity(32),
         depth: 0,
         max_depth: limits.max_depth.min(MAX_READER_DEPTH),
         options,
@@ -56,6 +57,8 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
 
 struct Scanner<'a> {
     lex: Lexer<'a>,
+    /// The keys of the objects being read, innermost last.
+    keys: Vec<Cow<'a, str>>,
     depth: usize,
     max_depth: usize,
     options: &'a CanonicalOptions,
@@ -163,7 +166,8 @@ impl<'a> Scanner<'a> {
     fn object(&mut self) -> Option<()> {
         self.lex.i += 1;
         self.enter()?;
-        let mut keys: Vec<Cow<'a, str>> = Vec::new();
+        // This object's keys: the tail of one stack shared by every object (no allocation each).
+        let first_key = self.keys.len();
         self.lex.skip_ws();
         if self.lex.peek() == Some(b'}') {
             self.lex.i += 1;
@@ -186,7 +190,7 @@ impl<'a> Scanner<'a> {
                     self.path.push(':');
                 }
                 self.path.push_str(&key);
-                keys.push(key);
+                self.keys.push(key);
                 self.value()?;
                 self.path.truncate(restore);
                 self.lex.skip_ws();
@@ -201,7 +205,9 @@ impl<'a> Scanner<'a> {
             }
         }
         self.depth -= 1;
-        unique(&mut keys).then_some(())
+        let unique_keys = unique(&mut self.keys[first_key..]);
+        self.keys.truncate(first_key);
+        unique_keys.then_some(())
     }
 
     fn array(&mut self) -> Option<()> {
