@@ -168,23 +168,15 @@ impl<'a> Scanner<'a> {
         self.enter()?;
         // This object's keys: the tail of one stack shared by every object (no allocation each).
         let first_key = self.keys.len();
-        self.lex.skip_ws();
-        if self.lex.peek() == Some(b'}') {
-            self.lex.i += 1;
-        } else {
+        if !self.lex.closes_at_once(b'}') {
             loop {
-                self.lex.skip_ws();
-                if self.lex.peek() != Some(b'"') {
-                    return None;
-                }
-                let key = self.lex.string()?;
+                let key = self.lex.member_name()?;
                 self.own = self.own.saturating_add(key.len() as u64 + 1);
                 // serde_json's private number marker: the full path reads such an
                 // object as a number; leave that case to it.
                 if key == NUMBER_TOKEN {
                     return None;
                 }
-                self.lex.eat(b':')?;
                 let restore = self.path.len();
                 if restore > 0 {
                     self.path.push(':');
@@ -193,14 +185,8 @@ impl<'a> Scanner<'a> {
                 self.keys.push(key);
                 self.value()?;
                 self.path.truncate(restore);
-                self.lex.skip_ws();
-                match self.lex.peek()? {
-                    b',' => self.lex.i += 1,
-                    b'}' => {
-                        self.lex.i += 1;
-                        break;
-                    }
-                    _ => return None,
+                if !self.lex.another_follows(b'}')? {
+                    break;
                 }
             }
         }
@@ -213,10 +199,7 @@ impl<'a> Scanner<'a> {
     fn array(&mut self) -> Option<()> {
         self.lex.i += 1;
         self.enter()?;
-        self.lex.skip_ws();
-        if self.lex.peek() == Some(b']') {
-            self.lex.i += 1;
-        } else {
+        if !self.lex.closes_at_once(b']') {
             let mut index = 0usize;
             loop {
                 let restore = self.path.len();
@@ -227,14 +210,8 @@ impl<'a> Scanner<'a> {
                 self.value()?;
                 self.path.truncate(restore);
                 index += 1;
-                self.lex.skip_ws();
-                match self.lex.peek()? {
-                    b',' => self.lex.i += 1,
-                    b']' => {
-                        self.lex.i += 1;
-                        break;
-                    }
-                    _ => return None,
+                if !self.lex.another_follows(b']')? {
+                    break;
                 }
             }
         }

@@ -42,6 +42,39 @@ impl<'a> Lexer<'a> {
         (self.b.get(self.i..end)? == word.as_bytes()).then(|| self.i = end)
     }
 
+    /// Just inside an opening bracket: whether the container ends at once (`close` read).
+    pub(crate) fn closes_at_once(&mut self, close: u8) -> bool {
+        self.skip_ws();
+        let empty = self.peek() == Some(close);
+        if empty {
+            self.i += 1;
+        }
+        empty
+    }
+
+    /// After a member or item: `Some(true)` past a comma, `Some(false)` past `close`.
+    pub(crate) fn another_follows(&mut self, close: u8) -> Option<bool> {
+        self.skip_ws();
+        let next = self.peek()?;
+        self.i += 1;
+        match next {
+            b',' => Some(true),
+            _ if next == close => Some(false),
+            _ => None,
+        }
+    }
+
+    /// An object member's name and the colon after it.
+    pub(crate) fn member_name(&mut self) -> Option<Cow<'a, str>> {
+        self.skip_ws();
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let name = self.string()?;
+        self.eat(b':')?;
+        Some(name)
+    }
+
     /// Whether only whitespace is left.
     pub(crate) fn at_end(&mut self) -> bool {
         self.skip_ws();

@@ -49,30 +49,16 @@ impl TreeReader<'_> {
     fn object(&mut self) -> Option<Json> {
         self.enter()?;
         let mut members: Vec<(String, Json)> = Vec::new();
-        self.lex.skip_ws();
-        if self.lex.peek() == Some(b'}') {
-            self.lex.i += 1;
-        } else {
+        if !self.lex.closes_at_once(b'}') {
             loop {
-                self.lex.skip_ws();
-                if self.lex.peek() != Some(b'"') {
-                    return None;
-                }
-                let key = self.lex.string()?.into_owned();
+                let key = self.lex.member_name()?.into_owned();
                 if key == NUMBER_TOKEN {
                     return None;
                 }
-                self.lex.eat(b':')?;
                 let value = self.value()?;
                 members.push((key, value));
-                self.lex.skip_ws();
-                match self.lex.peek()? {
-                    b',' => self.lex.i += 1,
-                    b'}' => {
-                        self.lex.i += 1;
-                        break;
-                    }
-                    _ => return None,
+                if !self.lex.another_follows(b'}')? {
+                    break;
                 }
             }
         }
@@ -83,20 +69,11 @@ impl TreeReader<'_> {
     fn array(&mut self) -> Option<Json> {
         self.enter()?;
         let mut items = Vec::new();
-        self.lex.skip_ws();
-        if self.lex.peek() == Some(b']') {
-            self.lex.i += 1;
-        } else {
+        if !self.lex.closes_at_once(b']') {
             loop {
                 items.push(self.value()?);
-                self.lex.skip_ws();
-                match self.lex.peek()? {
-                    b',' => self.lex.i += 1,
-                    b']' => {
-                        self.lex.i += 1;
-                        break;
-                    }
-                    _ => return None,
+                if !self.lex.another_follows(b']')? {
+                    break;
                 }
             }
         }
