@@ -14,7 +14,7 @@ const { installKeyGuards } = require('./key-guard.js');
 
 /** SigningKey -> private KeyObject. */
 const privateKeys = new WeakMap();
-/** VerifyingKey -> public KeyObject; PEM string as given -> public KeyObject (most recent last). */
+/** VerifyingKey -> public KeyObject; other keys' PEM text -> public KeyObject (most recent last). */
 const publicKeysByObject = new WeakMap();
 const publicKeys = new Map();
 const PUBLIC_CACHE_SIZE = 16;
@@ -62,29 +62,32 @@ function privateKeyObject(signingKey) {
 
 /**
  * The KeyObject of the configured key the wasm chose (`keys` is one key or an
- * array, each a VerifyingKey or a PEM string, as the wasm already accepted).
- * OpenSSL reads the SubjectPublicKeyInfo PEM the wasm writes, so both use the same key.
+ * array, each a VerifyingKey, a PEM string or an object with publicKeyPem(), as
+ * the wasm already accepted). A VerifyingKey's PEM never changes, so its KeyObject
+ * is kept per key; any other is kept per PEM text (read again, as the wasm did).
+ * OpenSSL reads the SubjectPublicKeyInfo PEM the wasm writes: both use the same key.
  */
 function publicKeyObject(keys, keyIndex) {
   const chosen = Array.isArray(keys) ? keys[keyIndex] : keys;
-  if (typeof chosen === 'string') {
-    let key = publicKeys.get(chosen);
+  if (chosen instanceof wasm.VerifyingKey) {
+    let key = publicKeysByObject.get(chosen);
     if (key === undefined) {
-      const verifyingKey = wasm.VerifyingKey.fromPem(chosen);
-      try {
-        key = crypto.createPublicKey({ key: verifyingKey.publicKeyPem(), format: 'pem' });
-      } finally {
-        verifyingKey.free();
-      }
-      if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
-      publicKeys.set(chosen, key);
+      key = crypto.createPublicKey({ key: chosen.publicKeyPem(), format: 'pem' });
+      publicKeysByObject.set(chosen, key);
     }
     return key;
   }
-  let key = publicKeysByObject.get(chosen);
+  const pem = typeof chosen === 'string' ? chosen : chosen.publicKeyPem();
+  let key = publicKeys.get(pem);
   if (key === undefined) {
-    key = crypto.createPublicKey({ key: chosen.publicKeyPem(), format: 'pem' });
-    publicKeysByObject.set(chosen, key);
+    const verifyingKey = wasm.VerifyingKey.fromPem(pem);
+    try {
+      key = crypto.createPublicKey({ key: verifyingKey.publicKeyPem(), format: 'pem' });
+    } finally {
+      verifyingKey.free();
+    }
+    if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
+    publicKeys.set(pem, key);
   }
   return key;
 }

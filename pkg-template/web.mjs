@@ -15,7 +15,7 @@ export default init;
 
 const ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
 const encoder = new TextEncoder();
-/** SigningKey -> Promise<CryptoKey>; VerifyingKey -> Promise<CryptoKey>; PEM string -> Promise<CryptoKey> (most recent last). */
+/** SigningKey -> Promise<CryptoKey>; VerifyingKey -> Promise<CryptoKey>; other keys' PEM text -> Promise<CryptoKey> (most recent last). */
 const privateKeys = new WeakMap();
 const publicKeysByObject = new WeakMap();
 const publicKeys = new Map();
@@ -50,28 +50,31 @@ function privateCryptoKey(signingKey) {
 
 /**
  * The CryptoKey of the configured key the wasm chose (`keys` is one key or an
- * array, each a VerifyingKey or a PEM string, as the wasm already accepted),
- * imported from the SubjectPublicKeyInfo the wasm writes.
+ * array, each a VerifyingKey, a PEM string or an object with publicKeyPem(), as
+ * the wasm already accepted), imported from the SubjectPublicKeyInfo the wasm
+ * writes. Kept per VerifyingKey (its PEM never changes), otherwise per PEM text.
  */
 function publicCryptoKey(keys, keyIndex) {
   const chosen = Array.isArray(keys) ? keys[keyIndex] : keys;
-  const cache = typeof chosen === 'string' ? publicKeys : publicKeysByObject;
-  let key = cache.get(chosen);
+  const byObject = chosen instanceof wasm.VerifyingKey;
+  const cacheKey = byObject || typeof chosen === 'string' ? chosen : chosen.publicKeyPem();
+  const cache = byObject ? publicKeysByObject : publicKeys;
+  let key = cache.get(cacheKey);
   if (key === undefined) {
     let spkiPem;
-    if (typeof chosen === 'string') {
-      const verifyingKey = wasm.VerifyingKey.fromPem(chosen);
+    if (byObject) {
+      spkiPem = chosen.publicKeyPem();
+    } else {
+      const verifyingKey = wasm.VerifyingKey.fromPem(cacheKey);
       try {
         spkiPem = verifyingKey.publicKeyPem();
       } finally {
         verifyingKey.free();
       }
       if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
-    } else {
-      spkiPem = chosen.publicKeyPem();
     }
     key = subtle().importKey('spki', pemBody(spkiPem), ALGORITHM, false, ['verify']);
-    cache.set(chosen, key);
+    cache.set(cacheKey, key);
   }
   return key;
 }

@@ -89,6 +89,19 @@ describe('verifyCallback key lookup', () => {
       assert.equal(verified.verification.keyIndex, expectedIndex);
     }
   });
+  test('a key object other than VerifyingKey is read again on every call', () => {
+    // The KeyObject follows what publicKeyPem() returns now, as the wasm's token match does.
+    let current = pem;
+    const rotating = { publicKeyPem: () => current };
+    assert.equal(api.verifyCallback(valid.body, valid.headers, rotating).verification.keyIndex, 0);
+    const signerB = api.SigningKey.fromPem(readKey('keys/rsa3072.pkcs8.pem'));
+    const signed = api.signRequest(valid.body, signerB, { merchantId: 'merchant-1', timestamp: '1700000000' });
+    current = otherPem;
+    assert.equal(api.verifyCallback(signed.body, signed.headers, rotating).verification.keyIndex, 0);
+    current = pem;
+    throwsCode(() => api.verifyCallback(signed.body, signed.headers, rotating), 'INVALID_PUBLIC_KEY');
+  });
+
   test('a tampered body fails with every form of the keys', () => {
     const tampered = valid.body.replace('150000', '150001');
     for (const keys of [pem, api.VerifyingKey.fromPem(pem), [otherPem, pem]]) {
