@@ -1,4 +1,5 @@
-// Guards on the key objects of the wasm-bindgen glue, shared by the Node wrapper
+// Guards on the key objects of the wasm-bindgen glue, and the few other pieces
+// (errors, the signed request) shared by the Node wrapper
 // (pkg-template/node.cjs) and the web wrapper (pkg-template/web.mjs): scripts/build.mjs
 // copies this file to pkg/web/key-guard.js as it is and to pkg/node/key-guard.js as
 // CommonJS. Why: the glue throws a plain Error without `.code` ('expected instance of
@@ -24,6 +25,28 @@ function invalidArgument(name, reason) {
   error.name = 'PaymentIntakeError';
   error.code = 'INVALID_ARGUMENT';
   return error;
+}
+
+/** The error a failed RSA operation of node:crypto or WebCrypto surfaces as (the wasm's CRYPTO_FAILURE). */
+function cryptoFailure(cause) {
+  const error = new Error(`RSA operation failed: ${cause?.message ?? cause}`);
+  error.name = 'PaymentIntakeError';
+  error.code = 'CRYPTO_FAILURE';
+  return error;
+}
+
+/** `signRequest`'s result from what `__signRequest` prepared and the base64url signature. */
+function signedRequest(prepared, signature) {
+  const h = prepared.headers;
+  return {
+    body: prepared.body,
+    headers: {
+      'x-access-timestamp': h['x-access-timestamp'],
+      'x-access-merchant-id': h['x-access-merchant-id'],
+      'x-access-signature': signature,
+      'x-access-token': h['x-access-token'],
+    },
+  };
 }
 
 /**
@@ -151,4 +174,4 @@ function installKeyGuards(glue) {
   return { signingKeyArg };
 }
 
-export { installKeyGuards };
+export { cryptoFailure, installKeyGuards, signedRequest };

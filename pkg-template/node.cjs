@@ -10,7 +10,7 @@
 
 const crypto = require('node:crypto');
 const wasm = require('./payment_intake.js');
-const { installKeyGuards } = require('./key-guard.js');
+const { cryptoFailure, installKeyGuards, signedRequest } = require('./key-guard.js');
 
 /** SigningKey -> private KeyObject. */
 const privateKeys = new WeakMap();
@@ -103,31 +103,12 @@ function asBytes(body) {
     : body;
 }
 
-/** An error shaped like the ones the wasm throws. */
-function cryptoFailure(cause) {
-  const error = new Error(`RSA operation failed: ${cause?.message ?? cause}`);
-  error.name = 'PaymentIntakeError';
-  error.code = 'CRYPTO_FAILURE';
-  return error;
-}
 
 function base64url(bytes, padding) {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
   return padding ? text + '='.repeat((4 - (text.length % 4)) % 4) : text;
 }
 
-function signedRequest(prepared, signature) {
-  const h = prepared.headers;
-  return {
-    body: prepared.body,
-    headers: {
-      'x-access-timestamp': h['x-access-timestamp'],
-      'x-access-merchant-id': h['x-access-merchant-id'],
-      'x-access-signature': base64url(signature, prepared.padding),
-      'x-access-token': h['x-access-token'],
-    },
-  };
-}
 
 // The canonical message is base64url and digits: ASCII, so latin1 gives its UTF-8
 // bytes without a UTF-8 scan.
@@ -142,7 +123,7 @@ function signRequest(body, signingKey, options) {
   } catch (cause) {
     throw cryptoFailure(cause);
   }
-  return signedRequest(prepared, signature);
+  return signedRequest(prepared, base64url(signature, prepared.padding));
 }
 
 /**
@@ -181,7 +162,7 @@ async function signRequestAsync(body, signingKey, options) {
       error ? reject(cryptoFailure(error)) : resolve(bytes),
     );
   });
-  return signedRequest(prepared, signature);
+  return signedRequest(prepared, base64url(signature, prepared.padding));
 }
 
 /** `verifyCallback`, with the RSA check on libuv's thread pool. */

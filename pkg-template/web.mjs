@@ -8,7 +8,7 @@
 // throw INVALID_ARGUMENT before the wasm is entered (signRequest and
 // prepareRequest are re-exported here with that check).
 import init, * as wasm from './payment_intake.js';
-import { installKeyGuards } from './key-guard.js';
+import { cryptoFailure, installKeyGuards, signedRequest } from './key-guard.js';
 
 export * from './payment_intake.js';
 export default init;
@@ -25,13 +25,6 @@ const subtle = () => globalThis.crypto?.subtle;
 
 // Freed and wrong-type keys throw INVALID_ARGUMENT before the wasm is entered (./key-guard.js).
 const { signingKeyArg } = installKeyGuards(wasm);
-
-function cryptoFailure(cause) {
-  const error = new Error(`RSA operation failed: ${cause?.message ?? cause}`);
-  error.name = 'PaymentIntakeError';
-  error.code = 'CRYPTO_FAILURE';
-  return error;
-}
 
 /** The DER bytes of a PEM block. */
 function pemBody(pem) {
@@ -116,16 +109,7 @@ export async function signRequestAsync(body, signingKey, options) {
   const signature = await rsa(async () =>
     new Uint8Array(await subtle().sign(ALGORITHM, await key, encoder.encode(prepared.message))),
   );
-  const h = prepared.headers;
-  return {
-    body: prepared.body,
-    headers: {
-      'x-access-timestamp': h['x-access-timestamp'],
-      'x-access-merchant-id': h['x-access-merchant-id'],
-      'x-access-signature': base64url(signature, prepared.padding),
-      'x-access-token': h['x-access-token'],
-    },
-  };
+  return signedRequest(prepared, base64url(signature, prepared.padding));
 }
 
 /** `verifyCallback` with the RSA check made by WebCrypto (pure wasm where there is none, or with `backend: 'wasm'`). */
