@@ -3,17 +3,9 @@
 export * from './payment_intake.js';
 export { default } from './payment_intake.js';
 import type {
-  Body, HeadersInput, SignOptions, SignedRequest, SigningKey, VerifiedCallback, VerifyCallbackOptions, VerifyingKeyInput,
+  Body, HeadersInput, PreparedCallback, SignOptions, SignedRequest, SigningKey, VerifiedCallback, VerifyCallbackOptions,
+  VerifyingKeyInput,
 } from './payment_intake.js';
-
-/** What `prepareCallback` returns: all of `verifyCallback` but the RSA check. */
-export interface PreparedCallback {
-  message: string;
-  signature: Uint8Array;
-  keyIndex: number;
-  callback: VerifiedCallback | null;
-  callbackError: Error | null;
-}
 
 /** Everything of `verifyCallback` but the RSA check, with the same checks and errors. */
 export function prepareCallback(

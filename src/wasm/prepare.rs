@@ -33,6 +33,19 @@ export interface PreparedRequest {
   /** Whether `x-access-signature` keeps its base64url `=` padding (the `padding` option). */
   padding: boolean;
 }
+/** What the wrappers' `prepareCallback` returns: all of `verifyCallback` but the RSA check. */
+export interface PreparedCallback {
+  /** The canonical message: the signature is RSA PKCS#1 v1.5 over the SHA-256 of its UTF-8 bytes. */
+  message: string;
+  /** The decoded `x-access-signature`, of the key's length. */
+  signature: Uint8Array;
+  /** Which of the given keys the token names: verify with this one. */
+  keyIndex: number;
+  /** What `verifyCallback` returns once the signature checks... */
+  callback: VerifiedCallback | null;
+  /** ...or the error it throws then (a body without the callback shape). */
+  callbackError: Error | null;
+}
 "#;
 
 /// The `backend` option: `Ok(true)` to use the caller's native RSA. Without the
