@@ -1,40 +1,62 @@
-//! Byte-order sorting of canonical entries (UTF-8 byte order is code point
-//! order). Entries share long path prefixes (`additional_info:display_data:17:…`),
-//! which a comparison sort reads again on every comparison; a three-way radix
+//! Sorting of canonical entries by their UTF-8 bytes, each byte read through a
+//! key: the identity gives code point order ([`code_point_key`]), a remap of the
+//! lead bytes of U+E000 and above gives UTF-16 order ([`utf16_key`]). Entries
+//! share long path prefixes (`additional_info:display_data:17:…`), which a
+//! comparison sort reads again on every comparison; a three-way radix
 //! quicksort (Bentley and Sedgewick) reads each shared byte about once.
 
 use std::cmp::Ordering;
 
-/// Below this many entries a comparison sort is cheaper than another partition.
-const SMALL: usize = 6;
-/// Nested partitions of unequal bytes past this fall back to a comparison sort,
-/// so the recursion stays shallow whatever the input.
-const MAX_NESTING: usize = 48;
+/// Below this many entries an insertion sort is cheaper than another partition.
+const SMALL: usize = 8;
 
-/// Sorts `spans`, byte ranges of `text`, by the bytes they cover.
-pub(crate) fn sort_spans(text: &[u8], spans: &mut [(usize, usize)]) {
-    sort_from(text, spans, 0, 0);
+/// A byte's sort key. Keys must be a bijection of byte values, so that equal
+/// bytes and equal keys are the same thing (shared prefixes are found on bytes).
+pub(crate) type Key = fn(u8) -> u8;
+
+/// UTF-8 byte order is code point order.
+pub(crate) fn code_point_key(byte: u8) -> u8 {
+    byte
 }
 
-/// Sorts spans that all share their first `depth` bytes.
-fn sort_from(text: &[u8], mut spans: &mut [(usize, usize)], mut depth: usize, nesting: usize) {
+/// UTF-16 code unit order (JavaScript's default sort) from UTF-8 bytes. The two
+/// orders differ only between U+E000..U+FFFF (lead bytes EE, EF) and the
+/// supplementary planes (lead bytes F0..F4, surrogate pairs in UTF-16, which sort
+/// below U+E000). Two texts first differ at the same position of the same
+/// character, so either both bytes there are lead bytes or both are continuation
+/// bytes of one lead, where the orders agree. Moving F0..F4 below EE, EF is enough.
+pub(crate) fn utf16_key(byte: u8) -> u8 {
+    match byte {
+        0xEE | 0xEF => byte + 5,
+        0xF0..=0xF4 => byte - 2,
+        _ => byte,
+    }
+}
+
+/// Sorts `spans`, byte ranges of `text`, by the keys of the bytes they cover.
+pub(crate) fn sort_spans(text: &[u8], spans: &mut [(usize, usize)], key: Key) {
+    sort_from(text, spans, 0, key);
+}
+
+/// Sorts spans that all share their first `depth` bytes. It recurses into the
+/// two smaller of the three partitions and loops on the largest, so the
+/// recursion is at most log2(n) deep whatever the input.
+fn sort_from(text: &[u8], mut spans: &mut [(usize, usize)], mut depth: usize, key: Key) {
+    let byte_at = |span, depth| keyed_byte_at(text, span, depth, key);
     loop {
-        if spans.len() <= SMALL || nesting > MAX_NESTING {
-            spans.sort_unstable_by(|a, b| compare_bytes(tail(text, *a, depth), tail(text, *b, depth)));
+        if spans.len() <= SMALL {
+            insertion_sort(text, spans, depth, key);
             return;
         }
         // Skip the bytes every span shares (a pass per byte would read them all).
         depth += shared_prefix(text, spans, depth);
         let last = spans.len() - 1;
-        let pivot = median_of_three(
-            byte_at(text, spans[0], depth),
-            byte_at(text, spans[last / 2], depth),
-            byte_at(text, spans[last], depth),
-        );
+        let pivot =
+            median_of_three(byte_at(spans[0], depth), byte_at(spans[last / 2], depth), byte_at(spans[last], depth));
         // Dijkstra's three-way partition: [less | equal | greater].
         let (mut less, mut at, mut greater) = (0, 0, spans.len());
         while at < greater {
-            match byte_at(text, spans[at], depth).cmp(&pivot) {
+            match byte_at(spans[at], depth).cmp(&pivot) {
                 Ordering::Less => {
                     spans.swap(less, at);
                     less += 1;
@@ -49,22 +71,39 @@ fn sort_from(text: &[u8], mut spans: &mut [(usize, usize)], mut depth: usize, ne
         }
         let (below, rest) = spans.split_at_mut(less);
         let (equal, above) = rest.split_at_mut(greater - less);
-        sort_from(text, below, depth, nesting + 1);
-        sort_from(text, above, depth, nesting + 1);
-        if pivot < 0 {
-            // Every span in `equal` ends here: they are the same bytes.
-            return;
+        // Spans equal at a position past their end are the same bytes: nothing left to sort.
+        let equal: &mut [(usize, usize)] = if pivot < 0 { &mut [] } else { equal };
+        let mut parts = [(below, depth), (equal, depth + 1), (above, depth)];
+        // Smallest first, largest last (three compare-and-swaps).
+        for (i, j) in [(0, 1), (1, 2), (0, 1)] {
+            if parts[i].0.len() > parts[j].0.len() {
+                parts.swap(i, j);
+            }
         }
-        spans = equal;
-        depth += 1;
+        let [(small, small_depth), (middle, middle_depth), (large, large_depth)] = parts;
+        sort_from(text, small, small_depth, key);
+        sort_from(text, middle, middle_depth, key);
+        spans = large;
+        depth = large_depth;
     }
 }
 
-/// The byte at `depth` in a span, or -1 past its end (a prefix sorts first).
-fn byte_at(text: &[u8], (start, end): (usize, usize), depth: usize) -> i16 {
+/// Sorts a few spans that share their first `depth` bytes.
+fn insertion_sort(text: &[u8], spans: &mut [(usize, usize)], depth: usize, key: Key) {
+    for i in 1..spans.len() {
+        let mut j = i;
+        while j > 0 && compare_keyed(tail(text, spans[j - 1], depth), tail(text, spans[j], depth), key).is_gt() {
+            spans.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// The key of the byte at `depth` in a span, or -1 past its end (a prefix sorts first).
+fn keyed_byte_at(text: &[u8], (start, end): (usize, usize), depth: usize, key: Key) -> i16 {
     let at = start + depth;
     if at < end {
-        text.get(at).map_or(-1, |&b| i16::from(b))
+        text.get(at).map_or(-1, |&b| i16::from(key(b)))
     } else {
         -1
     }
@@ -106,19 +145,14 @@ fn median_of_three(a: i16, b: i16, c: i16) -> i16 {
     a.max(b).min(a.min(b).max(c))
 }
 
-/// Byte order, eight bytes at a time (wasm's `memcmp` goes byte by byte).
-pub(crate) fn compare_bytes(a: &[u8], b: &[u8]) -> Ordering {
-    let mut a_words = a.chunks_exact(8);
-    let mut b_words = b.chunks_exact(8);
-    for (x, y) in a_words.by_ref().zip(b_words.by_ref()) {
-        let x = u64::from_be_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
-        let y = u64::from_be_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
-        if x != y {
-            return x.cmp(&y);
-        }
+/// Order of the keyed bytes: the first differing byte (found eight bytes at a
+/// time) decides, else the shorter sorts first.
+pub(crate) fn compare_keyed(a: &[u8], b: &[u8], key: Key) -> Ordering {
+    let same = common_length(a, b);
+    match (a.get(same), b.get(same)) {
+        (Some(&x), Some(&y)) => key(x).cmp(&key(y)),
+        _ => a.len().cmp(&b.len()),
     }
-    let done = (a.len().min(b.len()) / 8) * 8;
-    a[done..].cmp(&b[done..])
 }
 
 #[cfg(test)]
@@ -133,11 +167,56 @@ mod tests {
             spans.push((text.len(), text.len() + word.len()));
             text.extend_from_slice(word);
         }
-        sort_spans(&text, &mut spans);
+        sort_spans(&text, &mut spans, code_point_key);
         let sorted: Vec<&[u8]> = spans.iter().map(|&(s, e)| &text[s..e]).collect();
         let mut expected = words.to_vec();
         expected.sort();
         assert_eq!(sorted, expected);
+    }
+
+    #[test]
+    fn utf16_key_sorts_as_utf16_code_units() {
+        // Characters around every boundary where the two orders could differ.
+        let alphabet = [
+            'a',
+            '\u{7f}',
+            '\u{80}',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{d7ff}',
+            '\u{e000}',
+            '\u{ff5e}',
+            '\u{ffff}',
+            '\u{10000}',
+            '\u{1f600}',
+            '\u{10ffff}',
+            ':',
+        ];
+        let mut seed = 0x2545_f491_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        let words: Vec<String> =
+            (0..3000).map(|_| (0..next() % 6).map(|_| alphabet[(next() % 13) as usize]).collect()).collect();
+        let mut text = Vec::new();
+        let mut spans = Vec::new();
+        for word in &words {
+            spans.push((text.len(), text.len() + word.len()));
+            text.extend_from_slice(word.as_bytes());
+        }
+        sort_spans(&text, &mut spans, utf16_key);
+        let sorted: Vec<&str> = spans.iter().map(|&(s, e)| std::str::from_utf8(&text[s..e]).unwrap()).collect();
+        let mut expected: Vec<&str> = words.iter().map(String::as_str).collect();
+        expected.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+        assert_eq!(sorted, expected);
+        // The keys are a bijection of byte values.
+        let mut keys: Vec<u8> = (0..=255u8).map(utf16_key).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), 256);
     }
 
     #[test]
