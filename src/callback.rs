@@ -1,10 +1,17 @@
 //! Verifying the service's signed callbacks from the raw body and headers,
 //! and diagnosing, when verification fails, which canonical variant the
 //! sender used or whether the key or body is at fault.
+//!
+//! A verified callback's model is bound to what the signature covers: a body
+//! the signed message does not determine is refused (`AMBIGUOUS_CALLBACK`, see
+//! `crate::ambiguity`), and the model reads each field as the message writes it
+//! (`crate::callback_model`).
 
 use subtle_compare::constant_time_eq;
 
-use crate::canonical::{canonical_message, check_timestamp, CanonicalOptions};
+use crate::ambiguity::{self, Ambiguity};
+use crate::callback_model::{self, parse_callback_with, Callback};
+use crate::canonical::{check_callback_timestamp, encode_message, joined_entries, CanonicalOptions};
 use crate::error::{Error, Result};
 use crate::json::{parse_body, Json, Limits};
 use crate::keys::VerifyingKey;
@@ -55,13 +62,26 @@ pub struct VerifyOptions {
     /// The current Unix time; required when a tolerance is set.
     pub now: Option<u64>,
     pub limits: Limits,
+    /// Return the model of a body that its signed message does not determine
+    /// (with its [`VerifiedCallback::ambiguities`]) instead of refusing it with
+    /// `AMBIGUOUS_CALLBACK`. Off by default: another body, with another meaning,
+    /// has the same signature, so such a model must not be acted on.
+    pub allow_ambiguous: bool,
+    /// Refuse a callback whose `x-access-merchant-id` is not this (`MERCHANT_ID_MISMATCH`).
+    /// The header is not covered by the signature; this only catches misrouted callbacks.
+    pub expected_merchant_id: Option<String>,
 }
 
 /// A callback that passed verification.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifiedCallback {
-    pub body: Json,
+    /// The model, read from what the signature covers.
+    pub callback: Callback,
+    /// Where the signed message does not determine the body; empty unless
+    /// [`VerifyOptions::allow_ambiguous`] let an ambiguous body through.
+    pub ambiguities: Vec<Ambiguity>,
     pub timestamp: u64,
+    /// As received: this header is not covered by the signature.
     pub merchant_id: String,
     /// Which of the configured keys it was signed with.
     pub key_index: usize,
@@ -82,25 +102,72 @@ pub struct PreparedCallback {
     pub signature: Vec<u8>,
 }
 
+impl PreparedCallback {
+    /// What [`verify_callback`] returns once the signature over `message` has
+    /// checked: the model bound to the signed entries, or `AMBIGUOUS_CALLBACK`
+    /// (carrying `raw_body`) for a body the message does not determine, or
+    /// `INVALID_CALLBACK` for one without the callback's shape.
+    pub fn finish(&self, raw_body: &str, options: &VerifyOptions) -> Result<VerifiedCallback> {
+        let mut ambiguities = ambiguity::ambiguities(&self.body);
+        if ambiguities.is_empty() {
+            ambiguities = ambiguity::unread_after_text(&self.body, &options.canonical, callback_model::reads_path)?;
+        }
+        if !ambiguities.is_empty() && !options.allow_ambiguous {
+            return Err(Error::AmbiguousCallback { ambiguities, raw_body: raw_body.to_owned() });
+        }
+        Ok(VerifiedCallback {
+            callback: parse_callback_with(&self.body, &options.canonical)?,
+            ambiguities,
+            timestamp: self.timestamp,
+            merchant_id: self.merchant_id.clone(),
+            key_index: self.key_index,
+        })
+    }
+}
+
+/// Longest `x-access-merchant-id` accepted.
+pub const MAX_MERCHANT_ID_CHARS: usize = 128;
+
+/// A merchant id is 1 to 128 visible ASCII characters (no spaces, controls or
+/// non-ASCII), and the expected one when the options name it.
+fn check_merchant_id(merchant_id: &str, options: &VerifyOptions) -> Result<()> {
+    let sane =
+        (1..=MAX_MERCHANT_ID_CHARS).contains(&merchant_id.len()) && merchant_id.bytes().all(|b| b.is_ascii_graphic());
+    if !sane {
+        return Err(Error::InvalidHeader {
+            name: HEADER_MERCHANT_ID.into(),
+            reason: format!("must be 1 to {MAX_MERCHANT_ID_CHARS} visible ASCII characters (no spaces)"),
+        });
+    }
+    match &options.expected_merchant_id {
+        Some(expected) if expected != merchant_id => {
+            Err(Error::MerchantIdMismatch { expected: expected.clone(), actual: merchant_id.to_owned() })
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Every check of [`verify_callback`], in the same order and with the same
-/// errors, except the RSA operation itself.
+/// errors, except the RSA operation itself and [`PreparedCallback::finish`].
 pub fn prepare_callback(
     raw_body: &str,
     headers: &ReceivedHeaders,
     keys: &[VerifyingKey],
     options: &VerifyOptions,
 ) -> Result<PreparedCallback> {
-    let timestamp = check_timestamp(&headers.timestamp)?;
+    let timestamp = check_callback_timestamp(&headers.timestamp)?;
+    check_merchant_id(&headers.merchant_id, options)?;
     let body = parse_body(raw_body, &options.limits)?;
     let key_index = match_token(&headers.token, keys)?;
     check_tolerance(timestamp, options)?;
-    let message = canonical_message(&body, &headers.timestamp, &options.canonical)?;
+    let message = crate::canonical::canonical_message(&body, &headers.timestamp, &options.canonical)?;
     let signature = decode_signature(&headers.signature, &keys[key_index])?;
     Ok(PreparedCallback { body, timestamp, merchant_id: headers.merchant_id.clone(), key_index, message, signature })
 }
 
-/// Verifies a callback against the configured key(s). The token only selects a
-/// configured key; it is never itself trusted to verify.
+/// Verifies a callback against the configured key(s), then reads its model
+/// from what the signature covers. The token only selects a configured key;
+/// it is never itself trusted to verify.
 pub fn verify_callback(
     raw_body: &str,
     headers: &ReceivedHeaders,
@@ -109,12 +176,7 @@ pub fn verify_callback(
 ) -> Result<VerifiedCallback> {
     let prepared = prepare_callback(raw_body, headers, keys, options)?;
     verify_signature_bytes(&prepared.message, &prepared.signature, &keys[prepared.key_index])?;
-    Ok(VerifiedCallback {
-        body: prepared.body,
-        timestamp: prepared.timestamp,
-        merchant_id: prepared.merchant_id,
-        key_index: prepared.key_index,
-    })
+    prepared.finish(raw_body, options)
 }
 
 /// Index of the configured key whose public key the token carries.
@@ -195,29 +257,51 @@ pub struct Diagnosis {
     pub hint: String,
 }
 
+/// Largest body [`diagnose_callback`] reads: it builds up to 24 messages, and a
+/// callback is about 1 KB.
+pub const DIAGNOSE_MAX_BYTES: usize = 64 << 10;
+
 /// Tries every canonical variant to tell the merchant which one the sender used,
 /// or that none matches, so the key, the timestamp or the body is at fault.
+/// Bodies over [`DIAGNOSE_MAX_BYTES`] (or `limits`, if smaller) are refused; each
+/// distinct message is built and checked once.
 pub fn diagnose_callback(
     raw_body: &str,
     headers: &ReceivedHeaders,
     key: &VerifyingKey,
     limits: &Limits,
 ) -> Result<Diagnosis> {
-    check_timestamp(&headers.timestamp)?;
-    let body = parse_body(raw_body, limits)?;
+    check_callback_timestamp(&headers.timestamp)?;
+    let limits = Limits { max_bytes: limits.max_bytes.min(DIAGNOSE_MAX_BYTES), ..*limits };
+    let body = parse_body(raw_body, &limits)?;
     let keys = std::slice::from_ref(key);
-    let default_options = VerifyOptions { limits: *limits, ..VerifyOptions::default() };
+    let default_options = VerifyOptions { limits, ..VerifyOptions::default() };
     let default_error = verify_callback(raw_body, headers, keys, &default_options).err();
     let token_matches_key = match_token(&headers.token, keys).is_ok();
 
-    let mut tried: Vec<String> = Vec::new();
+    // Padding only changes the encoding: the entries are joined once per the other three options.
+    let mut joined: Vec<(CanonicalOptions, String)> = Vec::new();
+    let mut tried: Vec<(String, bool)> = Vec::new();
     let mut matching = Vec::new();
     for variant in CanonicalOptions::all_variants() {
-        let message = canonical_message(&body, &headers.timestamp, &variant)?;
-        if !tried.contains(&message) {
-            tried.push(message.clone());
-        }
-        if verify_message(&message, &headers.signature, key).is_ok() {
+        let entries_of = CanonicalOptions { padding: true, ..variant };
+        let text = match joined.iter().find(|(options, _)| *options == entries_of) {
+            Some((_, text)) => text,
+            None => {
+                joined.push((entries_of, joined_entries(&body, &entries_of)?));
+                &joined[joined.len() - 1].1
+            }
+        };
+        let message = encode_message(text, &headers.timestamp, variant.padding)?;
+        let verified = match tried.iter().find(|(tried_message, _)| *tried_message == message) {
+            Some((_, verified)) => *verified,
+            None => {
+                let verified = verify_message(&message, &headers.signature, key).is_ok();
+                tried.push((message, verified));
+                verified
+            }
+        };
+        if verified {
             matching.push(variant);
         }
     }

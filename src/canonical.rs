@@ -96,10 +96,31 @@ pub struct CanonicalSteps {
 }
 
 /// The canonical entries may be at most this many times the size of the tree's
-/// own keys and leaves, plus [`CANONICAL_SLACK_BYTES`].
-pub const CANONICAL_EXPANSION: u64 = 32;
-/// Room above the proportional bound, for small deeply nested bodies.
-pub const CANONICAL_SLACK_BYTES: u64 = 1 << 20;
+/// own keys and leaves, plus [`CANONICAL_SLACK_BYTES`], and never more than
+/// [`MAX_CANONICAL_BYTES`]. The service's bodies stay within about twice their
+/// size; a long array of tiny leaves a few levels down, the worst honest shape,
+/// within about ten.
+pub const CANONICAL_EXPANSION: u64 = 16;
+/// Room above the proportional bound, for small deeply nested bodies: more than
+/// any callback or request of the spec needs as a whole.
+pub const CANONICAL_SLACK_BYTES: u64 = 64 << 10;
+/// The absolute ceiling of the canonical entries, whatever the body limit.
+pub const MAX_CANONICAL_BYTES: u64 = 16 << 20;
+
+/// Largest canonical size accepted for a tree with `own` bytes of keys and leaves.
+pub(crate) fn expansion_limit(own: u64) -> u64 {
+    own.saturating_mul(CANONICAL_EXPANSION).saturating_add(CANONICAL_SLACK_BYTES).min(MAX_CANONICAL_BYTES)
+}
+
+/// Reserves room for `additional` more bytes or items, or reports the body as too
+/// large: running out of memory must be an error, never a trap of the wasm instance.
+pub(crate) fn try_room<T>(buffer: &mut Vec<T>, additional: usize) -> Result<()> {
+    buffer.try_reserve(additional).map_err(|_| too_large(buffer.len().saturating_add(additional)))
+}
+
+fn too_large(actual: usize) -> Error {
+    Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: actual as u64 }
+}
 
 /// Every entry of a body written into one buffer, each a byte range of it:
 /// one growing allocation instead of one per entry.
@@ -110,8 +131,13 @@ pub(crate) struct Flat {
 
 impl Flat {
     fn of(body: &Json, options: &CanonicalOptions) -> Result<Flat> {
-        check_expansion(body)?;
+        let (leaves, bound) = check_expansion(body)?;
         let mut flat = Flat { text: String::new(), spans: Vec::new() };
+        // The bound covers every entry, so the text never grows past this one reservation.
+        let mut text = Vec::new();
+        try_room(&mut text, usize::try_from(bound).unwrap_or(usize::MAX))?;
+        flat.text = String::from_utf8(text).unwrap_or_default();
+        try_room(&mut flat.spans, leaves)?;
         let mut path = String::new();
         flatten(body, &mut path, options, &mut flat)?;
         flat.sort(options.order);
@@ -119,23 +145,18 @@ impl Flat {
     }
 
     pub(crate) fn sort(&mut self, order: Order) {
-        let text = &self.text;
+        let text = self.text.as_bytes();
         match order {
             // UTF-8 byte order is code point order.
-            Order::CodePoint => crate::entry_sort::sort_spans(text.as_bytes(), &mut self.spans),
-            Order::Utf16 => {
-                self.spans.sort_unstable_by(|a, b| text[a.0..a.1].encode_utf16().cmp(text[b.0..b.1].encode_utf16()))
-            }
+            Order::CodePoint => crate::entry_sort::sort_spans(text, &mut self.spans, crate::entry_sort::code_point_key),
+            Order::Utf16 => crate::entry_sort::sort_spans(text, &mut self.spans, crate::entry_sort::utf16_key),
         }
     }
 
     /// base64url of the joined entries, then the timestamp.
-    pub(crate) fn message(&self, timestamp: &str, options: &CanonicalOptions) -> String {
-        let joined = self.joined();
-        let mut message = String::with_capacity(joined.len().div_ceil(3) * 4 + timestamp.len());
-        encode_into(joined.as_bytes(), options.padding, &mut message);
-        message.push_str(timestamp);
-        message
+    pub(crate) fn message(&self, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
+        let joined = self.joined()?;
+        encode_message(&joined, timestamp, options.padding)
     }
 
     fn entries(&self) -> impl Iterator<Item = &str> {
@@ -143,16 +164,33 @@ impl Flat {
     }
 
     /// The sorted entries joined with `;`.
-    fn joined(&self) -> String {
-        let mut joined = String::with_capacity(self.text.len() + self.spans.len());
+    fn joined(&self) -> Result<String> {
+        let mut bytes = Vec::new();
+        try_room(&mut bytes, self.text.len() + self.spans.len())?;
         for (i, entry) in self.entries().enumerate() {
             if i > 0 {
-                joined.push(';');
+                bytes.push(b';');
             }
-            joined.push_str(entry);
+            bytes.extend_from_slice(entry.as_bytes());
         }
-        joined
+        // Whole entries of a `String`, joined by an ASCII byte: still UTF-8.
+        String::from_utf8(bytes).map_err(|_| too_large(0))
     }
+}
+
+/// The joined entries of a body: what is base64url-encoded.
+pub(crate) fn joined_entries(body: &Json, options: &CanonicalOptions) -> Result<String> {
+    Flat::of(body, options)?.joined()
+}
+
+/// base64url of `joined` (with or without `=` padding), then the timestamp.
+pub(crate) fn encode_message(joined: &str, timestamp: &str, padding: bool) -> Result<String> {
+    let mut message = Vec::new();
+    try_room(&mut message, joined.len().div_ceil(3) * 4 + timestamp.len())?;
+    let mut message = String::from_utf8(message).unwrap_or_default();
+    encode_into(joined.as_bytes(), padding, &mut message);
+    message.push_str(timestamp);
+    Ok(message)
 }
 
 /// The sorted canonical entries of a body.
@@ -163,7 +201,7 @@ pub fn canonical_entries(body: &Json, options: &CanonicalOptions) -> Result<Vec<
 /// The message that is signed: base64url of the joined entries, then the timestamp.
 pub fn canonical_message(body: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
     check_timestamp(timestamp)?;
-    Ok(Flat::of(body, options)?.message(timestamp, options))
+    Flat::of(body, options)?.message(timestamp, options)
 }
 
 fn encode_into(bytes: &[u8], padding: bool, out: &mut String) {
@@ -178,24 +216,41 @@ fn encode_into(bytes: &[u8], padding: bool, out: &mut String) {
 pub fn canonical_steps(body: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<CanonicalSteps> {
     check_timestamp(timestamp)?;
     let flat = Flat::of(body, options)?;
-    let joined = flat.joined();
-    let mut encoded = String::new();
-    encode_into(joined.as_bytes(), options.padding, &mut encoded);
-    let message = format!("{encoded}{timestamp}");
+    let joined = flat.joined()?;
+    let message = encode_message(&joined, timestamp, options.padding)?;
+    let encoded = message[..message.len() - timestamp.len()].to_owned();
     Ok(CanonicalSteps { entries: flat.entries().map(str::to_owned).collect(), joined, encoded, message })
 }
 
-/// Longest timestamp accepted, in digits: any `u64`.
-const MAX_TIMESTAMP_DIGITS: usize = 19;
+/// Longest timestamp accepted, in digits: Unix seconds until the year 2286.
+/// (A millisecond `Date.now()` has 13.)
+pub const MAX_TIMESTAMP_DIGITS: usize = 10;
 
-/// A timestamp is whole Unix seconds written in ASCII digits.
+/// A timestamp is Unix seconds written in at most 10 ASCII digits, with no
+/// sign, space or leading zero: exactly one text for each number.
 pub fn check_timestamp(timestamp: &str) -> Result<u64> {
-    let valid = !timestamp.is_empty()
-        && timestamp.len() <= MAX_TIMESTAMP_DIGITS
-        && timestamp.bytes().all(|b| b.is_ascii_digit());
+    parse_timestamp(timestamp, 1, TIMESTAMP_RULE)
+}
+
+/// What [`check_timestamp`] accepts, in words.
+pub(crate) const TIMESTAMP_RULE: &str = "Unix seconds written as 1 to 10 digits without a leading zero";
+
+/// A received callback's timestamp: exactly 10 digits, the first not zero
+/// (2001-09-09 to 2286-11-20). The message is the base64 text followed by the
+/// timestamp with no separator; with every timestamp 10 digits long, no digit
+/// can move between the two and leave a message that still verifies.
+pub fn check_callback_timestamp(timestamp: &str) -> Result<u64> {
+    parse_timestamp(timestamp, MAX_TIMESTAMP_DIGITS, "Unix seconds written as exactly 10 digits, the first not 0")
+}
+
+fn parse_timestamp(timestamp: &str, min_digits: usize, expected: &'static str) -> Result<u64> {
+    let bytes = timestamp.as_bytes();
+    let valid = (min_digits..=MAX_TIMESTAMP_DIGITS).contains(&bytes.len())
+        && bytes.iter().all(u8::is_ascii_digit)
+        && (bytes[0] != b'0' || bytes.len() == 1);
     match timestamp.parse::<u64>() {
         Ok(seconds) if valid => Ok(seconds),
-        _ => Err(Error::InvalidTimestamp { value: timestamp.to_owned() }),
+        _ => Err(Error::InvalidTimestamp { value: timestamp.to_owned(), expected }),
     }
 }
 
@@ -205,13 +260,22 @@ pub fn check_timestamp(timestamp: &str) -> Result<u64> {
 /// [`CANONICAL_EXPANSION`] times its own size plus [`CANONICAL_SLACK_BYTES`].
 /// The service's bodies stay within about twice their size; a long array of
 /// tiny leaves a few levels down, the worst honest shape, within about ten.
-fn check_expansion(body: &Json) -> Result<()> {
+/// Returns (the number of leaves, the bound of the entries' bytes).
+fn check_expansion(body: &Json) -> Result<(usize, u64)> {
     let (own, canonical) = sizes(body, 0);
-    let limit = own.saturating_mul(CANONICAL_EXPANSION).saturating_add(CANONICAL_SLACK_BYTES);
+    let limit = expansion_limit(own);
     if canonical > limit {
         return Err(Error::CanonicalTooLarge { limit, actual: canonical });
     }
-    Ok(())
+    Ok((leaf_count(body), canonical))
+}
+
+fn leaf_count(value: &Json) -> usize {
+    match value {
+        Json::Object(members) => members.iter().map(|(_, child)| leaf_count(child)).sum(),
+        Json::Array(items) => items.iter().map(leaf_count).sum(),
+        _ => 1,
+    }
 }
 
 /// (bytes of the tree's own keys and leaves, an upper bound of its entries' bytes
@@ -309,14 +373,40 @@ fn write_index(buffer: &mut [u8; 20], mut index: usize) -> &str {
     std::str::from_utf8(&buffer[at..]).unwrap_or("0")
 }
 
-const NONE: &str = "None";
+pub(crate) const NONE: &str = "None";
+
+/// Whether the message writes this leaf as `None` because it is falsy: null always;
+/// `""`, `0` (any zero) and `false` too under `falsy: 'none'`.
+pub(crate) fn is_written_falsy(leaf: &Json, falsy: Falsy) -> bool {
+    match leaf {
+        Json::Null => true,
+        Json::Bool(b) => falsy_when(!b, falsy),
+        Json::String(s) => falsy_when(s.is_empty(), falsy),
+        Json::Number(text) => number::python_number_text(text).is_some_and(|n| falsy_when(n.is_zero, falsy)),
+        Json::Object(_) | Json::Array(_) => false,
+    }
+}
+
+/// A false, empty or zero leaf is written `None` only under `falsy: 'none'`.
+fn falsy_when(false_empty_or_zero: bool, falsy: Falsy) -> bool {
+    false_empty_or_zero && falsy == Falsy::None
+}
+
+/// Whether the message writes this leaf as the text `None`: a falsy leaf, or the string "None".
+pub(crate) fn writes_none(leaf: &Json, falsy: Falsy) -> bool {
+    leaf.as_str() == Some(NONE) || is_written_falsy(leaf, falsy)
+}
 
 /// Appends a leaf's canonical text.
 pub(crate) fn write_leaf(leaf: &Json, path: &str, options: &CanonicalOptions, out: &mut String) -> Result<()> {
-    let all_falsy_none = options.falsy == Falsy::None;
     match leaf {
-        Json::Null => out.push_str(NONE),
-        Json::Bool(false) if all_falsy_none => out.push_str(NONE),
+        // A number's text is computed once, for its falsiness and its entry.
+        Json::Number(text) => {
+            let number = number::python_number_text(text)
+                .ok_or_else(|| Error::InvalidNumber { path: path.replace(':', "."), text: text.clone() })?;
+            out.push_str(if falsy_when(number.is_zero, options.falsy) { NONE } else { &number.text });
+        }
+        other if is_written_falsy(other, options.falsy) => out.push_str(NONE),
         Json::Bool(b) => out.push_str(match (options.booleans, b) {
             (Booleans::Python, true) => "True",
             (Booleans::Python, false) => "False",
@@ -325,20 +415,17 @@ pub(crate) fn write_leaf(leaf: &Json, path: &str, options: &CanonicalOptions, ou
             (Booleans::Digit, true) => "1",
             (Booleans::Digit, false) => "0",
         }),
-        Json::String(s) if s.is_empty() && all_falsy_none => out.push_str(NONE),
         Json::String(s) => out.push_str(s),
-        Json::Number(text) => {
-            let number = number::python_number_text(text)
-                .ok_or_else(|| Error::InvalidNumber { path: path.replace(':', "."), text: text.clone() })?;
-            if number.is_zero && all_falsy_none {
-                out.push_str(NONE);
-            } else {
-                out.push_str(&number.text);
-            }
-        }
-        Json::Object(_) | Json::Array(_) => {}
+        Json::Null | Json::Object(_) | Json::Array(_) => {}
     }
     Ok(())
+}
+
+/// A leaf's canonical text on its own (for the callback model's free-form values).
+pub(crate) fn leaf_text(leaf: &Json, options: &CanonicalOptions) -> Result<String> {
+    let mut out = String::new();
+    write_leaf(leaf, "", options, &mut out)?;
+    Ok(out)
 }
 
 #[cfg(test)]

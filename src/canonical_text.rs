@@ -7,9 +7,7 @@
 
 use std::borrow::Cow;
 
-use crate::canonical::{
-    check_timestamp, Booleans, CanonicalOptions, Falsy, Flat, CANONICAL_EXPANSION, CANONICAL_SLACK_BYTES,
-};
+use crate::canonical::{check_timestamp, expansion_limit, Booleans, CanonicalOptions, Falsy, Flat};
 use crate::json::{Limits, NUMBER_TOKEN};
 use crate::json_lexer::{Lexer, MAX_READER_DEPTH};
 use crate::number;
@@ -31,9 +29,7 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
         own: 0,
         bound: 0,
         // Own bytes never exceed twice the text, so past this the full path refuses too.
-        give_up_at: (2 * text.len() as u64 + 2)
-            .saturating_mul(CANONICAL_EXPANSION)
-            .saturating_add(CANONICAL_SLACK_BYTES),
+        give_up_at: expansion_limit(2 * text.len() as u64 + 2),
     };
     if !text.is_empty() {
         scanner.lex.skip_ws();
@@ -46,13 +42,12 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
         }
     }
     // The full path's bound on quadratic expansion, computed the same way.
-    let limit = scanner.own.saturating_mul(CANONICAL_EXPANSION).saturating_add(CANONICAL_SLACK_BYTES);
-    if scanner.bound > limit {
+    if scanner.bound > expansion_limit(scanner.own) {
         return None;
     }
     let mut flat = scanner.flat;
     flat.sort(options.order);
-    Some(flat.message(timestamp, options))
+    flat.message(timestamp, options).ok()
 }
 
 struct Scanner<'a> {

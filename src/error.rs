@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::ambiguity::Ambiguity;
+
 /// Everything that can go wrong when building, signing or verifying.
 ///
 /// Codes are stable: new variants may be added, existing codes never change.
@@ -26,8 +28,9 @@ pub enum Error {
     InvalidNumber { path: String, text: String },
     /// A JS value that JSON cannot carry: `undefined`, a function, `NaN`, a cycle… (`INVALID_BODY`).
     InvalidBody { path: String, reason: String },
-    /// The timestamp is not a whole number of seconds written in digits (`INVALID_TIMESTAMP`).
-    InvalidTimestamp { value: String },
+    /// The timestamp is not Unix seconds written as digits without a sign, spaces or a
+    /// leading zero, at most 10 of them; a callback's must be exactly 10 (`INVALID_TIMESTAMP`).
+    InvalidTimestamp { value: String, expected: &'static str },
     /// An option has a value outside its documented set (`INVALID_OPTION`).
     InvalidOption { name: String, reason: String },
     /// A required argument is missing or empty, e.g. the merchant id (`INVALID_ARGUMENT`).
@@ -64,6 +67,14 @@ pub enum Error {
     InvalidCallback { path: String, reason: String },
     /// An API response lacks the shape the spec gives for it (`INVALID_RESPONSE`).
     InvalidResponse { path: String, reason: String },
+    /// The signature is genuine, but the signed message does not determine this body:
+    /// another body with a different meaning has the same signature (`AMBIGUOUS_CALLBACK`).
+    /// Carries where, and the body as received, so nothing is lost.
+    AmbiguousCallback { ambiguities: Vec<Ambiguity>, raw_body: String },
+    /// `strict` signing refused a body whose signed message would not determine it (`AMBIGUOUS_REQUEST`).
+    AmbiguousRequest { ambiguities: Vec<Ambiguity> },
+    /// `x-access-merchant-id` is not the expected merchant (`MERCHANT_ID_MISMATCH`).
+    MerchantIdMismatch { expected: String, actual: String },
 }
 
 impl Error {
@@ -96,6 +107,9 @@ impl Error {
             Error::UnknownCurrency { .. } => "UNKNOWN_CURRENCY",
             Error::InvalidCallback { .. } => "INVALID_CALLBACK",
             Error::InvalidResponse { .. } => "INVALID_RESPONSE",
+            Error::AmbiguousCallback { .. } => "AMBIGUOUS_CALLBACK",
+            Error::AmbiguousRequest { .. } => "AMBIGUOUS_REQUEST",
+            Error::MerchantIdMismatch { .. } => "MERCHANT_ID_MISMATCH",
         }
     }
 
@@ -106,6 +120,18 @@ impl Error {
             Error::KeyEncrypted => Some("decrypt it first, e.g. `openssl pkey -in key.pem -out plain.pem`"),
             Error::DuplicateKey { .. } => Some("send each object key once"),
             Error::InvalidNumber { .. } => Some("pass the body as JSON text, or use an integer of at most 4300 digits"),
+            Error::InvalidTimestamp { .. } => Some("send Unix seconds, e.g. String(Math.floor(Date.now() / 1000))"),
+            Error::AmbiguousCallback { .. } => Some(
+                "the signature is genuine, but the signed message does not determine this body: do not act on it; \
+                 fetch the payment's state with the info operation (by payment_id) and act on that",
+            ),
+            Error::AmbiguousRequest { .. } => Some(
+                "keep ':' and ';' out of keys, and customer-controlled text (payment_id, redirect_url, user_agent…) \
+                 free of ';' followed by ':'; or sign without the strict option",
+            ),
+            Error::MerchantIdMismatch { .. } => {
+                Some("the callback names another merchant account: check which project's URL and keys it reached")
+            }
             _ => None,
         }
     }
@@ -138,6 +164,9 @@ impl Error {
         "UNKNOWN_CURRENCY",
         "INVALID_CALLBACK",
         "INVALID_RESPONSE",
+        "AMBIGUOUS_CALLBACK",
+        "AMBIGUOUS_REQUEST",
+        "MERCHANT_ID_MISMATCH",
     ];
 }
 
@@ -161,9 +190,9 @@ impl fmt::Display for Error {
                 write!(f, "Number at '{path}' has no exact canonical form: {shown}")
             }
             Error::InvalidBody { path, reason } => write!(f, "Body value at '{path}' {reason}"),
-            Error::InvalidTimestamp { value } => {
+            Error::InvalidTimestamp { value, expected } => {
                 let shown: String = value.chars().take(40).collect();
-                write!(f, "Timestamp must be whole Unix seconds in digits, got '{shown}'")
+                write!(f, "Timestamp must be {expected}, got '{shown}'")
             }
             Error::InvalidOption { name, reason } => write!(f, "Canonical option '{name}' {reason}"),
             Error::InvalidArgument { name, reason } => write!(f, "'{name}' {reason}"),
@@ -199,8 +228,43 @@ impl fmt::Display for Error {
             Error::InvalidCallback { path, reason } => write!(f, "Callback field '{path}' {reason}"),
             Error::InvalidResponse { path, reason } if path.is_empty() => write!(f, "Response body {reason}"),
             Error::InvalidResponse { path, reason } => write!(f, "Response field '{path}' {reason}"),
+            Error::AmbiguousCallback { ambiguities, .. } => write!(
+                f,
+                "Callback signature is genuine, but the signed message does not determine the body ({})",
+                describe(ambiguities)
+            ),
+            Error::AmbiguousRequest { ambiguities } => write!(
+                f,
+                "Request body would be signed ambiguously: the signed message would not determine it ({})",
+                describe(ambiguities)
+            ),
+            Error::MerchantIdMismatch { expected, actual } => {
+                let shown: String = actual.chars().take(40).collect();
+                write!(f, "Header 'x-access-merchant-id' is '{shown}', not the expected '{expected}'")
+            }
         }
     }
+}
+
+/// `a key at 'x' holds ':' or ';', text at 'y' reads as another entry` (the first three places).
+fn describe(ambiguities: &[Ambiguity]) -> String {
+    let mut parts: Vec<String> = ambiguities
+        .iter()
+        .take(3)
+        .map(|a| {
+            let what = match a.rule {
+                crate::ambiguity::KEY_SEPARATOR => "a key holding ':' or ';'",
+                crate::ambiguity::EMPTY_TOP_LEVEL_KEY => "an empty top-level key, which the entries drop",
+                crate::ambiguity::UNREAD_AFTER_TEXT => "no callback field, right after a text that could have held it",
+                _ => "text with ';' followed by ':' text, which reads as another entry",
+            };
+            format!("'{}': {what}", a.path)
+        })
+        .collect();
+    if ambiguities.len() > 3 {
+        parts.push(format!("{} more", ambiguities.len() - 3));
+    }
+    parts.join(", ")
 }
 
 impl std::error::Error for Error {}

@@ -3,6 +3,7 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+pub mod ambiguity;
 pub mod amount;
 pub mod builders;
 pub mod callback;
@@ -23,10 +24,11 @@ pub mod validate;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+pub use ambiguity::{ambiguities, Ambiguity};
 pub use amount::{currency_digits, from_minor_units, to_minor_units};
 pub use builders::{build_payin_request, build_widget_payin_request, PayinInput, WidgetPayinInput};
 pub use callback::{diagnose_callback, verify_callback, Diagnosis, ReceivedHeaders, VerifiedCallback, VerifyOptions};
-pub use callback_model::{parse_callback, parse_info_response, Callback, InfoResponse};
+pub use callback_model::{parse_callback, parse_callback_with, parse_info_response, Callback, InfoResponse};
 pub use canonical::{canonical_entries, canonical_message, canonical_steps, Booleans, CanonicalOptions, Falsy, Order};
 pub use error::{Error, Result};
 pub use json::{parse_body, Json, Limits};

@@ -8,6 +8,8 @@ mod parts;
 
 use serde::Serialize;
 
+use crate::ambiguity::Segment;
+use crate::canonical::CanonicalOptions;
 use crate::error::Result;
 use crate::json::Json;
 pub use info::{parse_info_response, InfoResponse};
@@ -42,11 +44,88 @@ pub fn is_known_state(status: &str, sub_status: Option<&str>) -> bool {
 }
 
 /// The spec's recommended duplicate-detection key,
-/// `{project_id}:{payment_id}:{status}:{sub_status}`. A null sub-status is
-/// written as the empty text, so `prj:order-1:decline:`. Nothing is escaped:
-/// a `payment_id` holding `:` can make two keys alike, as in the spec's format.
+/// `{project_id}:{payment_id}:{status}:{sub_status}`, with `%`, `:` and `;`
+/// percent-encoded in each part (`%25`, `%3A`, `%3B`), so that no text inside
+/// a part can make two callbacks' keys alike or one callback's keys differ. A
+/// null sub-status is written as the empty text: `prj:order-1:decline:`. The
+/// parts are the model's, read from the signed entries, so every body with the
+/// same signed message has the same key.
 pub fn idempotency_key(project_id: &str, payment_id: &str, status: &str, sub_status: Option<&str>) -> String {
-    format!("{project_id}:{payment_id}:{status}:{}", sub_status.unwrap_or(""))
+    let mut key = Vec::with_capacity(project_id.len() + payment_id.len() + status.len() + 8);
+    for (i, part) in [project_id, payment_id, status, sub_status.unwrap_or("")].into_iter().enumerate() {
+        if i > 0 {
+            key.push(b':');
+        }
+        for &byte in part.as_bytes() {
+            match byte {
+                b'%' => key.extend_from_slice(b"%25"),
+                b':' => key.extend_from_slice(b"%3A"),
+                b';' => key.extend_from_slice(b"%3B"),
+                other => key.push(other),
+            }
+        }
+    }
+    // Only ASCII bytes were replaced, by ASCII: still UTF-8.
+    String::from_utf8(key).unwrap_or_default()
+}
+
+/// Every path the callback model reads (`#`: any array index). A leaf at an
+/// object's path (`"recipient_requisites": null`) is read too, as absent. Entries
+/// at other paths are kept out of the model, and one directly after a text value
+/// makes a callback ambiguous (`crate::ambiguity::UNREAD_AFTER_TEXT`). The test
+/// `every_listed_path_is_read` holds this list to [`parse_callback_with`].
+pub const CALLBACK_FIELDS: &[&str] = &[
+    "project_id",
+    "general",
+    "general.payment_id",
+    "general.request_id",
+    "status",
+    "status.status",
+    "status.sub_status",
+    "status.status_description",
+    "payment_info",
+    "payment_info.amount",
+    "payment_info.old_amount",
+    "payment_info.initial_amount",
+    "payment_info.currency",
+    "payment_info.lifetime",
+    "payment_info.expiration_date",
+    "payment_info.updated_date",
+    "payment_info.created_date",
+    "payment_info.method",
+    "payment_info.widget_method",
+    "payment_info.type",
+    "payment_info.payment_system",
+    "integration",
+    "integration.form_url",
+    "integration.redirect_url",
+    "recipient_requisites",
+    "recipient_requisites.pan",
+    "recipient_requisites.card_holder",
+    "recipient_requisites.pan_hidden",
+    "recipient_requisites.card_holder_hidden",
+    "recipient_requisites.bank_name",
+    "recipient_requisites.bank_country",
+    "recipient_requisites.currency",
+    "additional_info",
+    "additional_info.display_data",
+    "additional_info.display_data.#",
+    "additional_info.display_data.#.type",
+    "additional_info.display_data.#.title",
+    "additional_info.display_data.#.data",
+];
+
+/// Whether the callback model reads the value at `path` (see [`CALLBACK_FIELDS`]).
+pub(crate) fn reads_path(path: &[Segment<'_>]) -> bool {
+    CALLBACK_FIELDS.iter().any(|field| {
+        let mut names = field.split('.');
+        let same = path.iter().all(|segment| match (names.next(), segment) {
+            (Some("#"), Segment::Index(_)) => true,
+            (Some(name), Segment::Key(key)) => name == *key,
+            _ => false,
+        });
+        same && names.next().is_none()
+    })
 }
 
 /// `status_description` texts the spec lists for `decline`, with stable codes.
@@ -111,16 +190,22 @@ pub struct Callback {
     pub requisites: Option<Requisites>,
     /// From `additional_info.display_data` (H2H informative callbacks).
     pub instruction: Option<PaymentInstruction>,
-    /// The body as received.
-    pub raw: Json,
 }
 
-/// Reads a (verified) callback body. Refused with `INVALID_CALLBACK`: a body
-/// that is not an object; a missing `status.status`, `project_id` or
-/// `general.payment_id` (the idempotency key needs them); any present,
-/// non-null field of the wrong JSON type. Unknown fields are ignored (kept in `raw`).
+/// Reads a callback body signed with the default canonical options; see [`parse_callback_with`].
 pub fn parse_callback(body: &Json) -> Result<Callback> {
-    let source = Source::Callback;
+    parse_callback_with(body, &CanonicalOptions::DEFAULT)
+}
+
+/// Reads a callback body as the message of `options` writes it. Refused with
+/// `INVALID_CALLBACK`: a body that is not an object; a missing `status.status`,
+/// `project_id` or `general.payment_id` (the idempotency key needs them); any
+/// field of the wrong JSON type. A leaf the message writes `None` (`null`,
+/// `""`, `0`, `false`, `"None"`) reads as absent whatever its type, and so does
+/// an object or array with no leaf below it. Unknown fields are not read: the
+/// model holds nothing that its fields do not name.
+pub fn parse_callback_with(body: &Json, options: &CanonicalOptions) -> Result<Callback> {
+    let source = Source::Callback(*options);
     let Json::Object(_) = body else {
         return Err(source.error("", format!("must be a JSON object, found {}", body.kind())));
     };
@@ -156,7 +241,6 @@ pub fn parse_callback(body: &Json) -> Result<Callback> {
         status: status_text,
         sub_status,
         status_description,
-        raw: body.clone(),
     })
 }
 
@@ -177,6 +261,131 @@ mod tests {
     fn idempotency_key_writes_null_sub_status_as_empty() {
         assert_eq!(idempotency_key("p", "o", "decline", None), "p:o:decline:");
         assert_eq!(idempotency_key("p", "o", "processing", Some("paid")), "p:o:processing:paid");
+    }
+
+    #[test]
+    fn idempotency_key_parts_cannot_run_into_each_other() {
+        // Unescaped, both would be "a:b:c:d:".
+        let one = idempotency_key("a:b", "c", "d", None);
+        let two = idempotency_key("a", "b:c", "d", None);
+        assert_ne!(one, two);
+        assert_eq!(one, "a%3Ab:c:d:");
+        assert_eq!(idempotency_key("p%3A", "o;x", "s", Some("t")), "p%253A:o%3Bx:s:t");
+    }
+
+    fn parsed(text: &str) -> Result<Callback> {
+        parse_callback(&crate::json::parse_body(text, &crate::json::Limits::default()).unwrap())
+    }
+
+    const BASE: &str = r#""project_id":"prj","general":{"payment_id":"o-1"},"status":{"status":"decline""#;
+
+    /// Every leaf path of [`CALLBACK_FIELDS`] changes the model of some full callback when removed.
+    #[test]
+    fn every_listed_path_is_read() {
+        let plain = r#"{"project_id":"p","general":{"payment_id":"o","request_id":"r"},
+            "status":{"status":"processing","sub_status":"paid","status_description":"d"},
+            "payment_info":{"amount":1,"old_amount":2,"initial_amount":3,"currency":"RUB","lifetime":4,
+              "expiration_date":5,"updated_date":6,"created_date":7,"method":"m","widget_method":"w","type":"t",
+              "payment_system":"s"},
+            "integration":{"form_url":"f","redirect_url":"u"},
+            "recipient_requisites":{"pan":"1","card_holder":"h","bank_name":"b","bank_country":"c","currency":"RUB"},
+            "additional_info":{"display_data":[{"type":"x","title":"note","data":"y"}]}}"#;
+        let masked = plain.replace(r#""pan":"1","card_holder":"h""#, r#""pan_hidden":"1","card_holder_hidden":"h""#);
+        let bodies: Vec<Json> = [plain, masked.as_str()]
+            .iter()
+            .map(|text| crate::json::parse_body(text, &crate::json::Limits::default()).unwrap())
+            .collect();
+        let leaves =
+            CALLBACK_FIELDS.iter().filter(|f| !CALLBACK_FIELDS.iter().any(|g| g.starts_with(&format!("{f}."))));
+        for field in leaves {
+            let names: Vec<&str> = field.split('.').map(|n| if n == "#" { "0" } else { n }).collect();
+            let changed = bodies.iter().any(|body| {
+                let mut without = body.clone();
+                remove(&mut without, &names) && parse_callback(&without) != parse_callback(body)
+            });
+            assert!(changed, "{field} is listed but not read");
+        }
+        // And an unlisted member anywhere changes nothing.
+        let mut extra = bodies[0].clone();
+        if let Json::Object(members) = &mut extra {
+            members.push(("unlisted".into(), Json::String("z".into())));
+        }
+        assert_eq!(parse_callback(&extra), parse_callback(&bodies[0]));
+    }
+
+    fn remove(value: &mut Json, names: &[&str]) -> bool {
+        match (value, names) {
+            (Json::Object(members), [last]) => {
+                let before = members.len();
+                members.retain(|(key, _)| key != last);
+                members.len() < before
+            }
+            (Json::Array(items), [index]) if index.parse::<usize>().is_ok_and(|i| i < items.len()) => {
+                items.remove(index.parse::<usize>().unwrap_or(0));
+                true
+            }
+            (Json::Object(members), [first, rest @ ..]) => {
+                members.iter_mut().find(|(key, _)| key == first).is_some_and(|(_, child)| remove(child, rest))
+            }
+            (Json::Array(items), [first, rest @ ..]) => {
+                first.parse::<usize>().ok().and_then(|i| items.get_mut(i)).is_some_and(|child| remove(child, rest))
+            }
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn reads_path_matches_listed_paths_only() {
+        use Segment::{Index, Key};
+        assert!(reads_path(&[Key("general"), Key("payment_id")]));
+        assert!(reads_path(&[Key("additional_info"), Key("display_data"), Index(3), Key("title")]));
+        assert!(!reads_path(&[Key("additional_info"), Key("display_data"), Key("3"), Key("title")]));
+        assert!(!reads_path(&[Key("general"), Key("q")]));
+        assert!(!reads_path(&[Key("general"), Key("payment_id"), Key("x")]));
+    }
+
+    #[test]
+    fn values_written_none_read_as_null_whatever_their_type() {
+        let mut keys = Vec::new();
+        for sub in ["null", r#""""#, "0", "false", r#""None""#, "0.0", "{}", "[]", "[{}]"] {
+            let callback = parsed(&format!(r#"{{{BASE},"sub_status":{sub}}},"payment_info":{{"amount":{sub}}}}}"#))
+                .unwrap_or_else(|e| panic!("{sub}: {e}"));
+            assert_eq!(callback.sub_status, None, "{sub}");
+            assert_eq!(callback.payment_info.and_then(|p| p.amount), None, "{sub}");
+            keys.push(callback.idempotency_key);
+        }
+        keys.dedup();
+        assert_eq!(keys, ["prj:o-1:decline:"]);
+    }
+
+    #[test]
+    fn empty_containers_read_as_absent() {
+        let absent = parsed(&format!("{{{BASE}}}}}")).unwrap();
+        for extra in [r#""payment_info":{}"#, r#""integration":{"x":{}}"#, r#""recipient_requisites":[]"#] {
+            let with = parsed(&format!("{{{BASE}}},{extra}}}")).unwrap();
+            assert_eq!(with, absent, "{extra}");
+        }
+    }
+
+    #[test]
+    fn wrong_types_are_errors_not_nulls() {
+        for (member, path) in [
+            (r#""payment_info":{"amount":"5000"}"#, "payment_info.amount"),
+            (r#""payment_info":{"amount":50.5}"#, "payment_info.amount"),
+            (r#""payment_info":{"currency":{"x":"RUB"}}"#, "payment_info.currency"),
+            (r#""integration":"redirect_url:https://x""#, "integration"),
+            (r#""additional_info":{"display_data":{"0":{"title":"amount","data":1}}}"#, "additional_info.display_data"),
+            (
+                r#""additional_info":{"display_data":[{"title":"x","data":{"a":"b"}}]}"#,
+                "additional_info.display_data.0.data",
+            ),
+        ] {
+            let error = parsed(&format!("{{{BASE}}},{member}}}")).unwrap_err();
+            assert!(
+                matches!(&error, crate::Error::InvalidCallback { path: p, .. } if p == path),
+                "{member}: {error:?}"
+            );
+        }
     }
 
     #[test]

@@ -1,10 +1,18 @@
 //! Typed parts shared by callbacks and info responses: payment info,
 //! integration links, recipient and sender requisites, and the payment
 //! instruction made from `display_data`. Present values of the wrong JSON
-//! type are refused with their path; absent and null values become `None`.
+//! type are refused with their path; absent values become `None`.
+//!
+//! A callback is read as its signed message writes it ([`Source::Callback`]):
+//! a leaf the message writes `None` (null, `""`, `0`, `false`, `"None"`) is
+//! absent whatever its JSON type, and so is an object or array with no leaf
+//! below it (it writes no entry). Every value the model takes is then the
+//! text of the one entry at its path, so the model is a function of the
+//! signed entries (see `crate::ambiguity`).
 
 use serde::Serialize;
 
+use crate::canonical::{self, CanonicalOptions};
 use crate::error::Error;
 use crate::json::Json;
 
@@ -14,10 +22,13 @@ const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 /// The placeholder the service sends as `card_holder` when the name is absent.
 pub const CARD_HOLDER_PLACEHOLDER: &str = "---";
 
-/// Which kind of body is read, so errors carry the right code.
+/// Which kind of body is read, so errors carry the right code and values are
+/// read the right way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Source {
-    Callback,
+    /// A (signed) callback, read as the message of these canonical options writes it.
+    Callback(CanonicalOptions),
+    /// An API response, read as plain JSON: only null is absent.
     Response,
 }
 
@@ -25,9 +36,40 @@ impl Source {
     pub(crate) fn error(self, path: &str, reason: impl Into<String>) -> Error {
         let (path, reason) = (path.to_owned(), reason.into());
         match self {
-            Source::Callback => Error::InvalidCallback { path, reason },
+            Source::Callback(_) => Error::InvalidCallback { path, reason },
             Source::Response => Error::InvalidResponse { path, reason },
         }
+    }
+
+    /// Whether a present member reads as absent (see the module header).
+    pub(crate) fn absent(self, value: &Json) -> bool {
+        match self {
+            Source::Response => *value == Json::Null,
+            Source::Callback(options) => match value {
+                Json::Object(_) | Json::Array(_) => !has_leaf(value),
+                leaf => canonical::writes_none(leaf, options.falsy),
+            },
+        }
+    }
+
+    /// The text the message writes for a leaf that is not absent, for values the
+    /// spec leaves free-form (`display_data` items of unlisted titles).
+    fn leaf_text(self, leaf: &Json) -> Result<String, Error> {
+        let options = match self {
+            Source::Callback(options) => options,
+            Source::Response => CanonicalOptions::DEFAULT,
+        };
+        canonical::leaf_text(leaf, &options)
+    }
+}
+
+/// Whether any leaf (null included) lies below a value: an empty object or
+/// array, however nested, writes no entry.
+fn has_leaf(value: &Json) -> bool {
+    match value {
+        Json::Object(members) => members.iter().any(|(_, child)| has_leaf(child)),
+        Json::Array(items) => items.iter().any(has_leaf),
+        _ => true,
     }
 }
 
@@ -48,9 +90,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The member, with null read as absent.
+    /// The member, unless it reads as absent (null; for a callback, see [`Source::absent`]).
     pub(crate) fn value(&self, key: &str) -> Option<&'a Json> {
-        self.object.get(key).filter(|value| **value != Json::Null)
+        self.object.get(key).filter(|value| !self.source.absent(value))
     }
 
     pub(crate) fn text(&self, key: &str) -> Result<Option<String>, Error> {
@@ -173,7 +215,7 @@ pub struct Requisites {
 /// `None` for absent, null or `{}` requisites. When both pairs are present the
 /// plain pair wins; the masked pair is read only when neither `pan` nor `card_holder` is given.
 pub(crate) fn requisites(reader: Reader<'_>) -> Result<Option<Requisites>, Error> {
-    if matches!(reader.object, Json::Object(members) if members.is_empty()) {
+    if reader.source.absent(reader.object) || matches!(reader.object, Json::Object(members) if members.is_empty()) {
         return Ok(None);
     }
     let (pan, holder) = (reader.text("pan")?, reader.text("card_holder")?);
@@ -236,15 +278,18 @@ pub struct DisplayItem {
     #[serde(rename = "type")]
     pub item_type: Option<String>,
     pub title: String,
-    pub data: Json,
+    /// The value as the message writes it (an integer as its digits); `None` when absent.
+    pub data: Option<String>,
 }
 
 /// `None` for absent, null or empty `display_data`. `data` is "string or
 /// integer" in the spec, so numeric titles accept digit strings too, and text
 /// titles accept integers as their text. The first item of a title wins.
 pub(crate) fn instruction(source: Source, items: &Json, path: &str) -> Result<Option<PaymentInstruction>, Error> {
+    if source.absent(items) {
+        return Ok(None);
+    }
     let items = match items {
-        Json::Null => return Ok(None),
         Json::Array(items) if items.is_empty() => return Ok(None),
         Json::Array(items) => items,
         other => return Err(source.error(path, format!("must be an array, found {}", other.kind()))),
@@ -273,7 +318,11 @@ pub(crate) fn instruction(source: Source, items: &Json, path: &str) -> Result<Op
             "bank_country" => set(&mut out.bank_country, text()?),
             "confirm_url" => set(&mut out.confirm_url, text()?),
             "reject_url" => set(&mut out.reject_url, text()?),
-            _ => out.other.push(DisplayItem { item_type: reader.text("type")?, title, data: data.clone() }),
+            _ => out.other.push(DisplayItem {
+                item_type: reader.text("type")?,
+                title,
+                data: free_text(source, data, &data_path)?,
+            }),
         }
     }
     Ok(Some(out))
@@ -285,9 +334,20 @@ fn set<T>(slot: &mut Option<T>, value: Option<T>) {
     }
 }
 
+/// A free-form leaf as the message writes it; containers are refused.
+fn free_text(source: Source, data: &Json, path: &str) -> Result<Option<String>, Error> {
+    match data {
+        _ if source.absent(data) => Ok(None),
+        Json::Object(_) | Json::Array(_) => {
+            Err(source.error(path, format!("must be a string or integer, found {}", data.kind())))
+        }
+        leaf => source.leaf_text(leaf).map(Some),
+    }
+}
+
 fn data_text(source: Source, data: &Json, path: &str) -> Result<Option<String>, Error> {
     match data {
-        Json::Null => Ok(None),
+        _ if source.absent(data) => Ok(None),
         Json::String(text) => Ok(Some(text.clone())),
         Json::Number(text) if integer_of(data).is_some() => Ok(Some(text.clone())),
         other => Err(source.error(path, format!("must be a string or integer, found {}", other.kind()))),
@@ -296,7 +356,7 @@ fn data_text(source: Source, data: &Json, path: &str) -> Result<Option<String>, 
 
 fn data_integer(source: Source, data: &Json, path: &str) -> Result<Option<i64>, Error> {
     let parsed = match data {
-        Json::Null => return Ok(None),
+        _ if source.absent(data) => return Ok(None),
         Json::String(text) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => {
             integer_of(&Json::Number(text.clone()))
         }

@@ -173,6 +173,12 @@ pub const ISSUE_CODES: &[(&str, &str)] = &[
     ("NULL_FIELD", "Warning: an optional field is null; omit it instead"),
     ("COUNTRY_NOT_LISTED", "Warning: the country is not in the spec's availability table"),
     ("LANGUAGE_NOT_SUPPORTED", "Warning: the language is well-formed but not one the spec lists as supported"),
+    ("AMBIGUOUS_KEY", "A key holds ':' or ';': the signed message would not determine the body"),
+    (
+        "AMBIGUOUS_TEXT",
+        "Warning: text holds ';' followed by ':' text, which the signed message cannot tell from another \
+         entry; keep customer-controlled text out of it, or sign with the strict option to refuse it",
+    ),
     ("INVALID_JSON", "Body text is not valid JSON (unreadable body)"),
     ("BODY_NOT_OBJECT", "Body is JSON but not an object (unreadable body)"),
     ("BODY_TOO_LARGE", "Body is over the size limit (unreadable body)"),
@@ -187,7 +193,10 @@ pub const ISSUE_CODES: &[(&str, &str)] = &[
 pub fn validate_request(operation_path: &str, body: &Json) -> ValidationReport {
     let mut findings = Findings::default();
     match Operation::from_path(operation_path) {
-        Some(operation) => operations::check(operation, body, &mut findings),
+        Some(operation) => {
+            operations::check(operation, body, &mut findings);
+            check_ambiguity(body, &mut findings);
+        }
         None => {
             let shown: String = operation_path.chars().take(100).collect();
             findings
@@ -196,6 +205,26 @@ pub fn validate_request(operation_path: &str, body: &Json) -> ValidationReport {
         }
     }
     findings.into_report()
+}
+
+/// Reports every place where the request's signed message would not determine
+/// it: a key with `:` or `;` is an error (the merchant chose it); `;` + `:` text
+/// a warning, since the merchant may not control the text (a customer's user agent).
+fn check_ambiguity(body: &Json, findings: &mut Findings) {
+    for found in crate::ambiguity::find(body, usize::MAX) {
+        if found.rule == crate::ambiguity::KEY_SEPARATOR {
+            findings.error(&found.path, "AMBIGUOUS_KEY", format!("Key at '{}' holds ':' or ';'", found.path));
+        } else {
+            findings.warning(
+                &found.path,
+                "AMBIGUOUS_TEXT",
+                format!(
+                    "Text at '{}' holds ';' followed by ':' text: the signature would also cover a rewritten body",
+                    found.path
+                ),
+            );
+        }
+    }
 }
 
 /// Like [`validate_request`], from body text. Text that cannot be read as a
@@ -242,6 +271,16 @@ mod tests {
         let report = validate_request_text("/api/v1/payment/p2p/payin/", "not json");
         assert_eq!(report.error_codes(), ["UNKNOWN_OPERATION"]);
         assert_eq!(report.errors[0].actual, Some(IssueValue::text("/api/v1/payment/p2p/payin/")));
+    }
+
+    #[test]
+    fn ambiguous_keys_are_errors_and_ambiguous_text_a_warning() {
+        let body = r#"{"general":{"project_id":"p","a:b":"c"},"customer":{"user_agent":"X (a; rv:1.0)"}}"#;
+        let report = validate_request_text("/api/v1/balance/info", body);
+        assert!(report.has_error("general.a:b", "AMBIGUOUS_KEY"), "{report:?}");
+        assert!(report.has_warning("customer.user_agent", "AMBIGUOUS_TEXT"), "{report:?}");
+        let plain = validate_request_text("/api/v1/balance/info", r#"{"general":{"project_id":"p;q"}}"#);
+        assert!(!plain.errors.iter().chain(&plain.warnings).any(|i| i.code.starts_with("AMBIGUOUS")));
     }
 
     #[test]

@@ -131,13 +131,30 @@ pub fn js_error(error: Error) -> JsValue {
         let _ = Reflect::set(object, &"hint".into(), &hint.into());
     }
     let path = match &error {
-        Error::DuplicateKey { path } | Error::InvalidNumber { path, .. } | Error::InvalidBody { path, .. } => {
-            Some(path)
-        }
+        Error::DuplicateKey { path }
+        | Error::InvalidNumber { path, .. }
+        | Error::InvalidBody { path, .. }
+        | Error::InvalidCallback { path, .. } => Some(path),
         _ => None,
     };
     if let Some(path) = path {
         let _ = Reflect::set(object, &"path".into(), &path.into());
+    }
+    let ambiguities = match &error {
+        Error::AmbiguousCallback { ambiguities, raw_body } => {
+            // The signature checked: what a handler needs to keep the event and look the payment up.
+            let _ = Reflect::set(object, &"verified".into(), &JsValue::TRUE);
+            let _ = Reflect::set(object, &"rawBody".into(), &raw_body.into());
+            Some(ambiguities)
+        }
+        Error::AmbiguousRequest { ambiguities } => Some(ambiguities),
+        _ => None,
+    };
+    // Through serde_json and JSON.parse, as the verified result goes: no second serializer in the .wasm.
+    let list =
+        ambiguities.and_then(|list| serde_json::to_string(list).ok()).and_then(|text| js_sys::JSON::parse(&text).ok());
+    if let Some(list) = list {
+        let _ = Reflect::set(object, &"ambiguities".into(), &list);
     }
     js.into()
 }
@@ -181,23 +198,12 @@ fn json_to_js(json: &Json) -> Result<JsValue, JsValue> {
 
 /// serde-wasm-bindgen builds objects by assignment, so a body member named `__proto__`
 /// set the prototype of the returned object (to an object the sender chose) instead of
-/// being an own member as with `JSON.parse`. When the body has such a member, `raw` and
-/// each `instruction.other[i].data` of a serialized callback or info response are
-/// rebuilt with `Object.fromEntries`, which defines every member as an own property.
-pub fn restore_body_json<'a>(
-    out: JsValue,
-    raw: &Json,
-    display_data: impl IntoIterator<Item = &'a Json>,
-) -> Result<JsValue, JsValue> {
-    if !has_proto_key(raw) {
-        return Ok(out);
-    }
-    Reflect::set(&out, &"raw".into(), &json_to_js(raw)?)?;
-    let other = Reflect::get(&out, &"instruction".into()).and_then(|i| Reflect::get(&i, &"other".into()));
-    if let Ok(other) = other {
-        for (index, data) in display_data.into_iter().enumerate() {
-            Reflect::set(&Reflect::get_u32(&other, index as u32)?, &"data".into(), &json_to_js(data)?)?;
-        }
+/// being an own member as with `JSON.parse`. When the body has such a member, `raw` of a
+/// serialized info response is rebuilt with `Object.fromEntries`, which defines every
+/// member as an own property. (A callback model carries no body-derived keys.)
+pub fn restore_body_json(out: JsValue, raw: &Json) -> Result<JsValue, JsValue> {
+    if has_proto_key(raw) {
+        Reflect::set(&out, &"raw".into(), &json_to_js(raw)?)?;
     }
     Ok(out)
 }
@@ -604,10 +610,13 @@ pub fn timestamp_from_js(value: &JsValue) -> Result<String, Error> {
         if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER {
             return Ok(format!("{}", n as u64));
         }
-        return Err(Error::InvalidTimestamp { value: format!("{n}") });
+        return Err(Error::InvalidTimestamp { value: format!("{n}"), expected: crate::canonical::TIMESTAMP_RULE });
     }
     // Described by type only: formatting the value itself could run the caller's code.
-    Err(Error::InvalidTimestamp { value: format!("({})", type_name(value)) })
+    Err(Error::InvalidTimestamp {
+        value: format!("({})", type_name(value)),
+        expected: crate::canonical::TIMESTAMP_RULE,
+    })
 }
 
 /// Current Unix time in whole seconds.

@@ -9,8 +9,9 @@ mod prepare;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
+use crate::ambiguity::{self, Ambiguity};
 use crate::callback::{self, ReceivedHeaders, VerifyOptions};
-use crate::callback_model::{parse_callback, Callback};
+use crate::callback_model::Callback;
 use crate::canonical;
 use crate::error::Error;
 use crate::json::Limits;
@@ -52,24 +53,59 @@ export interface AccessHeaders {
  * async variants; 'wasm': the package's own WebAssembly. Default: native where it exists.
  */
 export type Backend = 'native' | 'wasm';
-export interface SignOptions { merchantId: string; timestamp?: Timestamp | undefined; options?: CanonicalOptions | undefined; backend?: Backend | undefined; }
+export interface SignOptions {
+  merchantId: string;
+  /** Unix seconds (at most 10 digits); defaults to now. */
+  timestamp?: Timestamp | undefined;
+  options?: CanonicalOptions | undefined;
+  backend?: Backend | undefined;
+  /**
+   * Refuse (AMBIGUOUS_REQUEST) a body whose signed message would not determine it: a key
+   * holding ':' or ';', or text holding ';' followed by ':' text. Off by default.
+   */
+  strict?: boolean | undefined;
+}
 export interface SignedRequest { body: string; headers: AccessHeaders; }
 /** Header names in any letter case. */
 export type HeadersInput = Record<string, string | string[] | undefined> | Headers | Map<string, string> | Array<[string, string]>;
 export type VerifyingKeyInput = VerifyingKey | string | Array<VerifyingKey | string>;
 export interface VerifyCallbackOptions {
   options?: CanonicalOptions;
-  /** Refuse callbacks whose timestamp is further than this from `now`. Off by default. */
+  /** Refuse callbacks whose timestamp is further than this from `now` (e.g. 300). Off when absent. */
   toleranceSeconds?: number;
   /** Unix seconds; defaults to the current time. */
   now?: number;
-  /** Largest raw body accepted, in bytes (default 1 MiB). */
+  /** Largest raw body accepted, in bytes (default 64 KiB, at most 1 MiB). */
   maxBodyBytes?: number;
   backend?: Backend | undefined;
+  /**
+   * Return the model of a body that its signed message does not determine, flagged in
+   * `verification.ambiguous`, instead of throwing AMBIGUOUS_CALLBACK. Off by default: another
+   * body, with another meaning, carries the same signature; never act on such a model.
+   */
+  allowAmbiguous?: boolean;
+  /** Refuse (MERCHANT_ID_MISMATCH) a callback whose x-access-merchant-id is not this. */
+  expectedMerchantId?: string;
+}
+/** A place where the signed message does not determine the body. */
+export interface Ambiguity {
+  /** Dotted path of the key or value. */
+  path: string;
+  /** 'KEY_SEPARATOR': a key holds ':' or ';'. 'VALUE_ENTRY_TEXT': text holds ';' followed by ':' text. */
+  rule: 'KEY_SEPARATOR' | 'VALUE_ENTRY_TEXT';
 }
 /** A verified callback: the callback model plus how it was verified. */
 export interface VerifiedCallback extends Callback {
-  verification: { timestamp: number; merchantId: string; keyIndex: number; options: Required<CanonicalOptions> };
+  verification: {
+    timestamp: number;
+    /** As received: x-access-merchant-id is not covered by the signature. */
+    merchantId: string;
+    keyIndex: number;
+    options: Required<CanonicalOptions>;
+    /** True only with `allowAmbiguous`, for a body its signed message does not determine. */
+    ambiguous: boolean;
+    ambiguities: Ambiguity[];
+  };
 }
 export interface Diagnosis {
   matched: boolean;
@@ -86,9 +122,20 @@ export type ErrorCode =
   | 'INVALID_KEY' | 'KEY_ENCRYPTED' | 'KEY_TYPE_UNSUPPORTED' | 'KEY_SIZE_UNSUPPORTED' | 'KEY_EXPONENT_UNSUPPORTED'
   | 'MISSING_HEADER' | 'INVALID_HEADER' | 'INVALID_PUBLIC_KEY' | 'INVALID_SIGNATURE'
   | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'NO_VERIFYING_KEY' | 'CRYPTO_FAILURE'
-  | 'INVALID_AMOUNT' | 'UNKNOWN_CURRENCY' | 'INVALID_CALLBACK' | 'INVALID_RESPONSE';
+  | 'INVALID_AMOUNT' | 'UNKNOWN_CURRENCY' | 'INVALID_CALLBACK' | 'INVALID_RESPONSE'
+  | 'AMBIGUOUS_CALLBACK' | 'AMBIGUOUS_REQUEST' | 'MERCHANT_ID_MISMATCH';
 /** Every thrown error is an `Error` with these members. */
-export interface PaymentIntakeError extends Error { code: ErrorCode; hint?: string; path?: string; }
+export interface PaymentIntakeError extends Error {
+  code: ErrorCode;
+  hint?: string;
+  path?: string;
+  /** AMBIGUOUS_CALLBACK: true, the signature is genuine (the body is still not to be acted on). */
+  verified?: boolean;
+  /** AMBIGUOUS_CALLBACK: the body as received, so nothing is lost. */
+  rawBody?: string;
+  /** AMBIGUOUS_CALLBACK and AMBIGUOUS_REQUEST: where the signed message does not determine the body. */
+  ambiguities?: Ambiguity[];
+}
 "#;
 
 fn fail(error: Error) -> JsValue {
@@ -273,6 +320,7 @@ impl VerifyingKey {
 struct SignRequestOptions {
     merchant_id: String,
     backend: Option<String>,
+    strict: Option<bool>,
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     timestamp: JsValue,
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
@@ -314,7 +362,7 @@ struct SignInputs {
 /// `native_available`: whether the caller (a JS wrapper) has a native RSA to offer.
 fn sign_inputs(body: &JsValue, options: JsValue, native_available: bool) -> JsResult<SignInputs> {
     let options = sign_options(options, native_available)?;
-    let body = body_from_js(body, &Limits::default()).map_err(fail)?;
+    let body = body_to_sign(body, options.strict)?;
     Ok(SignInputs {
         body,
         merchant_id: options.merchant_id,
@@ -324,12 +372,24 @@ fn sign_inputs(body: &JsValue, options: JsValue, native_available: bool) -> JsRe
     })
 }
 
+/// The body to sign, read with the default limits; refused (AMBIGUOUS_REQUEST) when
+/// `strict` and its signed message would not determine it.
+fn body_to_sign(body: &JsValue, strict: bool) -> JsResult<convert::BodyInput> {
+    let body = body_from_js(body, &Limits::default()).map_err(fail)?;
+    if strict {
+        ambiguity::refuse_ambiguous_request(&body.json).map_err(fail)?;
+    }
+    Ok(body)
+}
+
 /// The checked options of `signRequest` and `prepareRequest`.
 struct SignOptionsIn {
     merchant_id: String,
     timestamp: String,
     canonical: canonical::CanonicalOptions,
     native: bool,
+    /// The `strict` option: refuse an ambiguous body.
+    strict: bool,
 }
 
 fn sign_options(options: JsValue, native_available: bool) -> JsResult<SignOptionsIn> {
@@ -348,7 +408,13 @@ fn sign_options(options: JsValue, native_available: bool) -> JsResult<SignOption
     } else {
         timestamp_from_js(&options.timestamp).map_err(fail)?
     };
-    Ok(SignOptionsIn { merchant_id: options.merchant_id, timestamp, canonical, native })
+    Ok(SignOptionsIn {
+        merchant_id: options.merchant_id,
+        timestamp,
+        canonical,
+        native,
+        strict: options.strict.unwrap_or(false),
+    })
 }
 
 /// [`SignRequestOptions`] from checked members, as serde would read them.
@@ -365,6 +431,12 @@ fn sign_request_options(members: Vec<(js_sys::JsString, JsValue)>) -> JsResult<S
             "merchantId" => merchant_id = Some(string_member("merchantId", &value)?),
             "backend" if value.is_undefined() || value.is_null() => {}
             "backend" => options.backend = Some(string_member("backend", &value)?),
+            "strict" if value.is_undefined() || value.is_null() => {}
+            "strict" => {
+                options.strict = Some(value.as_bool().ok_or_else(|| {
+                    argument_error("options", format!("member 'strict' must be a boolean, not {}", type_name(&value)))
+                })?)
+            }
             "timestamp" => options.timestamp = value,
             "options" => options.options = value,
             _ => {}
@@ -403,13 +475,16 @@ struct VerifyCallbackOptions {
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     options: JsValue,
     backend: Option<String>,
-    tolerance_seconds: Option<f64>,
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    tolerance_seconds: JsValue,
     now: Option<f64>,
     max_body_bytes: Option<f64>,
+    allow_ambiguous: Option<bool>,
+    expected_merchant_id: Option<String>,
 }
 
-/// Largest `maxBodyBytes` accepted: 64 MiB.
-const MAX_BODY_BYTES_CEILING: f64 = (64u64 << 20) as f64;
+/// Largest `maxBodyBytes` accepted: 1 MiB (the default is 64 KiB; a callback is about 1 KB).
+const MAX_BODY_BYTES_CEILING: f64 = (1u64 << 20) as f64;
 
 /// A whole-number argument given as a JS value (no coercion of strings or objects).
 fn whole_number_arg(name: &str, value: &JsValue, max: f64) -> JsResult<u64> {
@@ -451,8 +526,17 @@ fn verify_options_and_backend(value: JsValue, native_available: bool) -> JsResul
     if let Some(max) = raw.max_body_bytes {
         limits.max_bytes = whole_number("maxBodyBytes", max, MAX_BODY_BYTES_CEILING)? as usize;
     }
-    let tolerance_seconds =
-        raw.tolerance_seconds.map(|t| whole_number("toleranceSeconds", t, 9_007_199_254_740_991.0)).transpose()?;
+    // `toleranceSeconds: null` is not "off": a caller who wrote it meant some check.
+    if raw.tolerance_seconds.is_null() {
+        return Err(fail(Error::InvalidOption {
+            name: "toleranceSeconds".into(),
+            reason: "is null; give a number of seconds (e.g. 300), or leave it out to check no time window".into(),
+        }));
+    }
+    let tolerance_seconds = match raw.tolerance_seconds.is_undefined() {
+        true => None,
+        false => Some(whole_number_arg("toleranceSeconds", &raw.tolerance_seconds, 9_007_199_254_740_991.0)?),
+    };
     let now = match raw.now {
         Some(now) => Some(whole_number("now", now, 9_007_199_254_740_991.0)?),
         None => tolerance_seconds.map(|_| now_seconds()),
@@ -462,6 +546,8 @@ fn verify_options_and_backend(value: JsValue, native_available: bool) -> JsResul
         tolerance_seconds,
         now,
         limits,
+        allow_ambiguous: raw.allow_ambiguous.unwrap_or(false),
+        expected_merchant_id: raw.expected_merchant_id,
     };
     Ok((options, native))
 }
@@ -506,6 +592,8 @@ struct Verification<'a> {
     merchant_id: &'a str,
     key_index: usize,
     options: JsOptionsOut,
+    ambiguous: bool,
+    ambiguities: &'a [Ambiguity],
 }
 
 #[derive(Serialize)]
@@ -520,14 +608,15 @@ struct VerifiedOut<'a> {
 /// property by property across the boundary, and makes every body member (even
 /// one named `__proto__`) an own data property.
 fn verified_json(verified: &callback::VerifiedCallback, options: &VerifyOptions) -> Result<String, Error> {
-    let callback = parse_callback(&verified.body)?;
     let out = VerifiedOut {
-        callback: &callback,
+        callback: &verified.callback,
         verification: Verification {
             timestamp: verified.timestamp,
             merchant_id: &verified.merchant_id,
             key_index: verified.key_index,
             options: JsOptionsOut::from(&options.canonical),
+            ambiguous: !verified.ambiguities.is_empty(),
+            ambiguities: &verified.ambiguities,
         },
     };
     serde_json::to_string(&out).map_err(|e| Error::CryptoFailure { reason: format!("result conversion failed: {e}") })

@@ -32,7 +32,7 @@ export type IssueCode =
   | 'NOT_HTTPS' | 'INVALID_URL' | 'INVALID_IP' | 'INVALID_EMAIL' | 'UNKNOWN_METHOD' | 'METHOD_NOT_AVAILABLE'
   | 'COUNTRY_NOT_AVAILABLE' | 'CURRENCY_MISMATCH' | 'WIDGET_METHOD_REQUIRED' | 'EMAIL_REQUIRED'
   | 'BANK_SYMBOL_NOT_ALLOWED' | 'LIFETIME_OUT_OF_RANGE' | 'UNKNOWN_FIELD' | 'NULL_FIELD' | 'COUNTRY_NOT_LISTED'
-  | 'LANGUAGE_NOT_SUPPORTED' | ErrorCode;
+  | 'LANGUAGE_NOT_SUPPORTED' | 'AMBIGUOUS_KEY' | 'AMBIGUOUS_TEXT' | ErrorCode;
 export interface Issue {
   /** Dotted field path, e.g. `payment.amount`; empty for the whole body. */
   path: string;
@@ -78,7 +78,8 @@ export interface PaymentInstruction {
   pan: string | null; cardHolder: string | null; phone: string | null; amount: number | null; currency: string | null;
   validUntil: number | null; lifetime: number | null; bankName: string | null; bankCountry: string | null;
   confirmUrl: string | null; rejectUrl: string | null;
-  other: Array<{ type: string | null; title: string; data: unknown }>;
+  /** Items of titles the spec does not list; `data` as the signed message writes it (an integer as its digits). */
+  other: Array<{ type: string | null; title: string; data: string | null }>;
 }
 export interface DeclineReason {
   code: 'CANCELED_BY_CLIENT' | 'DECLINED_BY_ANTI_FRAUD' | 'REQUISITES_NOT_FOUND' | 'CANCELLED_BY_TIMEOUT' | 'OTHER' | 'UNSPECIFIED';
@@ -89,15 +90,17 @@ export interface Callback {
   projectId: string; paymentId: string; requestId: string | null;
   status: string; subStatus: string | null; statusDescription: string | null;
   isFinal: boolean; isKnownState: boolean;
-  /** `{project_id}:{payment_id}:{status}:{sub_status}`, a null sub_status written empty. */
+  /**
+   * `{project_id}:{payment_id}:{status}:{sub_status}`, each part with `%`, `:` and `;` percent-encoded
+   * and a null sub_status written empty: every body with the same signed message has the same key,
+   * and no text in one part can run into another.
+   */
   idempotencyKey: string;
   declineReason: DeclineReason | null;
   paymentInfo: PaymentInfo | null;
   integration: { formUrl: string | null; redirectUrl: string | null } | null;
   requisites: Requisites | null;
   instruction: PaymentInstruction | null;
-  /** The body as parsed; integers beyond 2^53 are kept as their decimal text. */
-  raw: Record<string, unknown>;
 }
 export interface InfoResponse {
   projectId: string; paymentId: string; requestId: string;
@@ -215,9 +218,8 @@ pub fn from_minor_units(
 #[wasm_bindgen(js_name = parseCallback, unchecked_return_type = "Callback")]
 pub fn parse_callback(#[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue) -> JsResult<JsValue> {
     let input = body_from_js(&body, &Limits::default()).map_err(js_error)?;
-    let callback = callback_model::parse_callback(&input.json).map_err(js_error)?;
-    let display_data = callback.instruction.iter().flat_map(|i| i.other.iter().map(|item| &item.data));
-    restore_body_json(to_js(&callback)?, &callback.raw, display_data)
+    // Every key of the model is the model's own: nothing from the body becomes a property name.
+    to_js(&callback_model::parse_callback(&input.json).map_err(js_error)?)
 }
 
 /// Reads a P2P or widget payin info response.
@@ -229,8 +231,7 @@ pub fn parse_info_response(
     let operation = string_arg(&operation, "operation").map_err(js_error)?;
     let input = body_from_js(&body, &Limits::default()).map_err(js_error)?;
     let info = callback_model::parse_info_response(&operation, &input.json).map_err(js_error)?;
-    let display_data = info.instruction.iter().flat_map(|i| i.other.iter().map(|item| &item.data));
-    restore_body_json(to_js(&info)?, &info.raw, display_data)
+    restore_body_json(to_js(&info)?, &info.raw)
 }
 
 /// The spec's availability table: which country, currency and integration offer which methods.

@@ -9,15 +9,15 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{
-    fail, raw_body_text, received_headers, sign_in_wasm, sign_inputs, sign_options, verified_json,
+    body_to_sign, fail, raw_body_text, received_headers, sign_in_wasm, sign_inputs, sign_options, verified_json,
     verify_options_and_backend, JsResult, SignInputs, SigningKey,
 };
-use crate::callback::{self, VerifiedCallback};
+use crate::callback;
 use crate::canonical_text::message_from_text;
 use crate::error::Error;
 use crate::json::Limits;
 use crate::signing;
-use crate::wasm::convert::{body_from_js, text_from_js};
+use crate::wasm::convert::text_from_js;
 use crate::wasm::convert::{js_error, to_js, verifying_keys_from_js};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -136,7 +136,7 @@ pub fn sign_or_prepare(
     native_available: bool,
 ) -> JsResult<Array> {
     let opts = sign_options(options, native_available)?;
-    if opts.native {
+    if opts.native && !opts.strict {
         // JSON text goes the one-pass way when it can: the same message, and no tree.
         if let Ok(Some(text)) = text_from_js(&body, Limits::DEFAULT_MAX_BYTES) {
             if let Some(message) = message_from_text(&text, &opts.timestamp, &opts.canonical, &Limits::default()) {
@@ -148,7 +148,7 @@ pub fn sign_or_prepare(
             }
         }
     }
-    let body = body_from_js(&body, &Limits::default()).map_err(fail)?;
+    let body = body_to_sign(&body, opts.strict)?;
     let input = SignInputs {
         body,
         merchant_id: opts.merchant_id,
@@ -192,18 +192,14 @@ pub fn prepare_callback(
         signing::verify_signature_bytes(&prepared.message, &prepared.signature, &keys[prepared.key_index])
             .map_err(fail)?;
     }
-    let verified = VerifiedCallback {
-        body: prepared.body,
-        timestamp: prepared.timestamp,
-        merchant_id: prepared.merchant_id,
-        key_index: prepared.key_index,
-    };
-    let result = match verified_json(&verified, &options) {
+    // The model, bound to the signed entries; for a native check it is thrown or
+    // returned by the wrapper only after the signature has checked.
+    let result = match prepared.finish(&text, &options).and_then(|verified| verified_json(&verified, &options)) {
         Ok(json) => JsValue::from(json),
         Err(error) if native => js_error(error),
         Err(error) => return Err(fail(error)),
     };
-    let key_index = JsValue::from(verified.key_index as u32);
+    let key_index = JsValue::from(prepared.key_index as u32);
     if !native {
         return Ok(Array::of4(&JsValue::UNDEFINED, &JsValue::UNDEFINED, &key_index, &result));
     }

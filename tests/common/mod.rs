@@ -147,11 +147,15 @@ pub fn signature_vectors() {
         for (header, value) in signed.pairs() {
             assert_eq!(value, text(expected, header), "{header} of {name}");
         }
-        // What we sign, we verify.
+        // What we sign, we verify: the signature checks, and what remains is the
+        // callback model's verdict on a body that is no callback.
         let received = headers_of(expected);
         let verify = VerifyOptions { canonical: options, ..VerifyOptions::default() };
-        verify_callback(text(case, "body"), &received, &[key.verifying_key().clone()], &verify)
-            .unwrap_or_else(|e| panic!("{name} does not verify: {e}"));
+        match verify_callback(text(case, "body"), &received, &[key.verifying_key().clone()], &verify) {
+            Ok(_)
+            | Err(payment_intake::Error::InvalidCallback { .. } | payment_intake::Error::AmbiguousCallback { .. }) => {}
+            Err(e) => panic!("{name} does not verify: {e}"),
+        }
     }
 }
 
@@ -283,7 +287,10 @@ fn signed_callback(key: &SigningKey, body_text: &str, options: &CanonicalOptions
     ReceivedHeaders::from_pairs(signed.pairs()).unwrap()
 }
 
-const CALLBACK_BODY: &str = r#"{"project_id":"p1","general":{"payment_id":"o-1","request_id":"r1"},"status":{"status":"success","sub_status":null,"flag":true,"zero":0}}"#;
+/// A boolean and a zero make the canonical variants differ. The callback model reads
+/// neither, so they sit under a member that sorts before every other entry: directly
+/// after a text value they would make the callback ambiguous (UNREAD_AFTER_TEXT).
+const CALLBACK_BODY: &str = r#"{"_flags":{"flag":true,"zero":0},"project_id":"p1","general":{"payment_id":"o-1","request_id":"r1"},"status":{"status":"success","sub_status":null}}"#;
 
 pub fn rotated_keys_and_padding() {
     let old = SigningKey::from_pem(vector_key("keys/rsa3072.pkcs8.pem")).unwrap();

@@ -380,7 +380,22 @@ ok('P2P payin with every optional field', P2P_PAYIN, variant(p2pBody(), {
   'customer.browser': 'Firefox 128',
   'customer.device_type': 'desktop',
   'customer.user_agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+}), [
+  // "; rv:128.0) …" reads as an entry of its own: the signature would also cover a rewritten body.
+  ['customer.user_agent', 'AMBIGUOUS_TEXT'],
+]);
+ok('P2P payin with a Chrome user agent (plain text after each ";")', P2P_PAYIN, variant(p2pBody(), {
+  'customer.user_agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
 }));
+{
+  // Keys holding ":" or ";" would let the signed entries be split another way: an error.
+  const body = p2pBody();
+  body.customer['note:status'] = 'x';
+  body.payment['tag;x'] = 'y';
+  bad('P2P payin with keys holding ":" and ";"', P2P_PAYIN, body,
+    [['customer.note:status', 'AMBIGUOUS_KEY'], ['payment.tag;x', 'AMBIGUOUS_KEY']],
+    [['payment.tag;x', 'UNKNOWN_FIELD'], ['customer.note:status', 'UNKNOWN_FIELD']]);
+}
 
 // --- required fields, types, nulls, unknown fields --------------------------------------
 for (const field of ['general', 'payment', 'customer', 'general.project_id', 'general.payment_id', 'payment.method', 'payment.amount', 'payment.currency', 'customer.id', 'customer.ip_address', 'customer.country']) {

@@ -98,7 +98,16 @@ describe(`random bodies (PROPERTY_SEED=${SEED}, ${RUNS} bodies)`, () => {
       assert.equal(signed.body, text, where);
       const message = modelMessage(modelEntries(tree, options), 1700000000 + i, options);
       assert.ok(nodeVerify(message, signed.headers['x-access-signature'], publicPem), `${where}: node:crypto verifies`);
-      const verified = api.verifyCallback(signed.body, signed.headers, publicPem, { options });
+      // Random members (an empty top-level key, unread members after text) may make the body
+      // ambiguous: then it is refused as such, with the signature checked and the body kept.
+      try {
+        assert.equal(api.verifyCallback(signed.body, signed.headers, publicPem, { options }).verification.merchantId, `m-${i}`);
+      } catch (error) {
+        assert.equal(error.code, 'AMBIGUOUS_CALLBACK', `${where}: ${error.message}`);
+        assert.equal(error.verified, true);
+        assert.equal(error.rawBody, text);
+      }
+      const verified = api.verifyCallback(signed.body, signed.headers, publicPem, { options, allowAmbiguous: true });
       assert.equal(verified.verification.merchantId, `m-${i}`);
     }
   });
@@ -196,9 +205,9 @@ describe('nesting depth', () => {
     api.canonicalEntries(value);
     throwsCode(() => api.canonicalEntries({ a: value }), 'BODY_TOO_DEEP');
     const callback = (depth) => JSON.stringify(callbackValue({ extra: 'X' })).replace('"X"', nested(depth));
-    const signed = api.signRequest(callback(63), key, { merchantId: 'm', timestamp: 1 });
+    const signed = api.signRequest(callback(63), key, { merchantId: 'm', timestamp: 1700000000 });
     api.verifyCallback(signed.body, signed.headers, publicPem);
-    throwsCode(() => api.signRequest(callback(64), key, { merchantId: 'm', timestamp: 1 }), 'BODY_TOO_DEEP');
+    throwsCode(() => api.signRequest(callback(64), key, { merchantId: 'm', timestamp: 1700000000 }), 'BODY_TOO_DEEP');
     throwsCode(() => api.verifyCallback(callback(64), signed.headers, publicPem), 'BODY_TOO_DEEP');
   });
 
@@ -216,10 +225,17 @@ describe('numbers', () => {
     const entries = api.canonicalEntries(`{"big":${digits},"neg":-${digits},"safe":9007199254740993}`);
     assert.deepEqual(entries, [`big:${digits}`, `neg:-${digits}`, 'safe:9007199254740993']);
     const text = JSON.stringify(callbackValue({ amount: 'X' })).replace('"X"', digits);
-    const signed = api.signRequest(text, key, { merchantId: 'm', timestamp: 1 });
+    const signed = api.signRequest(text, key, { merchantId: 'm', timestamp: 1700000000 });
     assert.equal(signed.body, text);
+    // A member the model does not read is signed exactly and left out of the model.
     const verified = api.verifyCallback(signed.body, signed.headers, publicPem);
-    assert.equal(verified.raw.amount, digits, 'beyond 2^53 the parsed value is the exact text');
+    assert.equal(verified.projectId, 'prj_1');
+    assert.ok(!Object.hasOwn(verified, 'raw') && !Object.hasOwn(verified, 'amount'));
+    // Where the model reads an integer, one beyond 2^53 is an error at its path, never a rounded number.
+    const big = JSON.stringify(callbackValue({ payment_info: { amount: 'X' } })).replace('"X"', digits);
+    const bigSigned = api.signRequest(big, key, { merchantId: 'm', timestamp: 1700000000 });
+    const error = throwsCode(() => api.verifyCallback(bigSigned.body, bigSigned.headers, publicPem), 'INVALID_CALLBACK');
+    assert.equal(error.path, 'payment_info.amount');
   });
 
   test('integers up to 4300 digits are kept, longer ones -> INVALID_NUMBER', () => {

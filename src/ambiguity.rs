@@ -1,0 +1,317 @@
+//! Where the spec's signed message stops pinning the body down.
+//!
+//! The message joins `path:value` entries with `;`. Keys may hold `:` and `;`,
+//! and values may hold both, so one joined text can be split back into entries
+//! in several ways, and different bodies share one signature. A body is
+//! *ambiguous* when it has either of:
+//!
+//! - an object key, at any depth, that contains `:` or `;` ([`KEY_SEPARATOR`]);
+//! - an empty key at the top level ([`EMPTY_TOP_LEVEL_KEY`]): the spec's path
+//!   join writes no `:` after an empty path, so `{"": {"a": 1}}` writes the
+//!   entries of `{"a": 1}`;
+//! - a string value with text after a `;` that holds a `:` before the next `;`
+//!   or the end of the value ([`VALUE_ENTRY_TEXT`]): that text reads as an entry
+//!   of its own.
+//!
+//! A callback has one more rule, because its genuine form may itself be
+//! ambiguous: a text value the service signed, `"cust-7;general:q:1"`, is
+//! refused, but its rewrite with the value cut at the `;` and `general.q`
+//! added is not ambiguous by the rules above. The entries of such a rewrite
+//! come directly after the cut value in the signed order, so a callback is
+//! also refused when an entry its model does not read directly follows a text
+//! value ([`UNREAD_AFTER_TEXT`], [`unread_after_text`]).
+//!
+//! A `;` followed by plain text (`Declined by issuer; code 05`, `?a=1;b=2`)
+//! cannot be read as another entry and is not ambiguous.
+//!
+//! Why this is enough, for bodies without either: every entry then contains a
+//! `:` (between its path and value) in the piece before its first `;`, and every
+//! later piece of a value contains none. Splitting the joined text at `;` and
+//! starting a new entry exactly at the pieces that hold a `:` gives back the
+//! body's entries, whatever body it was. So two unambiguous bodies with the
+//! same message have the same entries; the callback model reads each of its
+//! fields from the one entry at that field's path (`callback_model`), and so
+//! reads the same model from both. README ("Why a verified callback means what
+//! it says") gives the whole argument; `tests/binding.rs` tests it.
+
+use serde::Serialize;
+
+use crate::canonical::{self, CanonicalOptions, Order};
+use crate::entry_sort;
+use crate::error::{Error, Result};
+use crate::json::Json;
+
+/// Rule: an object key holds `:` or `;`.
+pub const KEY_SEPARATOR: &str = "KEY_SEPARATOR";
+/// Rule: a string value holds `;` followed by text with a `:`, which reads as another entry.
+pub const VALUE_ENTRY_TEXT: &str = "VALUE_ENTRY_TEXT";
+/// Rule: an empty key at the top level, which the path join drops.
+pub const EMPTY_TOP_LEVEL_KEY: &str = "EMPTY_TOP_LEVEL_KEY";
+/// Rule (callbacks): an entry the model does not read directly follows, in the signed
+/// order, an entry whose value is text, which could have held it.
+pub const UNREAD_AFTER_TEXT: &str = "UNREAD_AFTER_TEXT";
+
+/// At most this many places are reported; the check itself looks at the whole body.
+const MAX_REPORTED: usize = 16;
+
+/// One place where the body's signed message does not determine it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Ambiguity {
+    /// Dotted path of the key or value, e.g. `integration.redirect_url`.
+    pub path: String,
+    /// [`KEY_SEPARATOR`], [`EMPTY_TOP_LEVEL_KEY`], [`VALUE_ENTRY_TEXT`] or [`UNREAD_AFTER_TEXT`].
+    pub rule: &'static str,
+}
+
+/// Whether a key holds a separator of the canonical form.
+pub fn key_is_ambiguous(key: &str) -> bool {
+    key.bytes().any(|b| b == b':' || b == b';')
+}
+
+/// Whether a string value holds text that reads as an entry of its own:
+/// after some `;`, a `:` before the next `;` or the end. (A `:` anywhere after
+/// the first `;` lies in some such piece.)
+pub fn text_is_ambiguous(text: &str) -> bool {
+    text.find(';').is_some_and(|first| text[first + 1..].contains(':'))
+}
+
+/// The places (at most 16, in body order) where the body is ambiguous; empty when it is not.
+pub fn ambiguities(body: &Json) -> Vec<Ambiguity> {
+    find(body, MAX_REPORTED)
+}
+
+/// The first `max` places where the body is ambiguous, in body order.
+pub(crate) fn find(body: &Json, max: usize) -> Vec<Ambiguity> {
+    let mut found = Vec::new();
+    let mut path = Vec::new();
+    walk(body, &mut path, &mut Found { list: &mut found, max });
+    found
+}
+
+struct Found<'a> {
+    list: &'a mut Vec<Ambiguity>,
+    max: usize,
+}
+
+/// For `strict` signing: refuses a request body whose signed message would not
+/// determine it (`AMBIGUOUS_REQUEST`).
+pub fn refuse_ambiguous_request(body: &Json) -> Result<()> {
+    let found = ambiguities(body);
+    if found.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::AmbiguousRequest { ambiguities: found })
+    }
+}
+
+fn walk<'a>(value: &'a Json, path: &mut Vec<Segment<'a>>, found: &mut Found<'_>) {
+    if found.list.len() >= found.max {
+        return;
+    }
+    match value {
+        Json::Object(members) => {
+            for (key, child) in members {
+                path.push(Segment::Key(key));
+                if key_is_ambiguous(key) {
+                    report(path, KEY_SEPARATOR, found);
+                } else if key.is_empty() && path.len() == 1 {
+                    report(path, EMPTY_TOP_LEVEL_KEY, found);
+                }
+                walk(child, path, found);
+                path.pop();
+            }
+        }
+        Json::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                path.push(Segment::Index(index));
+                walk(child, path, found);
+                path.pop();
+            }
+        }
+        Json::String(text) if text_is_ambiguous(text) => report(path, VALUE_ENTRY_TEXT, found),
+        _ => {}
+    }
+}
+
+/// One step of a path: an object key or an array index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Segment<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// A leaf's entry in the signed message (a span of one buffer), with what
+/// [`unread_after_text`] needs.
+struct Leaf<'a> {
+    span: (usize, usize),
+    text: bool,
+    read: bool,
+    path: Vec<Segment<'a>>,
+}
+
+/// For a body read by a model that reads exactly the paths `reads` accepts: the
+/// unread entries that directly follow, in the signed order of `options`, an
+/// entry whose value is text (at most 16). Run on a body free of the other rules.
+pub(crate) fn unread_after_text(
+    body: &Json,
+    options: &CanonicalOptions,
+    reads: fn(&[Segment<'_>]) -> bool,
+) -> Result<Vec<Ambiguity>> {
+    let mut leaves = Vec::new();
+    let mut entries = String::new();
+    collect(body, &mut Vec::new(), options, reads, &mut entries, &mut leaves)?;
+    // The signed order, by the canonical form's own sort; spans start in collection order.
+    let mut spans: Vec<(usize, usize)> = leaves.iter().map(|leaf| leaf.span).collect();
+    let key = match options.order {
+        Order::CodePoint => entry_sort::code_point_key,
+        Order::Utf16 => entry_sort::utf16_key,
+    };
+    entry_sort::sort_spans(entries.as_bytes(), &mut spans, key);
+    let leaf_at =
+        |span: &(usize, usize)| leaves.binary_search_by_key(&span.0, |leaf| leaf.span.0).ok().map(|i| &leaves[i]);
+    let mut found = Vec::new();
+    for pair in spans.windows(2) {
+        if let (Some(before), Some(after)) = (leaf_at(&pair[0]), leaf_at(&pair[1])) {
+            if before.text && !after.read {
+                report(&after.path, UNREAD_AFTER_TEXT, &mut Found { list: &mut found, max: MAX_REPORTED });
+            }
+        }
+    }
+    Ok(found)
+}
+
+fn collect<'a>(
+    value: &'a Json,
+    path: &mut Vec<Segment<'a>>,
+    options: &CanonicalOptions,
+    reads: fn(&[Segment<'_>]) -> bool,
+    entry: &mut String,
+    out: &mut Vec<Leaf<'a>>,
+) -> Result<()> {
+    match value {
+        Json::Object(members) => {
+            for (key, child) in members {
+                path.push(Segment::Key(key));
+                collect(child, path, options, reads, entry, out)?;
+                path.pop();
+            }
+        }
+        Json::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                path.push(Segment::Index(index));
+                collect(child, path, options, reads, entry, out)?;
+                path.pop();
+            }
+        }
+        leaf => {
+            let start = entry.len();
+            for segment in path.iter() {
+                match segment {
+                    Segment::Key(key) => entry.push_str(key),
+                    Segment::Index(index) => entry.push_str(&index.to_string()),
+                }
+                entry.push(':');
+            }
+            canonical::write_leaf(leaf, "", options, entry)?;
+            let span = (start, entry.len());
+            out.push(Leaf { span, text: matches!(leaf, Json::String(_)), read: reads(path), path: path.clone() });
+        }
+    }
+    Ok(())
+}
+
+fn report(path: &[Segment<'_>], rule: &'static str, found: &mut Found<'_>) {
+    if found.list.len() >= found.max {
+        return;
+    }
+    let mut dotted = String::new();
+    for (i, segment) in path.iter().enumerate() {
+        if i > 0 {
+            dotted.push('.');
+        }
+        match segment {
+            Segment::Key(key) => dotted.push_str(key),
+            Segment::Index(index) => dotted.push_str(&index.to_string()),
+        }
+    }
+    found.list.push(Ambiguity { path: dotted, rule });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{parse_body, Limits};
+
+    fn found(text: &str) -> Vec<(String, &'static str)> {
+        ambiguities(&parse_body(text, &Limits::default()).unwrap()).into_iter().map(|a| (a.path, a.rule)).collect()
+    }
+
+    #[test]
+    fn plain_semicolons_are_not_ambiguous() {
+        for text in [
+            "Declined by issuer; code 05",
+            "https://shop.example/back?a=1;b=2",
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+            "a;",
+            ";",
+            "https://shop.example:8443/x",
+            "12:30",
+        ] {
+            assert!(!text_is_ambiguous(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn text_that_reads_as_an_entry_is_ambiguous() {
+        // The user agent above has a `:` after its last `;`: "rv:109.0) …" reads as an entry.
+        assert!(text_is_ambiguous("Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko"));
+        for text in ["x;status:status:success", ";a:b", "a;b;c:d", "a;:"] {
+            assert!(text_is_ambiguous(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn keys_with_separators_are_ambiguous_at_any_depth() {
+        assert_eq!(
+            found(r#"{"status:status":"success","a":[{"b;c":1}],"ok":{"d":"e"}}"#),
+            vec![("status:status".to_owned(), KEY_SEPARATOR), ("a.0.b;c".to_owned(), KEY_SEPARATOR)]
+        );
+    }
+
+    #[test]
+    fn values_are_found_with_their_paths() {
+        let body =
+            r#"{"integration":{"redirect_url":"https://x/?q=1;status:status:success"},"d":["fine; text","x;y:z"]}"#;
+        assert_eq!(
+            found(body),
+            vec![("integration.redirect_url".to_owned(), VALUE_ENTRY_TEXT), ("d.1".to_owned(), VALUE_ENTRY_TEXT)]
+        );
+        assert!(found(r#"{"a":{"b":"c:d","e":["f;g"]},"n":null,"z":0}"#).is_empty());
+    }
+
+    #[test]
+    fn an_empty_top_level_key_is_ambiguous_and_a_deeper_one_is_not() {
+        assert_eq!(found(r#"{"":{"payment_info":{"amount":1}}}"#), vec![(String::new(), EMPTY_TOP_LEVEL_KEY)]);
+        assert!(found(r#"{"a":{"":"x"}}"#).is_empty());
+    }
+
+    #[test]
+    fn unread_entries_after_text_are_found_in_signed_order() {
+        // Reads only `a` and `c`: `b` sorts right after the text at `a`; `d` after the number at `c`.
+        fn reads(path: &[Segment<'_>]) -> bool {
+            matches!(path, [Segment::Key("a" | "c")])
+        }
+        let body = parse_body(r#"{"d":1,"c":2,"b":"x","a":"cust-7"}"#, &Limits::default()).unwrap();
+        let found = unread_after_text(&body, &CanonicalOptions::DEFAULT, reads).unwrap();
+        assert_eq!(found, vec![Ambiguity { path: "b".into(), rule: UNREAD_AFTER_TEXT }]);
+        let body = parse_body(r#"{"d":1,"c":2,"a":"cust-7"}"#, &Limits::default()).unwrap();
+        assert!(unread_after_text(&body, &CanonicalOptions::DEFAULT, reads).unwrap().is_empty());
+    }
+
+    #[test]
+    fn reports_are_capped_but_the_check_is_not() {
+        let members: Vec<String> = (0..40).map(|i| format!(r#""k{i}":"x;y:z""#)).collect();
+        let body = format!("{{{}}}", members.join(","));
+        assert_eq!(found(&body).len(), MAX_REPORTED);
+    }
+}
