@@ -12,6 +12,10 @@
 //! Blinding, the fault check and the operation count of the constant-time
 //! exponentiation need test-only seams: they are unit tests in `src/signing.rs`
 //! and `src/modmath.rs`.
+//!
+//! Native only (files, a global allocator); in wasm the same CRT code is held by
+//! the shared signature vectors (`tests/common`, run by `wasm-pack test`).
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
