@@ -108,6 +108,8 @@ impl CrtKey {
     pub fn pow_d(&self, c: &BigUint) -> BigUint {
         let m1 = from_limbs(&self.p.pow_secret(&limbs(&(c % &self.p_value), self.p.limb_count()), &self.dp));
         let m2 = from_limbs(&self.q.pow_secret(&limbs(&(c % &self.q_value), self.q.limb_count()), &self.dq));
+        #[cfg(test)]
+        let m1 = seams::fault_in_p_half(m1);
         // h = qinv * (m1 - m2) mod p; result = m2 + h * q.
         let m2_mod_p = &m2 % &self.p_value;
         let difference = (&m1 + &self.p_value - m2_mod_p) % &self.p_value;
@@ -179,6 +181,8 @@ impl Modulus {
         let out = &mut out[..s];
         let t = &mut t[..s + 1];
         let n0inv = self.n0inv;
+        #[cfg(test)]
+        seams::count_multiplication();
         t.fill(0);
         for &ai in a {
             let ai = u64::from(ai);
@@ -288,6 +292,41 @@ impl Modulus {
     }
 }
 
+/// Test-only seams: a count of Montgomery multiplications, and a fault in the
+/// p half of the CRT (as a glitch or a bit flip would make), per thread.
+#[cfg(test)]
+pub(crate) mod seams {
+    use rsa::BigUint;
+    use std::cell::Cell;
+
+    thread_local! {
+        static MULTIPLICATIONS: Cell<u64> = const { Cell::new(0) };
+        static FAULT_IN_P_HALF: Cell<bool> = const { Cell::new(false) };
+    }
+
+    pub fn count_multiplication() {
+        MULTIPLICATIONS.with(|count| count.set(count.get() + 1));
+    }
+
+    /// Montgomery multiplications on this thread so far.
+    pub fn multiplications() -> u64 {
+        MULTIPLICATIONS.with(Cell::get)
+    }
+
+    /// While set, `CrtKey::pow_d` adds 1 to its p half (wrong mod p, right mod q).
+    pub fn set_fault_in_p_half(on: bool) {
+        FAULT_IN_P_HALF.with(|fault| fault.set(on));
+    }
+
+    pub fn fault_in_p_half(m1: BigUint) -> BigUint {
+        if FAULT_IN_P_HALF.with(Cell::get) {
+            m1 + 1u32
+        } else {
+            m1
+        }
+    }
+}
+
 /// `out = table[index]`, reading every entry (no secret-dependent address).
 fn select(table: &[Vec<u32>], index: u32, out: &mut [u32]) {
     out.fill(0);
@@ -335,6 +374,48 @@ mod tests {
         let b = big("42");
         let expect = b.modpow(&e, &n);
         assert_eq!(from_limbs(&m.pow_secret(&limbs(&b, m.limb_count()), &limbs(&e, 3))), expect);
+    }
+
+    /// The claim behind "constant time" that a test can hold: `pow_secret` does the
+    /// same Montgomery multiplications whatever the exponent and base (no skipped
+    /// zero windows, no early exit on leading zeros). It cannot show that the
+    /// compiled code has no secret-dependent branch or address; see SECURITY.md.
+    #[test]
+    fn secret_exponentiation_multiplies_the_same_whatever_the_exponent() {
+        let n = big("1361129467683753853853498429727072845819");
+        let m = Modulus::new(&n).unwrap();
+        let len = m.limb_count();
+        // To the Montgomery domain, 14 more table entries, 8 windows of 4 squarings and
+        // 1 multiplication per limb, and out of the Montgomery domain.
+        let expected = 1 + 14 + (len as u64) * 8 * 5 + 1;
+        let exponents: [Vec<u32>; 6] = [
+            vec![0; len],
+            vec![u32::MAX; len],
+            vec![1, 0, 0, 0, 0],
+            vec![0, 0, 0, 0, 1 << 31],
+            vec![0x0f0f_0f0f, 0, 0xf000_0000, 0x1234_5678, 0],
+            limbs(&big("987654321987654321987654321"), len),
+        ];
+        for base in ["0", "1", "2", "1361129467683753853853498429727072845818"] {
+            let b = big(base);
+            for exp in &exponents {
+                let before = seams::multiplications();
+                let out = m.pow_secret(&limbs(&b, len), exp);
+                assert_eq!(seams::multiplications() - before, expected, "base {base}, exponent {exp:x?}");
+                assert_eq!(from_limbs(&out), b.modpow(&from_limbs(exp), &n), "base {base}, exponent {exp:x?}");
+            }
+        }
+    }
+
+    /// The masked table lookup returns the indexed row for every index.
+    #[test]
+    fn select_reads_the_indexed_row() {
+        let table: Vec<Vec<u32>> = (0..16u32).map(|i| vec![i * 0x0101_0101, !i, i << 28]).collect();
+        let mut out = vec![0xdead_beef; 3];
+        for index in 0..16u32 {
+            select(&table, index, &mut out);
+            assert_eq!(out, table[index as usize], "index {index}");
+        }
     }
 
     #[test]

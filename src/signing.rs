@@ -180,6 +180,8 @@ fn sign_digest(digest: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
     let blinded = (m * r_e) % n;
     let signature = (crt.pow_d(&blinded) * r_inv) % n;
     let signature = be_from_limbs(&limbs(&signature, modulus.limb_count()), size);
+    #[cfg(test)]
+    tests::observe(&blinded, &signature);
     // A fault in the arithmetic must not leak a wrong signature (it would reveal a prime).
     if verify_encoded(&em, &signature, public).is_err() {
         return Err(failure("the signature did not verify"));
@@ -264,6 +266,93 @@ fn check_merchant_id(merchant_id: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::modmath::seams;
+    use std::cell::RefCell;
+
+    thread_local! {
+        /// Per signature made by `sign_digest` on this thread: the value the private
+        /// exponentiation ran on, and the signature before the fault check.
+        static OBSERVED: RefCell<Vec<(BigUint, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn observe(blinded: &BigUint, unchecked_signature: &[u8]) {
+        OBSERVED.with(|seen| seen.borrow_mut().push((blinded.clone(), unchecked_signature.to_vec())));
+    }
+
+    fn take_observed() -> Vec<(BigUint, Vec<u8>)> {
+        OBSERVED.with(|seen| std::mem::take(&mut *seen.borrow_mut()))
+    }
+
+    fn gcd(mut a: BigUint, mut b: BigUint) -> BigUint {
+        while b != BigUint::from(0u32) {
+            let r = &a % &b;
+            a = std::mem::replace(&mut b, r);
+        }
+        a
+    }
+
+    fn vector_key(name: &str) -> SigningKey {
+        let path = format!("{}/tests/vectors/keys/{name}.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));
+        SigningKey::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    fn encoded(message: &str, key: &SigningKey) -> BigUint {
+        let digest = Sha256::digest(message.as_bytes());
+        BigUint::from_bytes_be(&encode_digest(&digest, key.verifying_key().signature_len()).unwrap())
+    }
+
+    /// Base blinding: the exponentiation runs on m * r^e mod n for a fresh r each time,
+    /// never on the encoded message m itself, and the signature is still m^d.
+    #[test]
+    fn every_signature_exponentiates_a_freshly_blinded_value() {
+        let key = vector_key("rsa2048");
+        assert!(key.crt().is_some(), "a two-prime key signs by our CRT");
+        let message = "amount:100;currency:EUR1700000000";
+        take_observed();
+        let first = sign_message(message, &key).unwrap();
+        let second = sign_message(message, &key).unwrap();
+        let third = sign_message(message, &key).unwrap();
+        assert!(first == second && second == third, "PKCS#1 v1.5 signatures are deterministic");
+        let observed = take_observed();
+        assert_eq!(observed.len(), 3, "each signature went through sign_digest");
+        let m = encoded(message, &key);
+        let blinded: Vec<&BigUint> = observed.iter().map(|(b, _)| b).collect();
+        for value in &blinded {
+            assert_ne!(**value, m, "the exponentiation ran on the unblinded message");
+        }
+        assert!(
+            blinded[0] != blinded[1] && blinded[1] != blinded[2] && blinded[0] != blinded[2],
+            "the blinding factor was not refreshed between signatures"
+        );
+    }
+
+    /// The CRT fault check (Bellcore / Lenstra): a p half that came out wrong must not
+    /// be released, because that signature would factor n.
+    #[test]
+    fn a_faulty_crt_half_is_refused_and_would_have_revealed_a_prime() {
+        use rsa::traits::PrivateKeyParts;
+        let key = vector_key("rsa2048");
+        let message = "amount:100;currency:EUR1700000000";
+        take_observed();
+        seams::set_fault_in_p_half(true);
+        let result = sign_message(message, &key);
+        seams::set_fault_in_p_half(false);
+        match result {
+            Err(Error::CryptoFailure { reason }) => assert_eq!(reason, "the signature did not verify"),
+            other => panic!("a faulty signature was released: {other:?}"),
+        }
+        // What was withheld: s with s^e = m mod q but not mod p, so gcd(s^e - m, n) = q.
+        let observed = take_observed();
+        let (_, withheld) = observed.last().expect("sign_digest ran");
+        let n = key.verifying_key().modulus_value();
+        let s = BigUint::from_bytes_be(withheld);
+        let s_e = s.modpow(&BigUint::from(key.verifying_key().exponent()), n);
+        let m = encoded(message, &key);
+        let difference = (s_e + n - &m) % n;
+        assert_eq!(&gcd(difference, n.clone()), &key.rsa().primes()[1], "the fault was in the p half");
+        // And without the fault, the same path signs.
+        assert!(sign_message(message, &key).is_ok());
+    }
 
     #[test]
     fn base64url_with_and_without_padding() {
