@@ -50,6 +50,17 @@ function signedRequest(prepared, signature) {
 }
 
 /**
+ * What `verifyCallback` returns once the wrapper's own RSA check passed: the JSON
+ * text `__prepareCallback` gave, or, for a large body (`null` there), the text
+ * `__finishCallback` gives now; an error in its place is thrown.
+ */
+function verifiedCallback(glue, result, rawBody, headers, keyIndex, options) {
+  const text = result === null ? glue.__finishCallback(rawBody, headers, keyIndex, options) : result;
+  if (typeof text !== 'string') throw text;
+  return JSON.parse(text);
+}
+
+/**
  * Installs the guards on the glue's two classes (once per module instance) and returns
  * `signingKeyArg(value)`, which throws unless `value` is a live SigningKey of this
  * module: the first line of every function that hands a SigningKey to the wasm.
@@ -174,4 +185,4 @@ function installKeyGuards(glue) {
   return { signingKeyArg };
 }
 
-export { cryptoFailure, installKeyGuards, signedRequest };
+export { cryptoFailure, installKeyGuards, signedRequest, verifiedCallback };

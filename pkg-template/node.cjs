@@ -10,7 +10,7 @@
 
 const crypto = require('node:crypto');
 const wasm = require('./payment_intake.js');
-const { cryptoFailure, installKeyGuards, signedRequest } = require('./key-guard.js');
+const { cryptoFailure, installKeyGuards, signedRequest, verifiedCallback } = require('./key-guard.js');
 
 /** SigningKey -> private KeyObject. */
 const privateKeys = new WeakMap();
@@ -137,7 +137,8 @@ function prepareCallback(rawBody, headers, keys, options) {
 }
 
 function verifyCallback(rawBody, headers, keys, options) {
-  const [message, signature, keyIndex, result] = wasm.__prepareCallback(asBytes(rawBody), headers, keys, options, 1);
+  const body = asBytes(rawBody);
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(body, headers, keys, options, 1);
   if (message !== undefined) {
     let ok;
     try {
@@ -147,8 +148,7 @@ function verifyCallback(rawBody, headers, keys, options) {
     }
     if (!ok) throw wasm.__signatureMismatch();
   }
-  if (typeof result !== 'string') throw result;
-  return JSON.parse(result);
+  return verifiedCallback(wasm, result, body, headers, keyIndex, options);
 }
 
 /** `signRequest`, with the RSA operation on libuv's thread pool (node:crypto's callback form). */
@@ -167,7 +167,8 @@ async function signRequestAsync(body, signingKey, options) {
 
 /** `verifyCallback`, with the RSA check on libuv's thread pool. */
 async function verifyCallbackAsync(rawBody, headers, keys, options) {
-  const [message, signature, keyIndex, result] = wasm.__prepareCallback(asBytes(rawBody), headers, keys, options, 1);
+  const body = asBytes(rawBody);
+  const [message, signature, keyIndex, result] = wasm.__prepareCallback(body, headers, keys, options, 1);
   if (message !== undefined) {
     const key = publicKeyObject(keys, keyIndex);
     const ok = await new Promise((resolve, reject) => {
@@ -177,8 +178,7 @@ async function verifyCallbackAsync(rawBody, headers, keys, options) {
     });
     if (!ok) throw wasm.__signatureMismatch();
   }
-  if (typeof result !== 'string') throw result;
-  return JSON.parse(result);
+  return verifiedCallback(wasm, result, body, headers, keyIndex, options);
 }
 
 /** The message's ASCII bytes as a string: latin1 decoding is cheaper than TextDecoder. */

@@ -8,7 +8,7 @@
 // throw INVALID_ARGUMENT before the wasm is entered (signRequest and
 // prepareRequest are re-exported here with that check).
 import init, * as wasm from './payment_intake.js';
-import { cryptoFailure, installKeyGuards, signedRequest } from './key-guard.js';
+import { cryptoFailure, installKeyGuards, signedRequest, verifiedCallback } from './key-guard.js';
 
 export * from './payment_intake.js';
 export default init;
@@ -120,8 +120,7 @@ export async function verifyCallbackAsync(rawBody, headers, keys, options) {
     const ok = await rsa(async () => subtle().verify(ALGORITHM, await key, signature, message));
     if (!ok) throw wasm.__signatureMismatch();
   }
-  if (typeof result !== 'string') throw result;
-  return JSON.parse(result);
+  return verifiedCallback(wasm, result, rawBody, headers, keyIndex, options);
 }
 
 // The sync functions that take a SigningKey, as the wasm exports them but with the key

@@ -140,13 +140,14 @@ pub(crate) enum Segment<'a> {
     Index(usize),
 }
 
-/// A leaf's entry in the signed message (a span of one buffer), with what
-/// [`unread_after_text`] needs.
-struct Leaf<'a> {
+/// A leaf's entry in the signed message (a span of one buffer that starts with its
+/// path), with what [`unread_after_text`] needs.
+struct Leaf {
     span: (usize, usize),
+    /// How many segments its path has.
+    depth: usize,
     text: bool,
     read: bool,
-    path: Vec<Segment<'a>>,
 }
 
 /// For a body read by a model that reads exactly the paths `reads` accepts: the
@@ -172,8 +173,11 @@ pub(crate) fn unread_after_text(
     let mut found = Vec::new();
     for pair in spans.windows(2) {
         if let (Some(before), Some(after)) = (leaf_at(&pair[0]), leaf_at(&pair[1])) {
-            if before.text && !after.read {
-                report(&after.path, UNREAD_AFTER_TEXT, &mut Found { list: &mut found, max: MAX_REPORTED });
+            if before.text && !after.read && found.len() < MAX_REPORTED {
+                // The entry's first `depth` `:`-fields are its path (no key holds `:`).
+                let entry = &entries[after.span.0..after.span.1];
+                let path: Vec<&str> = entry.split(':').take(after.depth).collect();
+                found.push(Ambiguity { path: path.join("."), rule: UNREAD_AFTER_TEXT });
             }
         }
     }
@@ -186,7 +190,7 @@ fn collect<'a>(
     options: &CanonicalOptions,
     reads: fn(&[Segment<'_>]) -> bool,
     entry: &mut String,
-    out: &mut Vec<Leaf<'a>>,
+    out: &mut Vec<Leaf>,
 ) -> Result<()> {
     match value {
         Json::Object(members) => {
@@ -214,7 +218,7 @@ fn collect<'a>(
             }
             canonical::write_leaf(leaf, "", options, entry)?;
             let span = (start, entry.len());
-            out.push(Leaf { span, text: matches!(leaf, Json::String(_)), read: reads(path), path: path.clone() });
+            out.push(Leaf { span, depth: path.len(), text: matches!(leaf, Json::String(_)), read: reads(path) });
         }
     }
     Ok(())

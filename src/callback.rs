@@ -165,6 +165,27 @@ pub fn prepare_callback(
     Ok(PreparedCallback { body, timestamp, merchant_id: headers.merchant_id.clone(), key_index, message, signature })
 }
 
+/// The model of a callback whose signature was checked elsewhere (a native RSA,
+/// after [`prepare_callback`] of the same body, headers and options): the
+/// body is read again and bound as in [`PreparedCallback::finish`]. For large
+/// bodies, this keeps the model's cost off callbacks whose signature fails.
+pub fn read_verified(
+    raw_body: &str,
+    headers: &ReceivedHeaders,
+    key_index: usize,
+    options: &VerifyOptions,
+) -> Result<VerifiedCallback> {
+    let prepared = PreparedCallback {
+        body: parse_body(raw_body, &options.limits)?,
+        timestamp: check_callback_timestamp(&headers.timestamp)?,
+        merchant_id: headers.merchant_id.clone(),
+        key_index,
+        message: String::new(),
+        signature: Vec::new(),
+    };
+    prepared.finish(raw_body, options)
+}
+
 /// Verifies a callback against the configured key(s), then reads its model
 /// from what the signature covers. The token only selects a configured key;
 /// it is never itself trusted to verify.

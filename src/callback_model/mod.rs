@@ -117,7 +117,12 @@ pub const CALLBACK_FIELDS: &[&str] = &[
 
 /// Whether the callback model reads the value at `path` (see [`CALLBACK_FIELDS`]).
 pub(crate) fn reads_path(path: &[Segment<'_>]) -> bool {
-    CALLBACK_FIELDS.iter().any(|field| {
+    // Quick refusals first: this runs for every leaf of a verified body.
+    let Some(Segment::Key(first)) = path.first() else { return false };
+    if path.len() > 4 {
+        return false;
+    }
+    CALLBACK_FIELDS.iter().filter(|field| field.starts_with(first)).any(|field| {
         let mut names = field.split('.');
         let same = path.iter().all(|segment| match (names.next(), segment) {
             (Some("#"), Segment::Index(_)) => true,

@@ -193,11 +193,18 @@ pub fn prepare_callback(
             .map_err(fail)?;
     }
     // The model, bound to the signed entries; for a native check it is thrown or
-    // returned by the wrapper only after the signature has checked.
-    let result = match prepared.finish(&text, &options).and_then(|verified| verified_json(&verified, &options)) {
-        Ok(json) => JsValue::from(json),
-        Err(error) if native => js_error(error),
-        Err(error) => return Err(fail(error)),
+    // returned by the wrapper only after the signature has checked. Above
+    // INLINE_MODEL_MAX_BYTES the wrapper asks for it (`__finishCallback`) only then,
+    // so a large body with a wrong signature never costs a model.
+    let deferred = native && native_mode == 1 && text.len() > INLINE_MODEL_MAX_BYTES;
+    let result = if deferred {
+        JsValue::NULL
+    } else {
+        match prepared.finish(&text, &options).and_then(|verified| verified_json(&verified, &options)) {
+            Ok(json) => JsValue::from(json),
+            Err(error) if native => js_error(error),
+            Err(error) => return Err(fail(error)),
+        }
     };
     let key_index = JsValue::from(prepared.key_index as u32);
     if !native {
@@ -211,6 +218,21 @@ pub fn prepare_callback(
         Uint8Array::from(prepared.message.as_bytes()).into()
     };
     Ok(Array::of4(&message, &signature, &key_index, &result))
+}
+
+/// Bodies up to this size get their model with `__prepareCallback` (a callback is about 1 KB).
+const INLINE_MODEL_MAX_BYTES: usize = 8 << 10;
+
+/// For the wrappers, after their own RSA check of what `__prepareCallback`
+/// returned with a `null` result: the JSON text `verifyCallback` returns, or
+/// the error it throws (AMBIGUOUS_CALLBACK, INVALID_CALLBACK).
+#[wasm_bindgen(js_name = __finishCallback, skip_typescript)]
+pub fn finish_callback(raw_body: JsValue, headers: JsValue, key_index: u32, options: JsValue) -> JsResult<String> {
+    let (options, _) = verify_options_and_backend(options, true)?;
+    let headers = received_headers(&headers)?;
+    let text = raw_body_text(&raw_body, &options.limits)?;
+    let verified = callback::read_verified(&text, &headers, key_index as usize, &options).map_err(fail)?;
+    verified_json(&verified, &options).map_err(fail)
 }
 
 /// The error `verifyCallback` throws when the RSA check fails.
