@@ -30,10 +30,10 @@ const WASM_TARGET = 'wasm32-unknown-unknown';
 const PROFILES = {
   build: ['npm', 'wasm32', 'bindgen'],
   test: ['npm', 'wasm32', 'bindgen', 'browser'],
-  lint: ['npm', 'wasm32', 'lint'],
+  lint: ['wasm32', 'lint'],
   ci: ['npm', 'wasm32', 'bindgen', 'browser', 'lint'],
 };
-const ORDER = ['npm', 'wasm32', 'lint', 'bindgen', 'browser'];
+const ORDER = ['cargo', 'npm', 'wasm32', 'lint', 'bindgen', 'browser'];
 
 /** Where `cargo install` puts binaries: $CARGO_INSTALL_ROOT/bin, else $CARGO_HOME/bin. */
 function cargoBinDir() {
@@ -289,6 +289,7 @@ function ensureBrowser() {
 // ---------------------------------------------------------------------------
 
 const STEPS = {
+  cargo: ['cargo', () => (requireCargo(), null)],
   npm: ['npm devDependencies', ensureNpm],
   wasm32: [`rust target ${WASM_TARGET}`, () => (requireCargo(), ensureWasmTarget())],
   lint: ['rustfmt and clippy', () => (requireCargo(), ensureLintComponents())],
