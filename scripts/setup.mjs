@@ -220,7 +220,7 @@ function ensureBindgen() {
     `wasm-bindgen-cli ${version}`,
     'cargo',
     ['install', 'wasm-bindgen-cli', '--version', version],
-    'about 1.5 to 3 min on 2 cores: compiles from crates.io source; cargo may print nothing new for a minute',
+    'about 1.5 to 2.5 min on 2 cores: compiles from crates.io source; cargo may print nothing new for a minute',
     fix,
   );
   const after = bindgenProblem(version);
