@@ -9,17 +9,18 @@
 //   pkg/package.json  from pkg-template/package.json, version from Cargo.toml
 // Every .wasm is run through wasm-opt from the npm package `binaryen`.
 import { execFileSync, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { pinnedBindgenVersion, setup } from './setup.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkgDir = path.join(root, 'pkg');
 const crateName = 'payment_intake';
 const binDir = path.join(root, 'node_modules', '.bin');
-const env = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH}` };
 
 // Features the Rust wasm32 target emits by default; wasm-opt must accept them,
 // and every runtime we support (Node 18+, current browsers) has them.
@@ -63,30 +64,15 @@ function crateVersion() {
   return m[1];
 }
 
-/** The exact wasm-bindgen version the crate pins (`wasm-bindgen = "=X"`). */
-function pinnedBindgenVersion() {
-  const toml = fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
-  const m = toml.match(/^wasm-bindgen\s*=\s*(?:"=?([^"]+)"|\{[^}]*version\s*=\s*"=?([^"]+)")/m);
-  if (!m) fail('no wasm-bindgen dependency in Cargo.toml');
-  return m[1] ?? m[2];
-}
-
+/** Installs what is missing (scripts/setup.mjs) and shows the versions the build uses. */
 function checkTools() {
-  step('checking tools');
+  step('checking tools (scripts/setup.mjs installs what is missing)');
+  const toolEnv = setup(['build']);
   const wasmOpt = path.join(binDir, process.platform === 'win32' ? 'wasm-opt.cmd' : 'wasm-opt');
-  if (!fs.existsSync(wasmOpt)) fail('node_modules/.bin/wasm-opt is missing: run `npm ci` (devDependency binaryen)');
-  console.log(output('wasm-opt', ['--version']).trim(), `(${path.relative(root, wasmOpt)})`);
-  const wanted = pinnedBindgenVersion();
-  let have;
-  try {
-    have = output('wasm-bindgen', ['--version']).trim();
-  } catch {
-    fail(`wasm-bindgen is not on PATH: cargo install wasm-bindgen-cli --version ${wanted}`);
-  }
-  if (have !== `wasm-bindgen ${wanted}`) {
-    fail(`found "${have}" but the crate pins ${wanted}: cargo install wasm-bindgen-cli --version ${wanted} --force`);
-  }
-  console.log(have);
+  const version = (cmd) => execFileSync(cmd, ['--version'], { cwd: root, env: toolEnv, encoding: 'utf8' }).trim();
+  console.log(`${version('wasm-opt')} (${path.relative(root, wasmOpt)})`);
+  console.log(`${version('wasm-bindgen')} (Cargo.toml pins ${pinnedBindgenVersion()})`);
+  return toolEnv;
 }
 
 function cargoBuild() {
@@ -95,7 +81,7 @@ function cargoBuild() {
   const meta = JSON.parse(output('cargo', ['metadata', '--format-version', '1', '--no-deps']));
   const wasm = path.join(meta.target_directory, 'wasm32-unknown-unknown', 'release', `${crateName}.wasm`);
   if (!fs.existsSync(wasm)) fail(`cargo did not produce ${wasm}`);
-  return wasm;
+  return { wasm, targetDir: meta.target_directory };
 }
 
 function bindgen(wasm, target, outDir) {
@@ -103,11 +89,35 @@ function bindgen(wasm, target, outDir) {
   run('wasm-bindgen', ['--target', target, '--typescript', '--out-dir', outDir, '--out-name', crateName, wasm]);
 }
 
-function wasmOpt(file) {
+/**
+ * wasm-opt -Os in place. Its output is kept in the cargo target dir under the hash of
+ * its input, wasm-opt's version and flags, so a rebuild with nothing changed copies it
+ * instead of spending the 8 to 10 s wasm-opt takes here.
+ */
+function wasmOpt(file, cacheDir) {
   const before = fs.statSync(file).size;
+  const args = ['-Os', ...WASM_FEATURES, '--strip-producers'];
+  const key = crypto
+    .createHash('sha256')
+    .update(output('wasm-opt', ['--version']))
+    .update(args.join(' '))
+    .update(fs.readFileSync(file))
+    .digest('hex');
+  const cached = path.join(cacheDir, `${key.slice(0, 32)}.wasm`);
+  if (fs.existsSync(cached)) {
+    fs.copyFileSync(cached, file);
+    console.log(`  ${path.relative(root, file)}: ${before} -> ${fs.statSync(file).size} bytes (input unchanged: wasm-opt output reused from ${path.relative(root, cached)})`);
+    return;
+  }
   const tmp = `${file}.opt`;
-  run('wasm-opt', ['-Os', ...WASM_FEATURES, '--strip-producers', file, '-o', tmp]);
+  run('wasm-opt', [...args, file, '-o', tmp]);
   fs.renameSync(tmp, file);
+  fs.mkdirSync(cacheDir, { recursive: true });
+  fs.copyFileSync(file, cached);
+  // Keep the four newest outputs (node and web builds, twice over).
+  const entries = fs.readdirSync(cacheDir).map((f) => path.join(cacheDir, f));
+  entries.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  for (const old of entries.slice(4)) fs.rmSync(old, { force: true });
   console.log(`  ${path.relative(root, file)}: ${before} -> ${fs.statSync(file).size} bytes`);
 }
 
@@ -242,9 +252,10 @@ function reportSizes() {
 }
 
 const started = Date.now();
-checkTools();
+const env = checkTools();
 const version = crateVersion();
-const wasm = cargoBuild();
+const { wasm, targetDir } = cargoBuild();
+const optCache = path.join(targetDir, 'wasm-opt-cache');
 fs.rmSync(pkgDir, { recursive: true, force: true });
 bindgen(wasm, 'nodejs', path.join(pkgDir, 'node'));
 bindgen(wasm, 'web', path.join(pkgDir, 'web'));
@@ -252,12 +263,12 @@ step('wasm-opt -Os');
 const nodeWasm = path.join(pkgDir, 'node', `${crateName}_bg.wasm`);
 const webWasm = path.join(pkgDir, 'web', `${crateName}_bg.wasm`);
 const sameInput = fs.readFileSync(nodeWasm).equals(fs.readFileSync(webWasm));
-wasmOpt(nodeWasm);
+wasmOpt(nodeWasm, optCache);
 if (sameInput) {
   fs.copyFileSync(nodeWasm, webWasm);
   console.log(`  ${path.relative(root, webWasm)}: same module as the node build, copied`);
 } else {
-  wasmOpt(webWasm);
+  wasmOpt(webWasm, optCache);
 }
 const manifest = writePackageJson(version);
 copyWrappers();

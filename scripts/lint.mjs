@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setup } from './setup.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,6 +19,9 @@ const CHECKS = [
   ['cargo clippy (wasm32)', 'cargo', ['clippy', '--target', 'wasm32-unknown-unknown', '--all-targets', '--', '-D', 'warnings']],
   ...jsFiles.map((f) => [`node --check ${f}`, process.execPath, ['--check', f]]),
 ];
+
+// rustfmt, clippy and the wasm32 target: installed when missing, or the fix is named.
+setup(['lint']);
 
 const failed = [];
 for (const [title, cmd, args] of CHECKS) {

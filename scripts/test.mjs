@@ -7,19 +7,21 @@
 //   node scripts/test.mjs              all suites
 //   node scripts/test.mjs js browser   only the named ones (native, node, browser, build, types, js, e2e)
 // The e2e suite runs when tests/e2e/ has test files.
-import { spawn, spawnSync } from 'node:child_process';
+// First scripts/setup.mjs installs what the chosen suites need and is missing (npm
+// packages, the wasm32 target, wasm-bindgen-cli, Chromium and chromedriver), or
+// stops with the command that would.
+//
+// The wasm suites run `cargo test --target wasm32-unknown-unknown` with
+// wasm-bindgen-test-runner (from wasm-bindgen-cli) as cargo's runner, set exactly
+// as `wasm-pack test --node` and `wasm-pack test --headless --chrome` set it, so
+// wasm-pack is not needed here; both wasm-pack commands still work on this crate.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { browserPaths, setup } from './setup.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const binDir = path.join(root, 'node_modules', '.bin');
-const env = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH}` };
-
-function which(name) {
-  const found = spawnSync('sh', ['-c', `command -v ${name}`], { env, encoding: 'utf8' });
-  return found.status === 0 ? found.stdout.trim() : null;
-}
 
 /** Sums every `test result: ok. N passed; M failed; K ignored` line (cargo and wasm-bindgen-test). */
 function rustCounts(output) {
@@ -57,9 +59,10 @@ function testFiles(folder) {
     .map((f) => path.join('tests', folder, f));
 }
 
-function chromedriver() {
-  return process.env.CHROMEDRIVER || which('chromedriver') || '/usr/bin/chromedriver';
-}
+// cargo runs each wasm32 test binary through wasm-bindgen-test-runner. The runner
+// runs a binary in Node unless it says `wasm_bindgen_test_configure!(run_in_browser)`;
+// the ONLY_* variables skip the other kind, as wasm-pack's --node and --chrome do.
+const WASM_RUNNER = { CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER: 'wasm-bindgen-test-runner' };
 
 const SUITES = [
   {
@@ -67,25 +70,32 @@ const SUITES = [
     title: 'Rust tests, native (cargo test)',
     cmd: () => ['cargo', ['test']],
     counts: rustCounts,
+    setup: [],
   },
   {
     id: 'node',
-    title: 'Rust tests as wasm in Node (wasm-pack test --node)',
-    cmd: () => ['wasm-pack', ['test', '--node']],
+    title: 'Rust tests as wasm in Node (as wasm-pack test --node)',
+    cmd: () => ['cargo', ['test', '--target', 'wasm32-unknown-unknown']],
+    env: () => ({ ...WASM_RUNNER, WASM_BINDGEN_TEST_ONLY_NODE: '1' }),
     counts: rustCounts,
     mustRun: true,
+    setup: ['wasm32', 'bindgen'],
   },
   {
     id: 'browser',
-    title: 'Rust tests as wasm in headless Chrome (wasm-pack test --headless --chrome)',
-    cmd: () => ['wasm-pack', ['test', '--headless', '--chrome', '--chromedriver', chromedriver()]],
+    title: 'Rust tests as wasm in headless Chromium (as wasm-pack test --headless --chrome)',
+    cmd: () => ['cargo', ['test', '--target', 'wasm32-unknown-unknown']],
+    // webdriver.json (headless Chromium flags) is read by the runner from the crate folder.
+    env: () => ({ ...WASM_RUNNER, WASM_BINDGEN_TEST_ONLY_WEB: '1', CHROMEDRIVER: browserPaths()[1] }),
     counts: rustCounts,
     mustRun: true,
+    setup: ['wasm32', 'bindgen', 'browser'],
   },
   {
     id: 'build',
     title: 'npm package build (npm run build)',
     cmd: () => [process.execPath, [path.join('scripts', 'build.mjs')]],
+    setup: ['build'],
   },
   {
     // The declarations of the built pkg/ against a merchant's usage (tests/types/usage*.ts):
@@ -95,6 +105,7 @@ const SUITES = [
     title: 'TypeScript declarations of pkg/ (tsc -p tests/types)',
     cmd: () => ['tsc', ['-p', path.join('tests', 'types')]],
     needs: 'build',
+    setup: ['npm'],
   },
   {
     id: 'js',
@@ -104,6 +115,7 @@ const SUITES = [
     mustRun: true,
     needs: 'build',
     files: 'js',
+    setup: ['npm'],
   },
   {
     id: 'e2e',
@@ -114,16 +126,19 @@ const SUITES = [
     needs: 'build',
     files: 'e2e',
     optional: true,
+    setup: ['npm', 'browser'],
   },
 ];
 
 function runSuite(suite) {
   const [cmd, args] = suite.cmd();
+  const extra = suite.env?.() ?? {};
+  const shownEnv = Object.entries(extra).map(([k, v]) => `${k}=${v} `).join('');
   const bar = '='.repeat(78);
-  console.log(`\n${bar}\n== ${suite.title}\n== $ ${[cmd === process.execPath ? 'node' : cmd, ...args].join(' ')}\n${bar}`);
+  console.log(`\n${bar}\n== ${suite.title}\n== $ ${shownEnv}${[cmd === process.execPath ? 'node' : cmd, ...args].join(' ')}\n${bar}`);
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: root, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -159,6 +174,10 @@ if (unknown.length) {
   process.exit(2);
 }
 const selected = SUITES.filter((s) => wanted.length === 0 || wanted.includes(s.id));
+
+// Install what the selected suites need before running any (exits with the fix if it cannot).
+console.log(`[test] setting up for: ${selected.map((s) => s.id).join(', ')}`);
+const env = setup(['cargo', ...selected.flatMap((s) => s.setup ?? [])]);
 
 const results = [];
 for (const suite of selected) {
