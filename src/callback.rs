@@ -52,8 +52,9 @@ impl ReceivedHeaders {
     }
 }
 
-/// How a callback is checked.
-#[derive(Debug, Clone, Default)]
+/// How a callback is checked. The default reads bodies of up to
+/// [`Limits::CALLBACK_MAX_BYTES`] with the spec's default canonical options.
+#[derive(Debug, Clone)]
 pub struct VerifyOptions {
     pub canonical: CanonicalOptions,
     /// Refuse timestamps further than this from `now`. Off by default: the spec
@@ -70,6 +71,19 @@ pub struct VerifyOptions {
     /// Refuse a callback whose `x-access-merchant-id` is not this (`MERCHANT_ID_MISMATCH`).
     /// The header is not covered by the signature; this only catches misrouted callbacks.
     pub expected_merchant_id: Option<String>,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            canonical: CanonicalOptions::DEFAULT,
+            tolerance_seconds: None,
+            now: None,
+            limits: Limits::callback(),
+            allow_ambiguous: false,
+            expected_merchant_id: None,
+        }
+    }
 }
 
 /// A callback that passed verification.
@@ -280,7 +294,7 @@ pub struct Diagnosis {
 
 /// Largest body [`diagnose_callback`] reads: it builds up to 24 messages, and a
 /// callback is about 1 KB.
-pub const DIAGNOSE_MAX_BYTES: usize = 64 << 10;
+pub const DIAGNOSE_MAX_BYTES: usize = Limits::CALLBACK_MAX_BYTES;
 
 /// Tries every canonical variant to tell the merchant which one the sender used,
 /// or that none matches, so the key, the timestamp or the body is at fault.

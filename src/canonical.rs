@@ -505,15 +505,17 @@ mod tests {
     fn quadratic_expansion_is_refused_before_building() {
         let long_key = "k".repeat(500_000);
         let text = format!(r#"{{"{long_key}":[{}0]}}"#, "0,".repeat(260_000));
-        let body = parse_body(&text, &Limits::default()).unwrap();
+        // Read under the largest limit the JS options allow (1 MiB).
+        let roomy = Limits { max_bytes: 1 << 20, ..Limits::default() };
+        let body = parse_body(&text, &roomy).unwrap();
         let err = canonical_entries(&body, &CanonicalOptions::DEFAULT).unwrap_err();
         assert_eq!(err.code(), "BODY_TOO_LARGE");
         assert!(matches!(err, Error::CanonicalTooLarge { actual, .. } if actual > 100_000_000_000));
         assert_eq!(canonical_message(&body, "1", &CanonicalOptions::DEFAULT).unwrap_err(), err);
         // The same leaves under a short key are fine, and so is the long key over few leaves.
-        let short = parse_body(&format!(r#"{{"k":[{}0]}}"#, "0,".repeat(260_000)), &Limits::default()).unwrap();
+        let short = parse_body(&format!(r#"{{"k":[{}0]}}"#, "0,".repeat(260_000)), &roomy).unwrap();
         assert_eq!(canonical_entries(&short, &CanonicalOptions::DEFAULT).unwrap().len(), 260_001);
-        let few = parse_body(&format!(r#"{{"{long_key}":[0,1,2]}}"#), &Limits::default()).unwrap();
+        let few = parse_body(&format!(r#"{{"{long_key}":[0,1,2]}}"#), &roomy).unwrap();
         assert_eq!(canonical_entries(&few, &CanonicalOptions::DEFAULT).unwrap().len(), 3);
     }
 

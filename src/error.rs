@@ -246,25 +246,13 @@ impl fmt::Display for Error {
     }
 }
 
-/// `a key at 'x' holds ':' or ';', text at 'y' reads as another entry` (the first three places).
+/// `rule at 'path'` of the first place, and how many more.
 fn describe(ambiguities: &[Ambiguity]) -> String {
-    let mut parts: Vec<String> = ambiguities
-        .iter()
-        .take(3)
-        .map(|a| {
-            let what = match a.rule {
-                crate::ambiguity::KEY_SEPARATOR => "a key holding ':' or ';'",
-                crate::ambiguity::EMPTY_TOP_LEVEL_KEY => "an empty top-level key, which the entries drop",
-                crate::ambiguity::UNREAD_AFTER_TEXT => "no callback field, right after a text that could have held it",
-                _ => "text with ';' followed by ':' text, which reads as another entry",
-            };
-            format!("'{}': {what}", a.path)
-        })
-        .collect();
-    if ambiguities.len() > 3 {
-        parts.push(format!("{} more", ambiguities.len() - 3));
+    match ambiguities.split_first() {
+        Some((first, [])) => format!("{} at '{}'", first.rule, first.path),
+        Some((first, rest)) => format!("{} at '{}', and {} more", first.rule, first.path, rest.len()),
+        None => String::new(),
     }
-    parts.join(", ")
 }
 
 impl std::error::Error for Error {}

@@ -33,8 +33,18 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// 1 MiB: a callback is about 1 KB, the largest request a few KB.
-    pub const DEFAULT_MAX_BYTES: usize = 1 << 20;
+    /// 64 KiB for bodies to sign, validate or canonicalize: a request at every
+    /// limit of the spec (four 2048-character URLs, a 1024-character user agent,
+    /// 255-character names…) stays within about 20 KB even in 3-byte characters.
+    pub const DEFAULT_MAX_BYTES: usize = 64 << 10;
+    /// 16 KiB for a received callback (the default of `VerifyOptions`): the
+    /// spec's callbacks are about 1 KB (1.2 KB with display data).
+    pub const CALLBACK_MAX_BYTES: usize = 16 << 10;
+
+    /// The limits a received callback is read with by default.
+    pub const fn callback() -> Limits {
+        Limits { max_bytes: Self::CALLBACK_MAX_BYTES, max_depth: Self::DEFAULT_MAX_DEPTH }
+    }
     /// The service's bodies nest 4 levels; 64 leaves generous room.
     pub const DEFAULT_MAX_DEPTH: usize = 64;
 }
@@ -504,8 +514,11 @@ mod tests {
         assert_eq!(parse_body(r#"{"a":[[[1]]]}"#, &limits).unwrap_err().code(), "BODY_TOO_DEEP");
         let long = format!(r#"{{"a":"{}"}}"#, "x".repeat(100));
         assert_eq!(parse_body(&long, &limits).unwrap_err(), Error::BodyTooLarge { limit: 100, actual: long.len() });
+        // 200,000 bytes of nesting: over the default size too, so read with 1 MiB.
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert_eq!(parse(&deep).unwrap_err().code(), "BODY_TOO_DEEP");
+        let roomy = Limits { max_bytes: 1 << 20, ..Limits::default() };
+        assert_eq!(parse_body(&deep, &roomy).unwrap_err().code(), "BODY_TOO_DEEP");
+        assert_eq!(parse(&deep).unwrap_err().code(), "BODY_TOO_LARGE");
     }
 
     #[test]

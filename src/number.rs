@@ -1,10 +1,13 @@
 //! How a JSON number is written in a canonical entry: integers exactly as
 //! Python's `int` prints them, other numbers as Python's `repr(float)`.
 
-/// A number's canonical text and whether Python would call it falsy.
+use std::borrow::Cow;
+
+/// A number's canonical text and whether Python would call it falsy. An
+/// integer's text is borrowed from the JSON text (it is its own canonical text).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NumberText {
-    pub text: String,
+pub struct NumberText<'a> {
+    pub text: Cow<'a, str>,
     pub is_zero: bool,
 }
 
@@ -14,7 +17,7 @@ pub const MAX_INTEGER_DIGITS: usize = 4300;
 
 /// Canonical text of JSON number text, or `None` when it has none: an integer
 /// over [`MAX_INTEGER_DIGITS`], or a float beyond the `f64` range.
-pub fn python_number_text(json_text: &str) -> Option<NumberText> {
+pub fn python_number_text(json_text: &str) -> Option<NumberText<'_>> {
     let is_integer = !json_text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
     if is_integer {
         let digits = json_text.strip_prefix('-').unwrap_or(json_text);
@@ -23,14 +26,14 @@ pub fn python_number_text(json_text: &str) -> Option<NumberText> {
         }
         let is_zero = digits.bytes().all(|b| b == b'0');
         // JSON forbids leading zeros, so only "-0" needs normalising.
-        let text = if is_zero { "0".to_owned() } else { json_text.to_owned() };
+        let text = if is_zero { Cow::Borrowed("0") } else { Cow::Borrowed(json_text) };
         return Some(NumberText { text, is_zero });
     }
     let value: f64 = json_text.parse().ok()?;
     if !value.is_finite() {
         return None;
     }
-    Some(NumberText { text: python_float_repr(value), is_zero: value == 0.0 })
+    Some(NumberText { text: Cow::Owned(python_float_repr(value)), is_zero: value == 0.0 })
 }
 
 /// `repr(x)` of a finite Python float: the shortest digits that round-trip,

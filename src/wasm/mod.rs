@@ -75,7 +75,7 @@ export interface VerifyCallbackOptions {
   toleranceSeconds?: number;
   /** Unix seconds; defaults to the current time. */
   now?: number;
-  /** Largest raw body accepted, in bytes (default 64 KiB, at most 1 MiB). */
+  /** Largest raw body accepted, in bytes (default 16 KiB, at most 1 MiB). */
   maxBodyBytes?: number;
   backend?: Backend | undefined;
   /**
@@ -483,7 +483,7 @@ struct VerifyCallbackOptions {
     expected_merchant_id: Option<String>,
 }
 
-/// Largest `maxBodyBytes` accepted: 1 MiB (the default is 64 KiB; a callback is about 1 KB).
+/// Largest `maxBodyBytes` accepted: 1 MiB (the default is 16 KiB; a callback is about 1 KB).
 const MAX_BODY_BYTES_CEILING: f64 = (1u64 << 20) as f64;
 
 /// A whole-number argument given as a JS value (no coercion of strings or objects).
@@ -522,7 +522,7 @@ fn verify_options_and_backend(value: JsValue, native_available: bool) -> JsResul
         serde_wasm_bindgen::from_value(value).map_err(|e| argument_error("options", e))?
     };
     let native = prepare::check_backend(raw.backend.as_deref(), native_available).map_err(fail)?;
-    let mut limits = Limits::default();
+    let mut limits = Limits::callback();
     if let Some(max) = raw.max_body_bytes {
         limits.max_bytes = whole_number("maxBodyBytes", max, MAX_BODY_BYTES_CEILING)? as usize;
     }
@@ -644,7 +644,7 @@ pub fn diagnose_callback(
             reason: "must be exactly one key".into(),
         }));
     };
-    let limits = Limits::default();
+    let limits = Limits::callback();
     let text = raw_body_text(&raw_body, &limits)?;
     let diagnosis = callback::diagnose_callback(&text, &headers, key, &limits).map_err(fail)?;
     #[derive(Serialize)]
