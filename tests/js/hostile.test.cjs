@@ -48,13 +48,15 @@ function rejects(label, fn, code) {
 const verify = (body, headers) => pi.verifyCallback(body, headers, verifyingKey);
 
 test('deep nesting, 50 MB and million-digit bodies through require()', () => {
-  rejects('100,000 nested arrays', () => verify(`{"a":${'['.repeat(1e5)}${']'.repeat(1e5)}}`, callback.headers), 'BODY_TOO_DEEP');
+  rejects('2,000 nested arrays', () => verify(`{"a":${'['.repeat(2e3)}${']'.repeat(2e3)}}`, callback.headers), 'BODY_TOO_DEEP');
+  rejects('100,000 nested arrays (200 KB)', () => verify(`{"a":${'['.repeat(1e5)}${']'.repeat(1e5)}}`, callback.headers), 'BODY_TOO_LARGE');
   let deep = {};
   const top = deep;
   for (let i = 0; i < 1e5; i += 1) deep = deep.a = {};
   rejects('100,000 nested objects', () => pi.canonicalEntries(top), 'BODY_TOO_DEEP');
   rejects('50 MB Buffer', () => verify(Buffer.alloc(50e6, 0x20), callback.headers), 'BODY_TOO_LARGE');
-  rejects('a million digits', () => verify(`{"a":${'1'.repeat(1e6)}}`, callback.headers), 'INVALID_NUMBER');
+  rejects('ten thousand digits', () => verify(`{"a":${'1'.repeat(1e4)}}`, callback.headers), 'INVALID_NUMBER');
+  rejects('a million digits', () => verify(`{"a":${'1'.repeat(1e6)}}`, callback.headers), 'BODY_TOO_LARGE');
 });
 
 test('lone surrogates, __proto__ keys and values JSON cannot carry', () => {

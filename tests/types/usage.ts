@@ -198,7 +198,7 @@ try {
   if (reason?.code === 'CANCELLED_BY_TIMEOUT') console.log(reason.description);
   // @ts-expect-error -- the decline code is CANCELLED_BY_TIMEOUT
   if (reason?.code === 'TIMEOUT') console.log('never');
-  console.log(verifiedAt, keyIndex, usedOptions, duplicateKey, isFinal, amount, requisites?.pan, requisites?.masked, instruction?.confirmUrl, instruction?.other[0]?.title, callback.raw);
+  console.log(verifiedAt, keyIndex, usedOptions, duplicateKey, isFinal, amount, requisites?.pan, requisites?.masked, instruction?.confirmUrl, instruction?.other[0]?.title, instruction?.other[0]?.data);
 } catch (error) {
   const failure = error as PaymentIntakeError;
   const code: ErrorCode = failure.code;
