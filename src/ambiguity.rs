@@ -14,12 +14,14 @@
 //!   of its own.
 //!
 //! A callback has one more rule, because its genuine form may itself be
-//! ambiguous: a text value the service signed, `"cust-7;general:q:1"`, is
+//! ambiguous: a `payment_id` the service signed, `"cust-7;general:q:1"`, is
 //! refused, but its rewrite with the value cut at the `;` and `general.q`
-//! added is not ambiguous by the rules above. The entries of such a rewrite
-//! come directly after the cut value in the signed order, so a callback is
-//! also refused when an entry its model does not read directly follows a text
-//! value ([`UNREAD_AFTER_TEXT`], [`unread_after_text`]).
+//! added is not ambiguous by the rules above, and names another payment. The
+//! entries of such a rewrite come directly after the cut value in the signed
+//! order, so a callback is also refused when an entry its model does not read
+//! directly follows the text of a field that identifies the payment
+//! ([`UNREAD_AFTER_TEXT`], [`unread_after_text`]). Elsewhere a cut only
+//! shortens text its sender chose, and what it adds is not read.
 //!
 //! A `;` followed by plain text (`Declined by issuer; code 05`, `?a=1;b=2`)
 //! cannot be read as another entry and is not ambiguous.
@@ -48,7 +50,7 @@ pub const VALUE_ENTRY_TEXT: &str = "VALUE_ENTRY_TEXT";
 /// Rule: an empty key at the top level, which the path join drops.
 pub const EMPTY_TOP_LEVEL_KEY: &str = "EMPTY_TOP_LEVEL_KEY";
 /// Rule (callbacks): an entry the model does not read directly follows, in the signed
-/// order, an entry whose value is text, which could have held it.
+/// order, the text of a field that identifies the payment, which could have held it.
 pub const UNREAD_AFTER_TEXT: &str = "UNREAD_AFTER_TEXT";
 
 /// At most this many places are reported; the check itself looks at the whole body.
@@ -140,27 +142,33 @@ pub(crate) enum Segment<'a> {
     Index(usize),
 }
 
+/// A test of a path, e.g. whether the callback model reads it.
+pub(crate) type PathTest = fn(&[Segment<'_>]) -> bool;
+
 /// A leaf's entry in the signed message (a span of one buffer that starts with its
 /// path), with what [`unread_after_text`] needs.
 struct Leaf {
     span: (usize, usize),
     /// How many segments its path has.
     depth: usize,
-    text: bool,
+    /// A text value at a guarded path.
+    guarded_text: bool,
     read: bool,
 }
 
 /// For a body read by a model that reads exactly the paths `reads` accepts: the
-/// unread entries that directly follow, in the signed order of `options`, an
-/// entry whose value is text (at most 16). Run on a body free of the other rules.
+/// unread entries that directly follow, in the signed order of `options`, the
+/// text value of a path `guards` accepts (at most 16). Run on a body free of
+/// the other rules.
 pub(crate) fn unread_after_text(
     body: &Json,
     options: &CanonicalOptions,
-    reads: fn(&[Segment<'_>]) -> bool,
+    reads: PathTest,
+    guards: PathTest,
 ) -> Result<Vec<Ambiguity>> {
     let mut leaves = Vec::new();
     let mut entries = String::new();
-    collect(body, &mut Vec::new(), options, reads, &mut entries, &mut leaves)?;
+    collect(body, &mut Vec::new(), options, (reads, guards), &mut entries, &mut leaves)?;
     // The signed order, by the canonical form's own sort; spans start in collection order.
     let mut spans: Vec<(usize, usize)> = leaves.iter().map(|leaf| leaf.span).collect();
     let key = match options.order {
@@ -173,7 +181,7 @@ pub(crate) fn unread_after_text(
     let mut found = Vec::new();
     for pair in spans.windows(2) {
         if let (Some(before), Some(after)) = (leaf_at(&pair[0]), leaf_at(&pair[1])) {
-            if before.text && !after.read && found.len() < MAX_REPORTED {
+            if before.guarded_text && !after.read && found.len() < MAX_REPORTED {
                 // The entry's first `depth` `:`-fields are its path (no key holds `:`).
                 let entry = &entries[after.span.0..after.span.1];
                 let path: Vec<&str> = entry.split(':').take(after.depth).collect();
@@ -188,7 +196,7 @@ fn collect<'a>(
     value: &'a Json,
     path: &mut Vec<Segment<'a>>,
     options: &CanonicalOptions,
-    reads: fn(&[Segment<'_>]) -> bool,
+    paths: (PathTest, PathTest),
     entry: &mut String,
     out: &mut Vec<Leaf>,
 ) -> Result<()> {
@@ -196,14 +204,14 @@ fn collect<'a>(
         Json::Object(members) => {
             for (key, child) in members {
                 path.push(Segment::Key(key));
-                collect(child, path, options, reads, entry, out)?;
+                collect(child, path, options, paths, entry, out)?;
                 path.pop();
             }
         }
         Json::Array(items) => {
             for (index, child) in items.iter().enumerate() {
                 path.push(Segment::Index(index));
-                collect(child, path, options, reads, entry, out)?;
+                collect(child, path, options, paths, entry, out)?;
                 path.pop();
             }
         }
@@ -218,7 +226,9 @@ fn collect<'a>(
             }
             canonical::write_leaf(leaf, "", options, entry)?;
             let span = (start, entry.len());
-            out.push(Leaf { span, depth: path.len(), text: matches!(leaf, Json::String(_)), read: reads(path) });
+            let (reads, guards) = paths;
+            let guarded_text = matches!(leaf, Json::String(_)) && guards(path);
+            out.push(Leaf { span, depth: path.len(), guarded_text, read: reads(path) });
         }
     }
     Ok(())
@@ -301,15 +311,19 @@ mod tests {
 
     #[test]
     fn unread_entries_after_text_are_found_in_signed_order() {
-        // Reads only `a` and `c`: `b` sorts right after the text at `a`; `d` after the number at `c`.
+        // Reads `a`, `c` and `e`, guards `a` and `c`: `b` sorts right after the text at `a`;
+        // `d` after the number at `c`; `f` after the text at `e`, which is not guarded.
         fn reads(path: &[Segment<'_>]) -> bool {
+            matches!(path, [Segment::Key("a" | "c" | "e")])
+        }
+        fn guards(path: &[Segment<'_>]) -> bool {
             matches!(path, [Segment::Key("a" | "c")])
         }
-        let body = parse_body(r#"{"d":1,"c":2,"b":"x","a":"cust-7"}"#, &Limits::default()).unwrap();
-        let found = unread_after_text(&body, &CanonicalOptions::DEFAULT, reads).unwrap();
+        let body = parse_body(r#"{"f":"y","e":"x","d":1,"c":2,"b":"x","a":"cust-7"}"#, &Limits::default()).unwrap();
+        let found = unread_after_text(&body, &CanonicalOptions::DEFAULT, reads, guards).unwrap();
         assert_eq!(found, vec![Ambiguity { path: "b".into(), rule: UNREAD_AFTER_TEXT }]);
-        let body = parse_body(r#"{"d":1,"c":2,"a":"cust-7"}"#, &Limits::default()).unwrap();
-        assert!(unread_after_text(&body, &CanonicalOptions::DEFAULT, reads).unwrap().is_empty());
+        let body = parse_body(r#"{"f":"y","e":"x","d":1,"c":2,"a":"cust-7"}"#, &Limits::default()).unwrap();
+        assert!(unread_after_text(&body, &CanonicalOptions::DEFAULT, reads, guards).unwrap().is_empty());
     }
 
     #[test]

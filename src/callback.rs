@@ -124,7 +124,12 @@ impl PreparedCallback {
     pub fn finish(&self, raw_body: &str, options: &VerifyOptions) -> Result<VerifiedCallback> {
         let mut ambiguities = ambiguity::ambiguities(&self.body);
         if ambiguities.is_empty() {
-            ambiguities = ambiguity::unread_after_text(&self.body, &options.canonical, callback_model::reads_path)?;
+            ambiguities = ambiguity::unread_after_text(
+                &self.body,
+                &options.canonical,
+                callback_model::reads_path,
+                callback_model::identifies_payment,
+            )?;
         }
         if !ambiguities.is_empty() && !options.allow_ambiguous {
             return Err(Error::AmbiguousCallback { ambiguities, raw_body: raw_body.to_owned() });

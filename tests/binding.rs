@@ -333,3 +333,32 @@ fn replays_of_one_success_give_one_idempotency_key() {
     keys.dedup();
     assert_eq!(keys, ["prj:o-1:success:"]);
 }
+
+/// The service signed a `payment_id` holding customer text: that callback is
+/// refused, and so is its rewrite that cuts the id at the `;` (naming another
+/// payment) and adds the rest as a member the model does not read.
+#[test]
+fn a_cut_payment_id_cannot_name_another_payment() {
+    let genuine = r#"{"project_id":"prj","general":{"payment_id":"order-7;general:q:1","request_id":"r-1"},"status":{"status":"success","sub_status":null}}"#;
+    let rewrite = r#"{"project_id":"prj","general":{"payment_id":"order-7","q":"1","request_id":"r-1"},"status":{"status":"success","sub_status":null}}"#;
+    let (genuine_body, rewrite_body) =
+        (parse_body(genuine, &Limits::default()).unwrap(), parse_body(rewrite, &Limits::default()).unwrap());
+    let message = |body: &Json| canonical_message(body, TIMESTAMP, &CanonicalOptions::DEFAULT).unwrap();
+    assert_eq!(message(&genuine_body), message(&rewrite_body), "the same signature covers both");
+    let rule = |result: Result<VerifiedCallback, Error>| match result {
+        Err(Error::AmbiguousCallback { ambiguities, .. }) => ambiguities[0].rule,
+        other => panic!("not refused as ambiguous: {other:?}"),
+    };
+    assert_eq!(rule(bind(&genuine_body, genuine)), "VALUE_ENTRY_TEXT");
+    assert_eq!(rule(bind(&rewrite_body, rewrite)), "UNREAD_AFTER_TEXT");
+}
+
+/// Members the model does not read are accepted where no identifying text
+/// precedes them: a service that adds fields does not lose its callbacks.
+#[test]
+fn unread_members_elsewhere_are_accepted() {
+    let body = r#"{"project_id":"prj","general":{"payment_id":"order-7","request_id":"r-1"},"status":{"status":"decline","sub_status":null,"status_description":"Canceled by client"},"payment_info":{"amount":100,"currency":"RUB","description":"new field"},"customer":{"id":"c-1"},"zz":1}"#;
+    let read = bind(&parse_body(body, &Limits::default()).unwrap(), body).expect("accepted");
+    assert_eq!(read.callback.payment_id, "order-7");
+    assert!(read.ambiguities.is_empty());
+}

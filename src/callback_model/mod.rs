@@ -115,6 +115,17 @@ pub const CALLBACK_FIELDS: &[&str] = &[
     "additional_info.display_data.#.data",
 ];
 
+/// The fields that identify the payment (and make the idempotency key): a text cut
+/// short there would name another payment, so an unread member may not follow one
+/// in the signed order (`crate::ambiguity::UNREAD_AFTER_TEXT`).
+pub const IDENTITY_FIELDS: &[&str] = &["project_id", "general.payment_id", "general.request_id"];
+
+/// Whether `path` is one of [`IDENTITY_FIELDS`].
+pub(crate) fn identifies_payment(path: &[Segment<'_>]) -> bool {
+    let keys = || path.iter().map(|segment| if let Segment::Key(key) = segment { *key } else { "#" });
+    IDENTITY_FIELDS.iter().any(|field| field.split('.').eq(keys()))
+}
+
 /// Whether the callback model reads the value at `path` (see [`CALLBACK_FIELDS`]).
 pub(crate) fn reads_path(path: &[Segment<'_>]) -> bool {
     // Quick refusals first: this runs for every leaf of a verified body.
