@@ -131,13 +131,13 @@ pub(crate) struct Flat {
 
 impl Flat {
     fn of(body: &Json, options: &CanonicalOptions) -> Result<Flat> {
-        let (leaves, bound) = check_expansion(body)?;
+        let bound = check_expansion(body)?;
         let mut flat = Flat { text: String::new(), spans: Vec::new() };
         // The bound covers every entry, so the text never grows past this one reservation.
+        // (The spans, one per leaf, are bounded by the body's own size.)
         let mut text = Vec::new();
         try_room(&mut text, usize::try_from(bound).unwrap_or(usize::MAX))?;
         flat.text = String::from_utf8(text).unwrap_or_default();
-        try_room(&mut flat.spans, leaves)?;
         let mut path = String::new();
         flatten(body, &mut path, options, &mut flat)?;
         flat.sort(options.order);
@@ -260,22 +260,14 @@ fn parse_timestamp(timestamp: &str, min_digits: usize, expected: &'static str) -
 /// [`CANONICAL_EXPANSION`] times its own size plus [`CANONICAL_SLACK_BYTES`].
 /// The service's bodies stay within about twice their size; a long array of
 /// tiny leaves a few levels down, the worst honest shape, within about ten.
-/// Returns (the number of leaves, the bound of the entries' bytes).
-fn check_expansion(body: &Json) -> Result<(usize, u64)> {
+/// Returns the bound of the entries' bytes.
+fn check_expansion(body: &Json) -> Result<u64> {
     let (own, canonical) = sizes(body, 0);
     let limit = expansion_limit(own);
     if canonical > limit {
         return Err(Error::CanonicalTooLarge { limit, actual: canonical });
     }
-    Ok((leaf_count(body), canonical))
-}
-
-fn leaf_count(value: &Json) -> usize {
-    match value {
-        Json::Object(members) => members.iter().map(|(_, child)| leaf_count(child)).sum(),
-        Json::Array(items) => items.iter().map(leaf_count).sum(),
-        _ => 1,
-    }
+    Ok(canonical)
 }
 
 /// (bytes of the tree's own keys and leaves, an upper bound of its entries' bytes

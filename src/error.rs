@@ -120,18 +120,15 @@ impl Error {
             Error::KeyEncrypted => Some("decrypt it first, e.g. `openssl pkey -in key.pem -out plain.pem`"),
             Error::DuplicateKey { .. } => Some("send each object key once"),
             Error::InvalidNumber { .. } => Some("pass the body as JSON text, or use an integer of at most 4300 digits"),
-            Error::InvalidTimestamp { .. } => Some("send Unix seconds, e.g. String(Math.floor(Date.now() / 1000))"),
+            Error::InvalidTimestamp { .. } => Some("send Unix seconds: Math.floor(Date.now() / 1000)"),
             Error::AmbiguousCallback { .. } => Some(
                 "the signature is genuine, but the signed message does not determine this body: do not act on it; \
-                 fetch the payment's state with the info operation (by payment_id) and act on that",
+                 fetch the payment's state with the info operation",
             ),
             Error::AmbiguousRequest { .. } => Some(
-                "keep ':' and ';' out of keys, and customer-controlled text (payment_id, redirect_url, user_agent…) \
-                 free of ';' followed by ':'; or sign without the strict option",
+                "keep ':' and ';' out of keys, and ';' followed by ':' out of customer text; or sign without strict",
             ),
-            Error::MerchantIdMismatch { .. } => {
-                Some("the callback names another merchant account: check which project's URL and keys it reached")
-            }
+            Error::MerchantIdMismatch { .. } => Some("check which project's URL and keys this callback reached"),
             _ => None,
         }
     }

@@ -174,11 +174,7 @@ pub const ISSUE_CODES: &[(&str, &str)] = &[
     ("COUNTRY_NOT_LISTED", "Warning: the country is not in the spec's availability table"),
     ("LANGUAGE_NOT_SUPPORTED", "Warning: the language is well-formed but not one the spec lists as supported"),
     ("AMBIGUOUS_KEY", "A key holds ':' or ';': the signed message would not determine the body"),
-    (
-        "AMBIGUOUS_TEXT",
-        "Warning: text holds ';' followed by ':' text, which the signed message cannot tell from another \
-         entry; keep customer-controlled text out of it, or sign with the strict option to refuse it",
-    ),
+    ("AMBIGUOUS_TEXT", "Warning: text holds ';' followed by ':' text, which reads as another signed entry"),
     ("INVALID_JSON", "Body text is not valid JSON (unreadable body)"),
     ("BODY_NOT_OBJECT", "Body is JSON but not an object (unreadable body)"),
     ("BODY_TOO_LARGE", "Body is over the size limit (unreadable body)"),

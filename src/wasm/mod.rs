@@ -530,7 +530,7 @@ fn verify_options_and_backend(value: JsValue, native_available: bool) -> JsResul
     if raw.tolerance_seconds.is_null() {
         return Err(fail(Error::InvalidOption {
             name: "toleranceSeconds".into(),
-            reason: "is null; give a number of seconds (e.g. 300), or leave it out to check no time window".into(),
+            reason: "is null: give seconds (e.g. 300), or leave it out for no time window".into(),
         }));
     }
     let tolerance_seconds = match raw.tolerance_seconds.is_undefined() {
