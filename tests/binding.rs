@@ -362,3 +362,22 @@ fn unread_members_elsewhere_are_accepted() {
     assert_eq!(read.callback.payment_id, "order-7");
     assert!(read.ambiguities.is_empty());
 }
+
+/// A widget callback's masked card holder held `;recipient_requisites:pan:…`
+/// (the recipient's own text): the rewrite that cuts it and adds a plain `pan`
+/// (which sorts right after) would show another card number. A callback with
+/// both pairs is refused.
+#[test]
+fn a_cut_masked_card_holder_cannot_add_a_card_number() {
+    let genuine = r#"{"project_id":"prj","general":{"payment_id":"o-1"},"status":{"status":"processing","sub_status":"awaiting_confirm"},"recipient_requisites":{"bank_name":"Bank","card_holder_hidden":"I*** I***;recipient_requisites:pan:4000123412341234","pan_hidden":"220070******5678"}}"#;
+    let rewrite = r#"{"project_id":"prj","general":{"payment_id":"o-1"},"status":{"status":"processing","sub_status":"awaiting_confirm"},"recipient_requisites":{"bank_name":"Bank","card_holder_hidden":"I*** I***","pan":"4000123412341234","pan_hidden":"220070******5678"}}"#;
+    let (genuine_body, rewrite_body) =
+        (parse_body(genuine, &Limits::default()).unwrap(), parse_body(rewrite, &Limits::default()).unwrap());
+    let message = |body: &Json| canonical_message(body, TIMESTAMP, &CanonicalOptions::DEFAULT).unwrap();
+    assert_eq!(message(&genuine_body), message(&rewrite_body), "the same signature covers both");
+    assert!(matches!(bind(&genuine_body, genuine), Err(Error::AmbiguousCallback { .. })));
+    match bind(&rewrite_body, rewrite) {
+        Err(Error::InvalidCallback { path, .. }) => assert_eq!(path, "recipient_requisites"),
+        other => panic!("a rewrite with both pairs was not refused: {other:?}"),
+    }
+}

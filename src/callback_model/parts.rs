@@ -212,14 +212,24 @@ pub struct Requisites {
     pub currency: Option<String>,
 }
 
-/// `None` for absent, null or `{}` requisites. When both pairs are present the
-/// plain pair wins; the masked pair is read only when neither `pan` nor `card_holder` is given.
+/// `None` for absent, null or `{}` requisites. A callback carries one pair (the
+/// spec: masked for widgets, plain in the NG example), and one with both is
+/// refused: a rewrite of a masked callback whose card holder text held
+/// `;recipient_requisites:pan:…` would otherwise read as plain requisites with
+/// another card number. In an info response the plain pair wins; the masked
+/// pair is read only when neither `pan` nor `card_holder` is given.
 pub(crate) fn requisites(reader: Reader<'_>) -> Result<Option<Requisites>, Error> {
     if reader.source.absent(reader.object) || matches!(reader.object, Json::Object(members) if members.is_empty()) {
         return Ok(None);
     }
     let (pan, holder) = (reader.text("pan")?, reader.text("card_holder")?);
     let (pan_hidden, holder_hidden) = (reader.text("pan_hidden")?, reader.text("card_holder_hidden")?);
+    let both = (pan.is_some() || holder.is_some()) && (pan_hidden.is_some() || holder_hidden.is_some());
+    if both && matches!(reader.source, Source::Callback(_)) {
+        return Err(reader
+            .source
+            .error(reader.prefix, "carries both pan/card_holder and pan_hidden/card_holder_hidden"));
+    }
     let masked = pan.is_none() && holder.is_none() && (pan_hidden.is_some() || holder_hidden.is_some());
     let (pan, holder) = if masked { (pan_hidden, holder_hidden) } else { (pan, holder) };
     Ok(Some(Requisites {
