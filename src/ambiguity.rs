@@ -74,7 +74,15 @@ pub fn key_is_ambiguous(key: &str) -> bool {
 /// after some `;`, a `:` before the next `;` or the end. (A `:` anywhere after
 /// the first `;` lies in some such piece.)
 pub fn text_is_ambiguous(text: &str) -> bool {
-    text.find(';').is_some_and(|first| text[first + 1..].contains(':'))
+    let mut after_semicolon = false;
+    for &byte in text.as_bytes() {
+        match byte {
+            b';' => after_semicolon = true,
+            b':' if after_semicolon => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The places (at most 16, in body order) where the body is ambiguous; empty when it is not.

@@ -115,15 +115,13 @@ pub const CALLBACK_FIELDS: &[&str] = &[
     "additional_info.display_data.#.data",
 ];
 
-/// The fields that identify the payment (and make the idempotency key): a text cut
-/// short there would name another payment, so an unread member may not follow one
-/// in the signed order (`crate::ambiguity::UNREAD_AFTER_TEXT`).
-pub const IDENTITY_FIELDS: &[&str] = &["project_id", "general.payment_id", "general.request_id"];
-
-/// Whether `path` is one of [`IDENTITY_FIELDS`].
+/// Whether `path` is a field that identifies the payment (and makes the idempotency
+/// key): `project_id`, `general.payment_id`, `general.request_id`. A text cut short
+/// there would name another payment, so an unread member may not follow one in the
+/// signed order (`crate::ambiguity::UNREAD_AFTER_TEXT`).
 pub(crate) fn identifies_payment(path: &[Segment<'_>]) -> bool {
-    let keys = || path.iter().map(|segment| if let Segment::Key(key) = segment { *key } else { "#" });
-    IDENTITY_FIELDS.iter().any(|field| field.split('.').eq(keys()))
+    use Segment::Key;
+    matches!(path, [Key("project_id")] | [Key("general"), Key("payment_id" | "request_id")])
 }
 
 /// Whether the callback model reads the value at `path` (see [`CALLBACK_FIELDS`]).
@@ -358,6 +356,8 @@ mod tests {
         assert!(!reads_path(&[Key("additional_info"), Key("display_data"), Key("3"), Key("title")]));
         assert!(!reads_path(&[Key("general"), Key("q")]));
         assert!(!reads_path(&[Key("general"), Key("payment_id"), Key("x")]));
+        assert!(identifies_payment(&[Key("project_id")]) && identifies_payment(&[Key("general"), Key("request_id")]));
+        assert!(!identifies_payment(&[Key("general")]) && !identifies_payment(&[Key("integration"), Key("redirect_url")]));
     }
 
     #[test]
