@@ -91,8 +91,12 @@ export interface VerifyCallbackOptions {
 export interface Ambiguity {
   /** Dotted path of the key or value. */
   path: string;
-  /** 'KEY_SEPARATOR': a key holds ':' or ';'. 'VALUE_ENTRY_TEXT': text holds ';' followed by ':' text. */
-  rule: 'KEY_SEPARATOR' | 'VALUE_ENTRY_TEXT';
+  /**
+   * 'KEY_SEPARATOR': a key holds ':' or ';'. 'EMPTY_TOP_LEVEL_KEY': a top-level key is empty.
+   * 'VALUE_ENTRY_TEXT': text holds ';' followed by ':' text. 'UNREAD_AFTER_TEXT' (callbacks): a
+   * member the model does not read follows the text of project_id, payment_id or request_id.
+   */
+  rule: 'KEY_SEPARATOR' | 'EMPTY_TOP_LEVEL_KEY' | 'VALUE_ENTRY_TEXT' | 'UNREAD_AFTER_TEXT';
 }
 /** A verified callback: the callback model plus how it was verified. */
 export interface VerifiedCallback extends Callback {

@@ -25,6 +25,7 @@ import paymentIntake, {
 } from 'payment-intake';
 import type {
   AccessHeaders,
+  Ambiguity,
   AvailabilityRow,
   Body,
   BuiltRequest,
@@ -237,6 +238,25 @@ canonicalMessage('{}', TS);
 canonicalSteps('{}', TS);
 canonicalEntries('{}');
 verifyCallback(rawBody, receivedHeaders, servicePublicPem);
+// The binding of the model to the signed entries: options, result and error members.
+const flagged = verifyCallback(rawBody, receivedHeaders, keys, { allowAmbiguous: true, expectedMerchantId: 'merchant-1', toleranceSeconds: 300 });
+const places: Ambiguity[] = flagged.verification.ambiguities;
+const ambiguous: boolean = flagged.verification.ambiguous;
+const rule: Ambiguity['rule'] | undefined = places[0]?.rule;
+// @ts-expect-error -- not a rule
+if (rule === 'SOMETHING_ELSE') console.log('never');
+console.log(ambiguous, rule);
+// @ts-expect-error -- allowAmbiguous is a boolean
+verifyCallback(rawBody, receivedHeaders, keys, { allowAmbiguous: 'yes' });
+// @ts-expect-error -- the model has no raw body: only what its fields name
+console.log(flagged.raw);
+signRequest({}, signingKey, { merchantId: 'm', strict: true });
+try {
+  verifyCallback(rawBody, receivedHeaders, keys);
+} catch (error) {
+  const e = error as PaymentIntakeError;
+  if (e.code === 'AMBIGUOUS_CALLBACK') console.log(e.verified, e.rawBody, e.ambiguities?.length);
+}
 // A body typed by an interface is a body.
 interface PayinBodyInterface { general: { project_id: string; payment_id: string } }
 declare const interfaceBody: PayinBodyInterface;
