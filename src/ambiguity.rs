@@ -180,8 +180,8 @@ pub(crate) fn unread_after_text(
     // The signed order, by the canonical form's own sort; spans start in collection order.
     let mut spans: Vec<(usize, usize)> = leaves.iter().map(|leaf| leaf.span).collect();
     let key = match options.order {
-        Order::CodePoint => entry_sort::code_point_key,
-        Order::Utf16 => entry_sort::utf16_key,
+        Order::CodePoint => entry_sort::Key::CodePoint,
+        Order::Utf16 => entry_sort::Key::Utf16,
     };
     entry_sort::sort_spans(entries.as_bytes(), &mut spans, key);
     let leaf_at =

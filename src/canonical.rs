@@ -114,7 +114,7 @@ pub(crate) fn expansion_limit(own: u64) -> u64 {
 
 /// Reserves room for `additional` more bytes or items, or reports the body as too
 /// large: running out of memory must be an error, never a trap of the wasm instance.
-pub(crate) fn try_room<T>(buffer: &mut Vec<T>, additional: usize) -> Result<()> {
+pub(crate) fn try_room(buffer: &mut String, additional: usize) -> Result<()> {
     buffer.try_reserve(additional).map_err(|_| too_large(buffer.len().saturating_add(additional)))
 }
 
@@ -135,9 +135,7 @@ impl Flat {
         let mut flat = Flat { text: String::new(), spans: Vec::new() };
         // The bound covers every entry, so the text never grows past this one reservation.
         // (The spans, one per leaf, are bounded by the body's own size.)
-        let mut text = Vec::new();
-        try_room(&mut text, usize::try_from(bound).unwrap_or(usize::MAX))?;
-        flat.text = String::from_utf8(text).unwrap_or_default();
+        try_room(&mut flat.text, usize::try_from(bound).unwrap_or(usize::MAX))?;
         let mut path = String::new();
         flatten(body, &mut path, options, &mut flat)?;
         flat.sort(options.order);
@@ -148,8 +146,8 @@ impl Flat {
         let text = self.text.as_bytes();
         match order {
             // UTF-8 byte order is code point order.
-            Order::CodePoint => crate::entry_sort::sort_spans(text, &mut self.spans, crate::entry_sort::code_point_key),
-            Order::Utf16 => crate::entry_sort::sort_spans(text, &mut self.spans, crate::entry_sort::utf16_key),
+            Order::CodePoint => crate::entry_sort::sort_spans(text, &mut self.spans, crate::entry_sort::Key::CodePoint),
+            Order::Utf16 => crate::entry_sort::sort_spans(text, &mut self.spans, crate::entry_sort::Key::Utf16),
         }
     }
 
@@ -165,16 +163,15 @@ impl Flat {
 
     /// The sorted entries joined with `;`.
     fn joined(&self) -> Result<String> {
-        let mut bytes = Vec::new();
-        try_room(&mut bytes, self.text.len() + self.spans.len())?;
+        let mut joined = String::new();
+        try_room(&mut joined, self.text.len() + self.spans.len())?;
         for (i, entry) in self.entries().enumerate() {
             if i > 0 {
-                bytes.push(b';');
+                joined.push(';');
             }
-            bytes.extend_from_slice(entry.as_bytes());
+            joined.push_str(entry);
         }
-        // Whole entries of a `String`, joined by an ASCII byte: still UTF-8.
-        String::from_utf8(bytes).map_err(|_| too_large(0))
+        Ok(joined)
     }
 }
 
@@ -185,9 +182,8 @@ pub(crate) fn joined_entries(body: &Json, options: &CanonicalOptions) -> Result<
 
 /// base64url of `joined` (with or without `=` padding), then the timestamp.
 pub(crate) fn encode_message(joined: &str, timestamp: &str, padding: bool) -> Result<String> {
-    let mut message = Vec::new();
+    let mut message = String::new();
     try_room(&mut message, joined.len().div_ceil(3) * 4 + timestamp.len())?;
-    let mut message = String::from_utf8(message).unwrap_or_default();
     encode_into(joined.as_bytes(), padding, &mut message);
     message.push_str(timestamp);
     Ok(message)

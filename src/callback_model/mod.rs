@@ -357,7 +357,9 @@ mod tests {
         assert!(!reads_path(&[Key("general"), Key("q")]));
         assert!(!reads_path(&[Key("general"), Key("payment_id"), Key("x")]));
         assert!(identifies_payment(&[Key("project_id")]) && identifies_payment(&[Key("general"), Key("request_id")]));
-        assert!(!identifies_payment(&[Key("general")]) && !identifies_payment(&[Key("integration"), Key("redirect_url")]));
+        assert!(
+            !identifies_payment(&[Key("general")]) && !identifies_payment(&[Key("integration"), Key("redirect_url")])
+        );
     }
 
     #[test]
