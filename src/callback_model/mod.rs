@@ -237,18 +237,31 @@ pub fn parse_callback_with(body: &Json, options: &CanonicalOptions) -> Result<Ca
         Some(info) => info.value("display_data").cloned().unwrap_or(Json::Null),
         None => Json::Null,
     };
+    let payment_info = root.object("payment_info", "payment_info")?.map(parts::payment_info).transpose()?;
+    let requisites = match root.object("recipient_requisites", "recipient_requisites")? {
+        Some(reader) => parts::requisites(reader)?,
+        None => None,
+    };
+    // Each country of the spec is served in one currency. The check also keeps a
+    // rewrite that cuts a card holder's text from adding another requisites currency.
+    let currencies = (
+        requisites.as_ref().and_then(|r| r.currency.as_deref()),
+        payment_info.as_ref().and_then(|p| p.currency.as_deref()),
+    );
+    if let (Some(requisites_currency), Some(payment_currency)) = currencies {
+        if requisites_currency != payment_currency {
+            return Err(source.error("recipient_requisites.currency", "differs from payment_info.currency"));
+        }
+    }
     Ok(Callback {
         request_id: general.text("request_id")?,
         is_final: is_final_status(&status_text),
         is_known_state: is_known_state(&status_text, sub_status.as_deref()),
         idempotency_key: idempotency_key(&project_id, &payment_id, &status_text, sub_status.as_deref()),
         decline_reason: (status_text == "decline").then(|| decline_reason(status_description.as_deref())),
-        payment_info: root.object("payment_info", "payment_info")?.map(parts::payment_info).transpose()?,
+        payment_info,
         integration: root.object("integration", "integration")?.map(parts::integration).transpose()?,
-        requisites: match root.object("recipient_requisites", "recipient_requisites")? {
-            Some(reader) => parts::requisites(reader)?,
-            None => None,
-        },
+        requisites,
         instruction: parts::instruction(source, &display_data, "additional_info.display_data")?,
         project_id,
         payment_id,
