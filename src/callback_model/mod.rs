@@ -410,6 +410,10 @@ mod tests {
                 r#""additional_info":{"display_data":[{"title":"x","data":{"a":"b"}}]}"#,
                 "additional_info.display_data.0.data",
             ),
+            (
+                r#""payment_info":{"currency":"RUB"},"recipient_requisites":{"pan":"1","currency":"USD"}"#,
+                "recipient_requisites.currency",
+            ),
         ] {
             let error = parsed(&format!("{{{BASE}}},{member}}}")).unwrap_err();
             assert!(
