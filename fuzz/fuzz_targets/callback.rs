@@ -19,8 +19,8 @@ use libfuzzer_sys::fuzz_target;
 use payment_intake::callback::match_token;
 use payment_intake::signing::decode_base64url;
 use payment_intake::{
-    canonical_message, diagnose_callback, parse_body, verify_callback, CanonicalOptions, Limits, ReceivedHeaders,
-    VerifyOptions, VerifyingKey,
+    canonical_message, diagnose_callback, parse_body, parse_callback_with, verify_callback, CanonicalOptions, Limits,
+    ReceivedHeaders, VerifyOptions, VerifyingKey,
 };
 
 const VERIFY_ERRORS: &[&str] = &[
@@ -34,6 +34,11 @@ const VERIFY_ERRORS: &[&str] = &[
     "INVALID_PUBLIC_KEY",
     "INVALID_SIGNATURE",
     "TIMESTAMP_OUT_OF_TOLERANCE",
+    // x-access-merchant-id that is not 1 to 128 visible ASCII characters.
+    "INVALID_HEADER",
+    // After a good signature: a body without the callback's shape, or one its message does not determine.
+    "INVALID_CALLBACK",
+    "AMBIGUOUS_CALLBACK",
 ];
 
 struct Fixture {
@@ -130,8 +135,11 @@ fuzz_target!(|data: &[u8]| {
     let options = VerifyOptions { canonical: variant, ..VerifyOptions::default() };
     match verify_callback(raw_body, &headers, &fixture.keys, &options) {
         Ok(verified) => {
-            assert_eq!(Ok(&verified.body), parse_body(raw_body, &options.limits).as_ref());
-            let message = canonical_message(&verified.body, &headers.timestamp, &variant).expect("message");
+            let body = parse_body(raw_body, &options.limits).expect("a verified body parses");
+            // The model is the body read as its signed message writes it, and nothing else.
+            assert_eq!(Ok(&verified.callback), parse_callback_with(&body, &variant).as_ref());
+            assert!(verified.ambiguities.is_empty(), "an ambiguous body was returned without allow_ambiguous");
+            let message = canonical_message(&body, &headers.timestamp, &variant).expect("message");
             let signature = decode_base64url(&headers.signature).expect("signature decodes");
             assert!(
                 fixture.signed.iter().any(|(k, m, s)| *k == verified.key_index && *m == message && *s == signature),
