@@ -4,8 +4,15 @@
 // merchant-id rules, strict signing and validation of ambiguous requests, and
 // large callbacks whose model is read only after the native signature check.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
-import { cjs, esm as api, readKey, throwsCode } from './helpers.mjs';
+import { pathToFileURL } from 'node:url';
+import { cjs, esm as api, pkgDir, readKey, throwsCode } from './helpers.mjs';
+
+// The browser entry, loaded in Node as backends.test.mjs does (WebCrypto is global in Node 20).
+const web = await import(pathToFileURL(path.join(pkgDir, 'web', 'index.js')).href);
+web.initSync({ module: fs.readFileSync(path.join(pkgDir, 'web', 'payment_intake_bg.wasm')) });
 
 const TS = 1700000000;
 const service = api.SigningKey.fromPem(readKey('keys/rsa2048.pkcs8.pem'));
@@ -26,6 +33,8 @@ const PATHS = [
   ["verifyCallback backend 'wasm'", async (b, h, o) => api.verifyCallback(b, h, servicePublic, { ...o, backend: 'wasm' })],
   ['verifyCallbackAsync', (b, h, o) => api.verifyCallbackAsync(b, h, servicePublic, o)],
   ['require().verifyCallback', async (b, h, o) => cjs.verifyCallback(b, h, readKey('keys/rsa2048.public.pem'), o)],
+  ['web verifyCallback (wasm)', async (b, h, o) => web.verifyCallback(b, h, readKey('keys/rsa2048.public.pem'), o)],
+  ['web verifyCallbackAsync (WebCrypto)', (b, h, o) => web.verifyCallbackAsync(b, h, readKey('keys/rsa2048.public.pem'), o)],
 ];
 
 async function refusal(fn) {
