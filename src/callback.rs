@@ -11,7 +11,7 @@ use subtle_compare::constant_time_eq;
 
 use crate::ambiguity::{self, Ambiguity};
 use crate::callback_model::{self, parse_callback_with, Callback};
-use crate::canonical::{check_callback_timestamp, encode_message, joined_entries, CanonicalOptions};
+use crate::canonical::{canonical_message, check_callback_timestamp, encode_message, joined_entries, CanonicalOptions};
 use crate::error::{Error, Result};
 use crate::json::{parse_body, Json, Limits};
 use crate::keys::VerifyingKey;
@@ -179,7 +179,7 @@ pub fn prepare_callback(
     let body = parse_body(raw_body, &options.limits)?;
     let key_index = match_token(&headers.token, keys)?;
     check_tolerance(timestamp, options)?;
-    let message = crate::canonical::canonical_message(&body, &headers.timestamp, &options.canonical)?;
+    let message = canonical_message(&body, &headers.timestamp, &options.canonical)?;
     let signature = decode_signature(&headers.signature, &keys[key_index])?;
     Ok(PreparedCallback { body, timestamp, merchant_id: headers.merchant_id.clone(), key_index, message, signature })
 }

@@ -361,7 +361,7 @@ fn write_index(buffer: &mut [u8; 20], mut index: usize) -> &str {
     std::str::from_utf8(&buffer[at..]).unwrap_or("0")
 }
 
-pub(crate) const NONE: &str = "None";
+const NONE: &str = "None";
 
 /// Whether the message writes this leaf as `None` because it is falsy: null always;
 /// `""`, `0` (any zero) and `false` too under `falsy: 'none'`.

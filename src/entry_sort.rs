@@ -172,14 +172,30 @@ pub(crate) fn compare_keyed(a: &[u8], b: &[u8], key: Key) -> Ordering {
 mod tests {
     use super::*;
 
-    /// Sorts `words` through spans of one buffer and compares with the slice sort.
-    fn check(words: &[&[u8]]) {
+    /// `words` written into one buffer, each a span of it.
+    fn spans_of<W: AsRef<[u8]>>(words: &[W]) -> (Vec<u8>, Vec<(usize, usize)>) {
         let mut text = Vec::new();
         let mut spans = Vec::new();
         for word in words {
-            spans.push((text.len(), text.len() + word.len()));
-            text.extend_from_slice(word);
+            spans.push((text.len(), text.len() + word.as_ref().len()));
+            text.extend_from_slice(word.as_ref());
         }
+        (text, spans)
+    }
+
+    /// A seeded xorshift32 generator.
+    fn xorshift(mut seed: u32) -> impl FnMut() -> u32 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        }
+    }
+
+    /// Sorts `words` through spans of one buffer and compares with the slice sort.
+    fn check(words: &[&[u8]]) {
+        let (text, mut spans) = spans_of(words);
         sort_spans(&text, &mut spans, Key::CodePoint);
         let sorted: Vec<&[u8]> = spans.iter().map(|&(s, e)| &text[s..e]).collect();
         let mut expected = words.to_vec();
@@ -205,21 +221,10 @@ mod tests {
             '\u{10ffff}',
             ':',
         ];
-        let mut seed = 0x2545_f491_u32;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491);
         let words: Vec<String> =
             (0..3000).map(|_| (0..next() % 6).map(|_| alphabet[(next() % 13) as usize]).collect()).collect();
-        let mut text = Vec::new();
-        let mut spans = Vec::new();
-        for word in &words {
-            spans.push((text.len(), text.len() + word.len()));
-            text.extend_from_slice(word.as_bytes());
-        }
+        let (text, mut spans) = spans_of(&words);
         sort_spans(&text, &mut spans, Key::Utf16);
         let sorted: Vec<&str> = spans.iter().map(|&(s, e)| std::str::from_utf8(&text[s..e]).unwrap()).collect();
         let mut expected: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -244,13 +249,7 @@ mod tests {
 
     #[test]
     fn sorts_pseudo_random_bytes() {
-        let mut seed = 0x9e37_79b9_u32;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9);
         let owned: Vec<Vec<u8>> = (0..2000)
             .map(|_| (0..next() % 12).map(|_| [0u8, b'a', b'b', 0xff][(next() % 4) as usize]).collect())
             .collect();

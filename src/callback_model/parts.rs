@@ -219,7 +219,7 @@ pub struct Requisites {
 /// another card number. In an info response the plain pair wins; the masked
 /// pair is read only when neither `pan` nor `card_holder` is given.
 pub(crate) fn requisites(reader: Reader<'_>) -> Result<Option<Requisites>, Error> {
-    if reader.source.absent(reader.object) || matches!(reader.object, Json::Object(members) if members.is_empty()) {
+    if matches!(reader.object, Json::Object(members) if members.is_empty()) {
         return Ok(None);
     }
     let (pan, holder) = (reader.text("pan")?, reader.text("card_holder")?);

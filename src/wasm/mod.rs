@@ -537,9 +537,10 @@ fn verify_options_and_backend(value: JsValue, native_available: bool) -> JsResul
             reason: "is null: give seconds (e.g. 300), or leave it out for no time window".into(),
         }));
     }
-    let tolerance_seconds = match raw.tolerance_seconds.is_undefined() {
-        true => None,
-        false => Some(whole_number_arg("toleranceSeconds", &raw.tolerance_seconds, 9_007_199_254_740_991.0)?),
+    let tolerance_seconds = if raw.tolerance_seconds.is_undefined() {
+        None
+    } else {
+        Some(whole_number_arg("toleranceSeconds", &raw.tolerance_seconds, 9_007_199_254_740_991.0)?)
     };
     let now = match raw.now {
         Some(now) => Some(whole_number("now", now, 9_007_199_254_740_991.0)?),
