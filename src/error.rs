@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::ambiguity::Ambiguity;
+use crate::canonical::ambiguity::Ambiguity;
 
 /// Everything that can go wrong when building, signing or verifying.
 ///

@@ -9,8 +9,9 @@
 //! would verify for every one of them.
 #![cfg(not(target_arch = "wasm32"))]
 
-use payment_intake::callback::{PreparedCallback, VerifiedCallback, VerifyOptions};
+use payment_intake::__private::PreparedCallback;
 use payment_intake::{canonical_entries, canonical_message, parse_body, CanonicalOptions, Error, Json, Limits};
+use payment_intake::{VerifiedCallback, VerifyOptions};
 
 const TIMESTAMP: &str = "1700000000";
 

@@ -3,7 +3,7 @@
 //! from either pair, display data, declines with a null or "null" method,
 //! masked widget requisites, KE without requisites, and the KZ / RU variants.
 
-use payment_intake::callback_model::{idempotency_key, DECLINE_OTHER};
+use payment_intake::__private::{idempotency_key, DECLINE_OTHER};
 use payment_intake::{parse_body, parse_callback, parse_info_response, Json, Limits};
 
 fn parse(text: &str) -> Json {
@@ -198,7 +198,7 @@ fn refused_callbacks_carry_a_code_and_a_path() {
         ),
     ];
     for (text, path) in cases {
-        let body = payment_intake::json::parse_value(text, &Limits::default()).unwrap();
+        let body = payment_intake::__private::parse_value(text, &Limits::default()).unwrap();
         let error = parse_callback(&body).unwrap_err();
         assert_eq!(error.code(), "INVALID_CALLBACK", "{text}");
         match error {

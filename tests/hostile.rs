@@ -3,7 +3,7 @@
 //! give an error with a stable code (or, for the keys, be read as ordinary
 //! data) and nothing may panic. Runs natively and as wasm.
 
-use payment_intake::callback::match_token;
+use payment_intake::__private::match_token;
 use payment_intake::{
     canonical_entries, diagnose_callback, parse_body, parse_callback, validate_request, validate_request_text,
     verify_callback, CanonicalOptions, Error, Json, Limits, ReceivedHeaders, SigningKey, VerifyOptions, VerifyingKey,

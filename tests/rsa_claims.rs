@@ -24,7 +24,7 @@ use std::sync::Mutex;
 
 use base64::engine::general_purpose::URL_SAFE;
 use base64::Engine;
-use payment_intake::modmath::CrtKey;
+use payment_intake::__private::CrtKey;
 use payment_intake::{sign_message, verify_message, SigningKey, VerifyingKey};
 use rsa::pkcs1::DecodeRsaPrivateKey;
 use rsa::pkcs1v15::Pkcs1v15Sign;

@@ -16,8 +16,8 @@ mod common;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use payment_intake::callback::match_token;
-use payment_intake::signing::decode_base64url;
+use payment_intake::__private::match_token;
+use payment_intake::__private::decode_base64url;
 use payment_intake::{
     canonical_message, diagnose_callback, parse_body, parse_callback_with, verify_callback, CanonicalOptions, Limits,
     ReceivedHeaders, VerifyOptions, VerifyingKey,

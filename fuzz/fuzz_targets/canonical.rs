@@ -12,8 +12,8 @@ mod common;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use libfuzzer_sys::fuzz_target;
-use payment_intake::canonical_text::message_from_text;
-use payment_intake::json::parse_value;
+use payment_intake::__private::message_from_text;
+use payment_intake::__private::parse_value;
 use payment_intake::{canonical_entries, canonical_steps, parse_body, CanonicalOptions, Json, Limits};
 
 const PARSE_ERRORS: &[&str] = &["INVALID_JSON", "BODY_NOT_OBJECT", "BODY_TOO_LARGE", "BODY_TOO_DEEP", "DUPLICATE_KEY"];

@@ -9,8 +9,8 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use payment_intake::validate::{IssueValue, Operation};
 use payment_intake::{
+    IssueValue, Operation,
     parse_body, parse_callback, parse_info_response, validate_request, validate_request_text, Error, Limits,
     ValidationReport, ISSUE_CODES,
 };

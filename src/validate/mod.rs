@@ -16,9 +16,9 @@ use serde::Serialize;
 use crate::error::Error;
 
 use crate::json::{parse_body, Json, Limits};
-pub use cross_field::{lifetime_max, LIFETIME_MAX, LIFETIME_MAX_KZ, LIFETIME_MIN};
-pub use operations::{Coverage, Operation};
-pub use rules::{AMOUNT_MAX, AMOUNT_MIN};
+#[cfg(target_arch = "wasm32")]
+pub(crate) use cross_field::lifetime_max;
+pub use operations::Operation;
 
 /// Largest integer a JS number holds exactly (2^53 - 1).
 const MAX_SAFE_INTEGER: i128 = 9_007_199_254_740_991;
@@ -207,8 +207,8 @@ pub fn validate_request(operation_path: &str, body: &Json) -> ValidationReport {
 /// it: a key with `:` or `;` is an error (the merchant chose it); `;` + `:` text
 /// a warning, since the merchant may not control the text (a customer's user agent).
 fn check_ambiguity(body: &Json, findings: &mut Findings) {
-    for found in crate::ambiguity::find(body, usize::MAX) {
-        if found.rule == crate::ambiguity::KEY_SEPARATOR {
+    for found in crate::canonical::ambiguity::find(body, usize::MAX) {
+        if found.rule == crate::canonical::ambiguity::KEY_SEPARATOR {
             findings.error(&found.path, "AMBIGUOUS_KEY", format!("Key at '{}' holds ':' or ';'", found.path));
         } else {
             findings.warning(

@@ -9,14 +9,14 @@ mod prepare;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use crate::ambiguity::{self, Ambiguity};
+use crate::callback::model::Callback;
 use crate::callback::{self, ReceivedHeaders, VerifyOptions};
-use crate::callback_model::Callback;
 use crate::canonical;
+use crate::canonical::ambiguity::{self, Ambiguity};
 use crate::error::Error;
 use crate::json::Limits;
-use crate::keys;
-use crate::signing::{self, AccessHeaders};
+use crate::request::signing::{self, AccessHeaders};
+use crate::rsa::keys;
 use convert::{
     body_from_js, canonical_options_from_js, header_pairs_from_js, js_error, now_seconds, plain_members, string_arg,
     struct_fields, text_from_js, timestamp_from_js, to_js, type_name, verifying_keys_from_js, wipe, JsOptionsOut,
@@ -182,7 +182,7 @@ pub fn canonical_message_bytes(body: JsValue, timestamp: JsValue, options: JsVal
 pub fn canonical_message_of_text(body: &[u8], timestamp: &str) -> Vec<u8> {
     let Ok(body) = std::str::from_utf8(body) else { return Vec::new() };
     let options = canonical::CanonicalOptions::DEFAULT;
-    let message = crate::canonical_text::message_from_text(body, timestamp, &options, &Limits::default());
+    let message = crate::canonical::text::message_from_text(body, timestamp, &options, &Limits::default());
     message.map(String::into_bytes).unwrap_or_default()
 }
 
@@ -193,7 +193,8 @@ fn canonical_message_text(body: JsValue, timestamp: JsValue, options: JsValue) -
         canonical_options_from_js(&options),
         timestamp_from_js(&timestamp),
     ) {
-        if let Some(message) = crate::canonical_text::message_from_text(&text, &stamp, &canonical, &Limits::default()) {
+        if let Some(message) = crate::canonical::text::message_from_text(&text, &stamp, &canonical, &Limits::default())
+        {
             return Ok(message);
         }
     }

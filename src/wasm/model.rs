@@ -7,11 +7,11 @@ use wasm_bindgen::prelude::*;
 use super::convert::{
     body_from_js, js_error, plain_members, restore_body_json, string_arg, struct_fields, text_from_js, to_js, type_name,
 };
-use crate::amount;
-use crate::builders::{self, PayinInput, WidgetPayinInput};
-use crate::callback_model;
+use crate::callback::model as callback_model;
 use crate::error::Error;
 use crate::json::{Json, Limits};
+use crate::request::builders::{self, PayinInput, WidgetPayinInput};
+use crate::spec::currency as amount;
 use crate::validate::availability::{Integration, AVAILABILITY};
 use crate::validate::{self, ValidationReport};
 

@@ -13,10 +13,10 @@ use super::{
     verify_options_and_backend, JsResult, SignInputs, SigningKey,
 };
 use crate::callback;
-use crate::canonical_text::message_from_text;
+use crate::canonical::text::message_from_text;
 use crate::error::Error;
 use crate::json::Limits;
-use crate::signing;
+use crate::request::signing;
 use crate::wasm::convert::text_from_js;
 use crate::wasm::convert::{js_error, to_js, verifying_keys_from_js};
 

@@ -4,10 +4,10 @@
 
 pub mod properties;
 
+use payment_intake::__private::match_token;
 use payment_intake::{
-    callback::{diagnose_callback, match_token},
-    canonical_entries, canonical_message, parse_body, sign_body, verify_callback, Booleans, CanonicalOptions, Falsy,
-    Json, Limits, Order, ReceivedHeaders, SigningKey, VerifyOptions, VerifyingKey,
+    canonical_entries, canonical_message, diagnose_callback, parse_body, sign_body, verify_callback, Booleans,
+    CanonicalOptions, Falsy, Json, Limits, Order, ReceivedHeaders, SigningKey, VerifyOptions, VerifyingKey,
 };
 use serde_json::Value;
 
@@ -196,7 +196,7 @@ pub fn python_reference_bodies() {
 /// The one-pass text path must give the tree path's message for every vector
 /// and reference body, in the vector's options and in every other variant.
 pub fn text_fast_path_agrees_with_tree() {
-    use payment_intake::canonical_text::message_from_text;
+    use payment_intake::__private::message_from_text;
     let vectors = json(CANONICAL);
     let reference = json(PYTHON_REFERENCE);
     let bodies = vectors.as_array().unwrap().iter().chain(reference["canonical"].as_array().unwrap());
@@ -223,7 +223,7 @@ pub fn python_float_repr() {
     let floats = reference["float_repr"].as_array().expect("floats");
     assert!(floats.len() > 1000);
     for case in floats {
-        let written = payment_intake::number::python_number_text(text(case, "json")).expect("finite");
+        let written = payment_intake::__private::python_number_text(text(case, "json")).expect("finite");
         assert_eq!(written.text, text(case, "repr"), "repr of {}", text(case, "json"));
     }
 }

@@ -2,6 +2,9 @@
 //! exact source text, object keys keep their order, duplicate keys are
 //! refused, and size and nesting depth are bounded before anything recurses.
 
+pub(crate) mod lexer;
+pub(crate) mod text;
+
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -135,7 +138,7 @@ pub fn parse_body(text: &str, limits: &Limits) -> Result<Json> {
         return Ok(Json::Object(Vec::new()));
     }
     // Plain valid JSON takes the one-pass reader; anything else serde_json, which reports it.
-    if let Some(value @ Json::Object(_)) = crate::json_text::tree_from_text(text, limits) {
+    if let Some(value @ Json::Object(_)) = crate::json::text::tree_from_text(text, limits) {
         return Ok(value);
     }
     let value = parse_value(text, limits)?;

@@ -5,9 +5,9 @@
 
 use serde::Deserialize;
 
-use crate::amount::to_minor_units;
 use crate::error::{Error, Result};
 use crate::json::Json;
+use crate::spec::currency::to_minor_units;
 use crate::validate::{validate_request, Operation, ValidationReport};
 
 /// Lifetime sent when none is given: the spec's default of 10 minutes,

@@ -14,8 +14,8 @@ use sha2::{Digest, Sha256};
 use crate::canonical::{canonical_message, CanonicalOptions};
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::keys::{SigningKey, VerifyingKey};
-use crate::modmath::{be_from_limbs, less_than, limbs, limbs_from_be};
+use crate::rsa::hazmat::{be_from_limbs, less_than, limbs, limbs_from_be};
+use crate::rsa::keys::{SigningKey, VerifyingKey};
 
 /// Header names, lower case, as the spec writes them.
 pub const HEADER_TIMESTAMP: &str = "x-access-timestamp";
@@ -266,7 +266,7 @@ fn check_merchant_id(merchant_id: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::modmath::seams;
+    use crate::rsa::hazmat::seams;
     use std::cell::RefCell;
 
     thread_local! {

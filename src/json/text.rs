@@ -5,8 +5,8 @@
 //! the serde_json path reports the exact error. Both paths are compared on every
 //! vector and reference body, and by the `canonical` fuzz target.
 
+use crate::json::lexer::{Lexer, MAX_READER_DEPTH};
 use crate::json::{Json, Limits, NUMBER_TOKEN};
-use crate::json_lexer::{Lexer, MAX_READER_DEPTH};
 
 /// The tree of JSON text within `limits`, or `None` to take the full path.
 pub(crate) fn tree_from_text(text: &str, limits: &Limits) -> Option<Json> {
@@ -126,8 +126,9 @@ mod tests {
     #[test]
     fn agrees_with_serde_json_on_every_reference_and_vector_body() {
         let reference: serde_json::Value =
-            serde_json::from_str(include_str!("../tests/fixtures/python_reference.json")).unwrap();
-        let vectors: serde_json::Value = serde_json::from_str(include_str!("../tests/vectors/canonical.json")).unwrap();
+            serde_json::from_str(include_str!("../../tests/fixtures/python_reference.json")).unwrap();
+        let vectors: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/vectors/canonical.json")).unwrap();
         let mut bodies = 0;
         for case in reference["canonical"].as_array().unwrap().iter().chain(vectors.as_array().unwrap()) {
             if let Some(body) = case["body"].as_str() {

@@ -19,7 +19,7 @@ use rsa::{BigUint, RsaPrivateKey, RsaPublicKey};
 use zeroize::{ZeroizeOnDrop, Zeroizing};
 
 use crate::error::{Error, Result};
-use crate::modmath::{CrtKey, Modulus};
+use crate::rsa::hazmat::{CrtKey, Modulus};
 
 /// Smallest accepted modulus, in bits.
 pub const MIN_BITS: usize = 2048;

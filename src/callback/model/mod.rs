@@ -8,7 +8,7 @@ mod parts;
 
 use serde::Serialize;
 
-use crate::ambiguity::Segment;
+use crate::canonical::ambiguity::Segment;
 use crate::canonical::CanonicalOptions;
 use crate::error::Result;
 use crate::json::Json;
@@ -72,7 +72,7 @@ pub fn idempotency_key(project_id: &str, payment_id: &str, status: &str, sub_sta
 /// Every path the callback model reads (`#`: any array index). A leaf at an
 /// object's path (`"recipient_requisites": null`) is read too, as absent. Entries
 /// at other paths are kept out of the model, and one directly after a text value
-/// makes a callback ambiguous (`crate::ambiguity::UNREAD_AFTER_TEXT`). The test
+/// makes a callback ambiguous (`crate::canonical::ambiguity::UNREAD_AFTER_TEXT`). The test
 /// `every_listed_path_is_read` holds this list to [`parse_callback_with`].
 pub const CALLBACK_FIELDS: &[&str] = &[
     "project_id",
@@ -118,7 +118,7 @@ pub const CALLBACK_FIELDS: &[&str] = &[
 /// Whether `path` is a field that identifies the payment (and makes the idempotency
 /// key): `project_id`, `general.payment_id`, `general.request_id`. A text cut short
 /// there would name another payment, so an unread member may not follow one in the
-/// signed order (`crate::ambiguity::UNREAD_AFTER_TEXT`).
+/// signed order (`crate::canonical::ambiguity::UNREAD_AFTER_TEXT`).
 pub(crate) fn identifies_payment(path: &[Segment<'_>]) -> bool {
     use Segment::Key;
     matches!(path, [Key("project_id")] | [Key("general"), Key("payment_id" | "request_id")])

@@ -3,12 +3,16 @@
 //! bytes and append the timestamp. The open points of the spec are named
 //! options; the defaults follow its Python origin.
 
+pub(crate) mod ambiguity;
+pub(crate) mod number;
+pub(crate) mod sort;
+pub(crate) mod text;
+
 use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
 
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::number;
 
 /// Which falsy leaves are written `None`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -146,8 +150,12 @@ impl Flat {
         let text = self.text.as_bytes();
         match order {
             // UTF-8 byte order is code point order.
-            Order::CodePoint => crate::entry_sort::sort_spans(text, &mut self.spans, crate::entry_sort::Key::CodePoint),
-            Order::Utf16 => crate::entry_sort::sort_spans(text, &mut self.spans, crate::entry_sort::Key::Utf16),
+            Order::CodePoint => {
+                crate::canonical::sort::sort_spans(text, &mut self.spans, crate::canonical::sort::Key::CodePoint)
+            }
+            Order::Utf16 => {
+                crate::canonical::sort::sort_spans(text, &mut self.spans, crate::canonical::sort::Key::Utf16)
+            }
         }
     }
 

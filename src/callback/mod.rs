@@ -4,21 +4,23 @@
 //!
 //! A verified callback's model is bound to what the signature covers: a body
 //! the signed message does not determine is refused (`AMBIGUOUS_CALLBACK`, see
-//! `crate::ambiguity`), and the model reads each field as the message writes it
-//! (`crate::callback_model`).
+//! `crate::canonical::ambiguity`), and the model reads each field as the message writes it
+//! (`crate::callback::model`).
+
+pub(crate) mod model;
 
 use subtle_compare::constant_time_eq;
 
-use crate::ambiguity::{self, Ambiguity};
-use crate::callback_model::{self, parse_callback_with, Callback};
+use crate::canonical::ambiguity::{self, Ambiguity};
 use crate::canonical::{canonical_message, check_callback_timestamp, encode_message, joined_entries, CanonicalOptions};
 use crate::error::{Error, Result};
 use crate::json::{parse_body, Json, Limits};
-use crate::keys::VerifyingKey;
-use crate::signing::{
+use crate::request::signing::{
     decode_base64url, decode_signature, verify_message, verify_signature_bytes, HEADER_MERCHANT_ID, HEADER_SIGNATURE,
     HEADER_TIMESTAMP, HEADER_TOKEN,
 };
+use crate::rsa::keys::VerifyingKey;
+use model::{parse_callback_with, Callback};
 
 /// The four `x-access-*` headers of a received callback, found by name in any letter case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,8 +129,8 @@ impl PreparedCallback {
             ambiguities = ambiguity::unread_after_text(
                 &self.body,
                 &options.canonical,
-                callback_model::reads_path,
-                callback_model::identifies_payment,
+                model::reads_path,
+                model::identifies_payment,
             )?;
         }
         if !ambiguities.is_empty() && !options.allow_ambiguous {
@@ -188,6 +190,7 @@ pub fn prepare_callback(
 /// after [`prepare_callback`] of the same body, headers and options): the
 /// body is read again and bound as in [`PreparedCallback::finish`]. For large
 /// bodies, this keeps the model's cost off callbacks whose signature fails.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub fn read_verified(
     raw_body: &str,
     headers: &ReceivedHeaders,

@@ -8,7 +8,7 @@
 //! absent whatever its JSON type, and so is an object or array with no leaf
 //! below it (it writes no entry). Every value the model takes is then the
 //! text of the one entry at its path, so the model is a function of the
-//! signed entries (see `crate::ambiguity`).
+//! signed entries (see `crate::canonical::ambiguity`).
 
 use serde::Serialize;
 

@@ -38,8 +38,8 @@
 
 use serde::Serialize;
 
+use crate::canonical::sort as entry_sort;
 use crate::canonical::{self, CanonicalOptions, Order};
-use crate::entry_sort;
 use crate::error::{Error, Result};
 use crate::json::Json;
 
@@ -105,6 +105,7 @@ struct Found<'a> {
 
 /// For `strict` signing: refuses a request body whose signed message would not
 /// determine it (`AMBIGUOUS_REQUEST`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub fn refuse_ambiguous_request(body: &Json) -> Result<()> {
     let found = ambiguities(body);
     if found.is_empty() {

@@ -7,10 +7,10 @@
 
 use std::borrow::Cow;
 
+use crate::canonical::number;
 use crate::canonical::{check_timestamp, expansion_limit, Booleans, CanonicalOptions, Falsy, Flat};
+use crate::json::lexer::{Lexer, MAX_READER_DEPTH};
 use crate::json::{Limits, NUMBER_TOKEN};
-use crate::json_lexer::{Lexer, MAX_READER_DEPTH};
-use crate::number;
 
 /// The message of a body given as text, or `None` to take the full path.
 pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Option<String> {
