@@ -21,7 +21,9 @@ pub use callback::model::{
 };
 pub use callback::{diagnose_callback, verify_callback, Diagnosis, ReceivedHeaders, VerifiedCallback, VerifyOptions};
 pub use canonical::ambiguity::{ambiguities, Ambiguity};
-pub use canonical::{canonical_entries, canonical_message, canonical_steps, Booleans, CanonicalOptions, Falsy, Order};
+pub use canonical::{
+    canonical_entries, canonical_message, canonical_steps, message_of_text, Booleans, CanonicalOptions, Falsy, Order,
+};
 pub use error::{Error, Result};
 pub use json::{parse_body, Json, Limits};
 pub use request::builders::{build_payin_request, build_widget_payin_request, PayinInput, WidgetPayinInput};

@@ -12,7 +12,7 @@ use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
 
 use crate::error::{Error, Result};
-use crate::json::Json;
+use crate::json::{parse_body, Json, Limits};
 
 /// Which falsy leaves are written `None`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -206,6 +206,17 @@ pub fn canonical_entries(body: &Json, options: &CanonicalOptions) -> Result<Vec<
 pub fn canonical_message(body: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
     check_timestamp(timestamp)?;
     Flat::of(body, options)?.message(timestamp, options)
+}
+
+/// The canonical message of a body given as JSON text. The one place the
+/// choice between the one-pass text reader and the tree is made: the reader
+/// answers when it can; anything it gives up on goes through the tree, which
+/// words the error.
+pub fn message_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Result<String> {
+    if let Some(message) = text::message_from_text(text, timestamp, options, limits) {
+        return Ok(message);
+    }
+    canonical_message(&parse_body(text, limits)?, timestamp, options)
 }
 
 fn encode_into(bytes: &[u8], padding: bool, out: &mut String) {
