@@ -42,7 +42,7 @@ pub mod __private {
     pub use crate::callback::{match_token, PreparedCallback};
     pub use crate::canonical::number::python_number_text;
     pub use crate::canonical::text::message_from_text;
-    pub use crate::json::parse_value;
+    pub use crate::json::{parse_value, MAX_SAFE_INTEGER};
     pub use crate::request::signing::decode_base64url;
     pub use crate::rsa::hazmat::CrtKey;
 }

@@ -96,7 +96,7 @@ impl Json {
 }
 
 /// Largest integer a JS number holds exactly (2^53 - 1).
-const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 
 /// Serializes as the value a JS `JSON.parse` would give, except that an integer
 /// beyond 2^53 becomes its exact decimal text rather than a rounded number.
