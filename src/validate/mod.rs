@@ -3,31 +3,27 @@
 //! points that run every check in one pass.
 //!
 //! Submodules: `rules` checks single values, `operations` holds each
-//! operation's field schema, `availability` the country × currency ×
-//! integration × method table, `cross_field` the rules that join fields.
+//! operation's field schema, `cross_field` the rules that join fields. The
+//! spec's tables they check against (operations, availability, limits) are
+//! `crate::spec`'s.
 
-pub mod availability;
 mod cross_field;
-pub mod operations;
+pub(crate) mod operations;
 mod rules;
 
 use serde::Serialize;
 
 use crate::error::Error;
 
-use crate::json::{parse_body, Json, Limits};
-#[cfg(target_arch = "wasm32")]
-pub(crate) use cross_field::lifetime_max;
-pub use operations::Operation;
-
-/// Largest integer a JS number holds exactly (2^53 - 1).
-const MAX_SAFE_INTEGER: i128 = 9_007_199_254_740_991;
+use crate::json::{parse_body, Json, Limits, MAX_SAFE_INTEGER};
+use crate::spec::operations::Operation;
 
 /// A limit or an offending value in an [`Issue`]: a number or a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IssueValue {
     /// Always within JS's safe integer range; [`IssueValue::int`] enforces it.
     Int(i64),
+    /// A text, or a number too large for a JS number, in decimal.
     Text(String),
 }
 
@@ -35,11 +31,12 @@ impl IssueValue {
     /// A number, or its decimal text when a JS number could not hold it exactly.
     pub fn int(value: i128) -> Self {
         match i64::try_from(value) {
-            Ok(small) if value.abs() <= MAX_SAFE_INTEGER => IssueValue::Int(small),
+            Ok(small) if value.abs() <= i128::from(MAX_SAFE_INTEGER) => IssueValue::Int(small),
             _ => IssueValue::Text(value.to_string()),
         }
     }
 
+    /// A text.
     pub fn text(value: impl Into<String>) -> Self {
         IssueValue::Text(value.into())
     }
@@ -77,8 +74,11 @@ pub struct Issue {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ValidationReport {
+    /// True when there are no errors.
     pub valid: bool,
+    /// Every error found.
     pub errors: Vec<Issue>,
+    /// Every warning found.
     pub warnings: Vec<Issue>,
 }
 
@@ -282,8 +282,9 @@ mod tests {
     #[test]
     fn issue_values_stay_exact_in_js() {
         assert_eq!(IssueValue::int(10_000_000_000_000), IssueValue::Int(10_000_000_000_000));
-        assert_eq!(IssueValue::int(MAX_SAFE_INTEGER + 1), IssueValue::text("9007199254740992"));
-        assert_eq!(IssueValue::int(-MAX_SAFE_INTEGER - 1), IssueValue::text("-9007199254740992"));
+        let max = i128::from(MAX_SAFE_INTEGER);
+        assert_eq!(IssueValue::int(max + 1), IssueValue::text("9007199254740992"));
+        assert_eq!(IssueValue::int(-max - 1), IssueValue::text("-9007199254740992"));
     }
 
     #[test]
