@@ -247,6 +247,59 @@ mod tests {
         assert_eq!(codes.len(), ISSUE_CODES.len());
     }
 
+    /// The string literals of Rust source, escapes kept as written.
+    fn string_literals(source: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut rest = source;
+        while let Some(start) = rest.find('"') {
+            let body = &rest[start + 1..];
+            let mut escaped = false;
+            let end = body.char_indices().find(|&(_, c)| {
+                let closes = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                closes
+            });
+            let Some((end, _)) = end else { break };
+            out.push(&body[..end]);
+            rest = &body[end + 1..];
+        }
+        out
+    }
+
+    /// [`ISSUE_CODES`] is exactly what the checks can report: every code the
+    /// code of `validate/` writes (its tests and the table itself left out),
+    /// and the codes of the errors that leave a body unreadable, which are
+    /// [`crate::ErrorCode`]s. Each is listed once.
+    #[test]
+    fn issue_codes_are_exactly_what_the_checks_report() {
+        let table_start = include_str!("mod.rs").find("pub const ISSUE_CODES").unwrap();
+        let table_end = table_start + include_str!("mod.rs")[table_start..].find("];").unwrap();
+        let sources = [
+            &include_str!("mod.rs")[..table_start],
+            &include_str!("mod.rs")[table_end..],
+            include_str!("rules.rs"),
+            include_str!("cross_field.rs"),
+            include_str!("operations.rs"),
+        ];
+        let code_shaped = |text: &&str| text.len() > 3 && text.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
+        let mut reported = std::collections::BTreeSet::new();
+        for source in sources {
+            let code = source.split("#[cfg(test)]").next().unwrap_or(source);
+            reported.extend(string_literals(code).into_iter().filter(code_shaped));
+        }
+        let unreadable: Vec<&str> =
+            ISSUE_CODES.iter().filter(|(_, doc)| doc.ends_with("(unreadable body)")).map(|(code, _)| *code).collect();
+        for code in &unreadable {
+            assert!(crate::ErrorCode::from_text(code).is_some(), "{code} is not an error code");
+            assert!(!reported.contains(code), "{code} is both reported by a check and an unreadable body's");
+        }
+        let mut listed: Vec<&str> = ISSUE_CODES.iter().map(|(code, _)| *code).collect();
+        let mut expected: Vec<&str> = reported.into_iter().chain(unreadable).collect();
+        listed.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(listed, expected);
+    }
+
     #[test]
     fn parse_errors_become_report_errors() {
         let report = validate_request_text("/api/v1/balance/info", "{\"general\":");
