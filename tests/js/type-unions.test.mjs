@@ -6,13 +6,14 @@
 // `.d.ts` / `.d.mts` file of pkg/ holds them, so moving or merging the type
 // files does not matter. (The package has no runtime list of operation paths:
 // that every operation of the Rust `Operation::ALL` is in `OperationPath` is
-// checked natively, by tests/type_unions.rs, from the TS sources.)
+// checked natively, by tests/type_unions.rs, from the TS sources.) And the
+// README's table of error codes lists exactly `errorCodes()`, each once.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { cjs, esm, pkgDir } from './helpers.mjs';
+import { cjs, esm, pkgDir, root } from './helpers.mjs';
 
 /** Every type declaration file under `dir`. */
 function declarationFiles(dir) {
@@ -89,3 +90,10 @@ for (const [flavor, api] of [['require', cjs], ['import', esm]]) {
     });
   });
 }
+
+test("README: the error code table lists exactly errorCodes(), each once", () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const section = readme.split(/^## Error codes$/m)[1].split(/^##/m)[0];
+  const documented = [...section.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+  assert.deepEqual(sorted(once(documented, 'the README table')), sorted(new Set(esm.errorCodes())));
+});
