@@ -8,12 +8,9 @@ use serde::Deserialize;
 use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::spec::currency::to_minor_units;
+use crate::spec::limits::LIFETIME_DEFAULT;
 use crate::spec::operations::Operation;
 use crate::validate::{validate_request, ValidationReport};
-
-/// Lifetime sent when none is given: the spec's default of 10 minutes,
-/// within the bounds of every country (300..=600, KZ 300..=900).
-pub const DEFAULT_LIFETIME_SECONDS: u64 = 600;
 
 /// Input of [`build_payin_request`] (P2P H2H payin create). Every field is
 /// optional here so a missing one shows in the report as `REQUIRED` at its
@@ -41,7 +38,7 @@ pub struct PayinInput {
     pub amount_major: Option<String>,
     /// `payment.currency`: ISO 4217 alpha-3.
     pub currency: Option<String>,
-    /// Seconds; [`DEFAULT_LIFETIME_SECONDS`] when absent.
+    /// Seconds; [`LIFETIME_DEFAULT`] when absent.
     pub lifetime: Option<u64>,
     /// `payment.bank_symbol`: the bank the client would like to pay to.
     pub bank_symbol: Option<String>,
@@ -105,7 +102,7 @@ pub struct WidgetPayinInput {
     pub amount_major: Option<String>,
     /// `payment.currency`: ISO 4217 alpha-3.
     pub currency: Option<String>,
-    /// Seconds; [`DEFAULT_LIFETIME_SECONDS`] when absent.
+    /// Seconds; [`LIFETIME_DEFAULT`] when absent.
     pub lifetime: Option<u64>,
     /// `payment.description`.
     pub description: Option<String>,
@@ -209,7 +206,7 @@ pub fn build_payin_request(input: &PayinInput) -> Result<(Json, ValidationReport
         .text("method", &input.method)
         .number("amount", amount)
         .text("currency", &input.currency)
-        .number("lifetime", Some(input.lifetime.unwrap_or(DEFAULT_LIFETIME_SECONDS)))
+        .number("lifetime", Some(input.lifetime.unwrap_or(LIFETIME_DEFAULT)))
         .text("bank_symbol", &input.bank_symbol)
         .text("description", &input.description)
         .text("extra_param", &input.extra_param);
@@ -249,7 +246,7 @@ pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json, Val
     let payment = Members::default()
         .number("amount", amount)
         .text("currency", &input.currency)
-        .number("lifetime", Some(input.lifetime.unwrap_or(DEFAULT_LIFETIME_SECONDS)))
+        .number("lifetime", Some(input.lifetime.unwrap_or(LIFETIME_DEFAULT)))
         .text("description", &input.description)
         .text("extra_param", &input.extra_param)
         .text("widget_method", &input.widget_method);

@@ -1,5 +1,5 @@
 //! The spec's numeric limits ("Limits"; "Amounts and currency codes"): the
-//! range of amounts, the request lifetime by country, and the lengths of a
+//! range of amounts, the request lifetime by country and its default, and the lengths of a
 //! merchant id (which the spec does not bound: those two are ours).
 //! The per-field string lengths of request bodies stay with their fields in
 //! `validate/operations.rs`, where each is written once.
@@ -16,6 +16,10 @@ pub const LIFETIME_MIN: i128 = 300;
 pub const LIFETIME_MAX: i128 = 600;
 /// Upper lifetime bound in KZ, seconds.
 pub const LIFETIME_MAX_KZ: i128 = 900;
+
+/// Lifetime the builders send when none is given, seconds: the spec's
+/// default of 10 minutes, within the bounds of every country.
+pub const LIFETIME_DEFAULT: u64 = 600;
 
 /// The upper lifetime bound for a country. When the country is missing or
 /// malformed it cannot be known, so the largest bound (900) is used rather
@@ -58,6 +62,7 @@ mod tests {
         let rows = table(&spec, "Request lifetime (`lifetime`, seconds, lower bound 300 everywhere):");
         assert_eq!(rows.len(), 5);
         for row in rows {
+            assert!(row[2].starts_with("10 minutes"), "{row:?}: the default is {LIFETIME_DEFAULT} s everywhere");
             let (_integration, countries) = row[0].split_once(", ").unwrap_or_default();
             for country in countries.split(", ") {
                 assert_eq!(lifetime_max(Some(country)).to_string(), row[1], "{}", row[0]);
@@ -70,5 +75,6 @@ mod tests {
         assert_eq!(lifetime_max(None), LIFETIME_MAX_KZ);
         assert_eq!(lifetime_max(Some("UZ")), LIFETIME_MAX);
         const { assert!(LIFETIME_MIN < LIFETIME_MAX && LIFETIME_MAX < LIFETIME_MAX_KZ) };
+        const { assert!(LIFETIME_DEFAULT == 10 * 60 && LIFETIME_DEFAULT as i128 <= LIFETIME_MAX) };
     }
 }
