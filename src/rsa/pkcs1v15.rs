@@ -53,6 +53,9 @@ fn encode_digest(digest: &[u8], size: usize) -> Result<Vec<u8>> {
     Ok(em)
 }
 
+/// The signature of a SHA-256 digest by our CRT: the encoding is blinded with a
+/// fresh factor, raised to d by [`crate::rsa::hazmat::CrtKey::pow_d`], unblinded,
+/// and verified with the public key before it is returned (the fault check).
 fn sign_digest(digest: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
     let failure = |reason: &str| Error::CryptoFailure { reason: reason.into() };
     let crt = key.crt().ok_or_else(|| failure("no CRT parameters"))?;
@@ -84,7 +87,8 @@ fn sign_digest(digest: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
     Ok(signature)
 }
 
-/// Whether `signature` raised to e is `em`.
+/// Whether `signature` raised to e is `em`: the signature must be below n, and
+/// the whole encoding is compared, so no padding is parsed.
 fn verify_encoded(em: &[u8], signature: &[u8], key: &VerifyingKey) -> Result<()> {
     let modulus = key.modulus();
     let s = limbs_from_be(signature, modulus.limb_count()).ok_or_else(signature_mismatch)?;
@@ -139,7 +143,8 @@ pub fn verify_signature_bytes(message: &str, signature: &[u8], key: &VerifyingKe
     verify_encoded(&em, signature, key)
 }
 
-/// URL-safe base64 with or without `=` padding.
+/// URL-safe base64 with or without `=` padding: how the spec encodes the signature and
+/// the token ("Authentication", steps 6 and 7).
 pub fn decode_base64url(text: &str) -> Option<Vec<u8>> {
     let unpadded = text.strip_suffix("==").or_else(|| text.strip_suffix('=')).unwrap_or(text);
     URL_SAFE_NO_PAD.decode(unpadded).ok()
