@@ -38,7 +38,7 @@ pub struct PayinInput {
     pub amount_major: Option<String>,
     /// `payment.currency`: ISO 4217 alpha-3.
     pub currency: Option<String>,
-    /// Seconds; [`LIFETIME_DEFAULT`] when absent.
+    /// Seconds; 600 when absent (the spec's default, `spec::limits::LIFETIME_DEFAULT`).
     pub lifetime: Option<u64>,
     /// `payment.bank_symbol`: the bank the client would like to pay to.
     pub bank_symbol: Option<String>,
@@ -102,7 +102,7 @@ pub struct WidgetPayinInput {
     pub amount_major: Option<String>,
     /// `payment.currency`: ISO 4217 alpha-3.
     pub currency: Option<String>,
-    /// Seconds; [`LIFETIME_DEFAULT`] when absent.
+    /// Seconds; 600 when absent (the spec's default, `spec::limits::LIFETIME_DEFAULT`).
     pub lifetime: Option<u64>,
     /// `payment.description`.
     pub description: Option<String>,

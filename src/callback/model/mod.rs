@@ -121,7 +121,7 @@ pub(crate) fn reads_path(path: &[Segment<'_>]) -> bool {
     })
 }
 
-/// Code of a decline whose description is not in [`DECLINE_REASONS`] (the text is kept).
+/// Code of a decline whose description is not one the spec lists (`spec::decline_reasons`; the text is kept).
 pub const DECLINE_OTHER: &str = "OTHER";
 /// Code of a decline without a description.
 pub const DECLINE_UNSPECIFIED: &str = "UNSPECIFIED";
