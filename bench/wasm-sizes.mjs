@@ -36,7 +36,6 @@ const names = new Map();
 while (pos < bytes.length) {
   const id = bytes[pos++];
   const size = u32();
-  const start = pos;
   const end = pos + size;
   let label = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start', 'element', 'code', 'data', 'datacount'][id] ?? `id${id}`;
   if (id === 0) {
@@ -109,7 +108,7 @@ const crateOf = (n) => {
   // v0 symbols (`_R…`) name the crate after its disambiguator: `Cs<hash>_4core`.
   const v0 = n.startsWith('_R') && n.match(/C(?:s[0-9a-zA-Z]*_)?(\d+)([a-z_][a-z0-9_]*)/);
   if (v0) return v0[2].slice(0, Number(v0[1]));
-  const m = demangle(n).match(/^[<&\[ ]*(?:mut |dyn )?([a-z_][a-z0-9_]*)(?:::|$| as)/);
+  const m = demangle(n).match(/^[<&[ ]*(?:mut |dyn )?([a-z_][a-z0-9_]*)(?:::|$| as)/);
   return m ? m[1] : '(other)';
 };
 const total = bodies.reduce((s, b) => s + b.size, 0);

@@ -3,7 +3,7 @@
 // scripts/build.mjs (npm start, npm run build), scripts/test.mjs (npm test),
 // scripts/lint.mjs and .ci/run all call this; it installs only what is missing:
 //
-//   npm        the devDependencies (wasm-opt from binaryen, tsc, playwright-core):
+//   npm        the devDependencies (wasm-opt from binaryen, tsc, playwright-core, eslint):
 //              `npm ci` when node_modules/ is absent or differs from package-lock.json
 //   wasm32     the rustup target wasm32-unknown-unknown: `rustup target add`
 //   bindgen    wasm-bindgen and wasm-bindgen-test-runner at exactly the version
@@ -30,7 +30,7 @@ const WASM_TARGET = 'wasm32-unknown-unknown';
 const PROFILES = {
   build: ['npm', 'wasm32', 'bindgen'],
   test: ['npm', 'wasm32', 'bindgen', 'browser'],
-  lint: ['wasm32', 'lint'],
+  lint: ['npm', 'wasm32', 'lint'],
   ci: ['npm', 'wasm32', 'bindgen', 'browser', 'lint'],
 };
 const ORDER = ['cargo', 'npm', 'wasm32', 'lint', 'bindgen', 'browser'];
@@ -147,7 +147,7 @@ function ensureNpm() {
     'npm devDependencies',
     'npm',
     ['ci', '--no-audit', '--no-fund'],
-    'about 5 s: downloads about 10 packages from the npm registry',
+    'about 10 s: downloads about 100 packages from the npm registry',
     'npm ci',
   );
 }

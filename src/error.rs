@@ -1,116 +1,385 @@
-//! The crate's one error type. Every failure has a stable machine-readable
-//! `code()`, a message a person can read, and where useful a hint.
+//! The crate's one error type, [`Error`], and its stable codes, [`ErrorCode`].
+//! Every failure has a machine-readable code, a message a person can read,
+//! and where useful a hint. [`ErrorCode::ALL`] is the one list of codes: the
+//! JS `errorCodes()`, the TS union (checked against it by tests) and the fuzz
+//! targets' lists all come from it.
 
 use std::fmt;
 
 use crate::canonical::ambiguity::Ambiguity;
 
+/// The stable, machine-readable code of an [`Error`], e.g. `INVALID_SIGNATURE`.
+///
+/// Codes are stable: new ones may be added, existing ones never change.
+/// Several [`Error`] variants may share a code (`BODY_TOO_LARGE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// `INVALID_JSON`: the body text is not valid JSON.
+    InvalidJson,
+    /// `BODY_NOT_OBJECT`: the body is JSON, but its top level is not an object.
+    BodyNotObject,
+    /// `BODY_TOO_LARGE`: the body, or its canonical form, is over its size limit.
+    BodyTooLarge,
+    /// `BODY_TOO_DEEP`: objects and arrays nest deeper than the limit.
+    BodyTooDeep,
+    /// `DUPLICATE_KEY`: an object repeats a key.
+    DuplicateKey,
+    /// `INVALID_NUMBER`: a number has no exact canonical text.
+    InvalidNumber,
+    /// `INVALID_BODY`: a JS value JSON cannot carry (`undefined`, a function, `NaN`, a cycle…).
+    InvalidBody,
+    /// `INVALID_TIMESTAMP`: the timestamp is not Unix seconds written as the spec requires.
+    InvalidTimestamp,
+    /// `INVALID_OPTION`: an option has a value outside its documented set.
+    InvalidOption,
+    /// `INVALID_ARGUMENT`: a required argument is missing or empty, e.g. the merchant id.
+    InvalidArgument,
+    /// `INVALID_KEY`: the PEM or DER could not be read as a key.
+    InvalidKey,
+    /// `KEY_ENCRYPTED`: the private key is encrypted.
+    KeyEncrypted,
+    /// `KEY_TYPE_UNSUPPORTED`: the key is not RSA.
+    KeyTypeUnsupported,
+    /// `KEY_SIZE_UNSUPPORTED`: the RSA modulus is outside 2048..=4096 bits.
+    KeySizeUnsupported,
+    /// `KEY_EXPONENT_UNSUPPORTED`: the RSA public exponent is unsafe or unusual.
+    KeyExponentUnsupported,
+    /// `MISSING_HEADER`: a callback header is absent.
+    MissingHeader,
+    /// `INVALID_HEADER`: a header is repeated, not a single string, or malformed.
+    InvalidHeader,
+    /// `INVALID_PUBLIC_KEY`: `x-access-token` is not the configured public key ('Invalid public key').
+    InvalidPublicKey,
+    /// `INVALID_SIGNATURE`: the signature does not verify ('Invalid signature').
+    InvalidSignature,
+    /// `TIMESTAMP_OUT_OF_TOLERANCE`: the timestamp is too far from now.
+    TimestampOutOfTolerance,
+    /// `NO_VERIFYING_KEY`: no verifying key was configured.
+    NoVerifyingKey,
+    /// `CRYPTO_FAILURE`: the RSA operation or the random source failed.
+    CryptoFailure,
+    /// `INVALID_AMOUNT`: a decimal amount is malformed, negative, too large or too precise.
+    InvalidAmount,
+    /// `UNKNOWN_CURRENCY`: the currency has no known number of fraction digits.
+    UnknownCurrency,
+    /// `INVALID_CALLBACK`: a callback body lacks the shape of the spec's callback.
+    InvalidCallback,
+    /// `INVALID_RESPONSE`: an API response lacks the shape the spec gives for it.
+    InvalidResponse,
+    /// `AMBIGUOUS_CALLBACK`: the signature is genuine, but the signed message does not determine the body.
+    AmbiguousCallback,
+    /// `AMBIGUOUS_REQUEST`: `strict` signing refused a body its signed message would not determine.
+    AmbiguousRequest,
+    /// `MERCHANT_ID_MISMATCH`: `x-access-merchant-id` is not the expected merchant.
+    MerchantIdMismatch,
+}
+
+impl ErrorCode {
+    /// Every code, in a stable order: the one list of codes of this crate.
+    pub const ALL: [ErrorCode; 29] = [
+        ErrorCode::InvalidJson,
+        ErrorCode::BodyNotObject,
+        ErrorCode::BodyTooLarge,
+        ErrorCode::BodyTooDeep,
+        ErrorCode::DuplicateKey,
+        ErrorCode::InvalidNumber,
+        ErrorCode::InvalidBody,
+        ErrorCode::InvalidTimestamp,
+        ErrorCode::InvalidOption,
+        ErrorCode::InvalidArgument,
+        ErrorCode::InvalidKey,
+        ErrorCode::KeyEncrypted,
+        ErrorCode::KeyTypeUnsupported,
+        ErrorCode::KeySizeUnsupported,
+        ErrorCode::KeyExponentUnsupported,
+        ErrorCode::MissingHeader,
+        ErrorCode::InvalidHeader,
+        ErrorCode::InvalidPublicKey,
+        ErrorCode::InvalidSignature,
+        ErrorCode::TimestampOutOfTolerance,
+        ErrorCode::NoVerifyingKey,
+        ErrorCode::CryptoFailure,
+        ErrorCode::InvalidAmount,
+        ErrorCode::UnknownCurrency,
+        ErrorCode::InvalidCallback,
+        ErrorCode::InvalidResponse,
+        ErrorCode::AmbiguousCallback,
+        ErrorCode::AmbiguousRequest,
+        ErrorCode::MerchantIdMismatch,
+    ];
+
+    /// The code's text, e.g. `INVALID_SIGNATURE`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidJson => "INVALID_JSON",
+            ErrorCode::BodyNotObject => "BODY_NOT_OBJECT",
+            ErrorCode::BodyTooLarge => "BODY_TOO_LARGE",
+            ErrorCode::BodyTooDeep => "BODY_TOO_DEEP",
+            ErrorCode::DuplicateKey => "DUPLICATE_KEY",
+            ErrorCode::InvalidNumber => "INVALID_NUMBER",
+            ErrorCode::InvalidBody => "INVALID_BODY",
+            ErrorCode::InvalidTimestamp => "INVALID_TIMESTAMP",
+            ErrorCode::InvalidOption => "INVALID_OPTION",
+            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::InvalidKey => "INVALID_KEY",
+            ErrorCode::KeyEncrypted => "KEY_ENCRYPTED",
+            ErrorCode::KeyTypeUnsupported => "KEY_TYPE_UNSUPPORTED",
+            ErrorCode::KeySizeUnsupported => "KEY_SIZE_UNSUPPORTED",
+            ErrorCode::KeyExponentUnsupported => "KEY_EXPONENT_UNSUPPORTED",
+            ErrorCode::MissingHeader => "MISSING_HEADER",
+            ErrorCode::InvalidHeader => "INVALID_HEADER",
+            ErrorCode::InvalidPublicKey => "INVALID_PUBLIC_KEY",
+            ErrorCode::InvalidSignature => "INVALID_SIGNATURE",
+            ErrorCode::TimestampOutOfTolerance => "TIMESTAMP_OUT_OF_TOLERANCE",
+            ErrorCode::NoVerifyingKey => "NO_VERIFYING_KEY",
+            ErrorCode::CryptoFailure => "CRYPTO_FAILURE",
+            ErrorCode::InvalidAmount => "INVALID_AMOUNT",
+            ErrorCode::UnknownCurrency => "UNKNOWN_CURRENCY",
+            ErrorCode::InvalidCallback => "INVALID_CALLBACK",
+            ErrorCode::InvalidResponse => "INVALID_RESPONSE",
+            ErrorCode::AmbiguousCallback => "AMBIGUOUS_CALLBACK",
+            ErrorCode::AmbiguousRequest => "AMBIGUOUS_REQUEST",
+            ErrorCode::MerchantIdMismatch => "MERCHANT_ID_MISMATCH",
+        }
+    }
+
+    /// The code whose text is `text`, if there is one.
+    pub fn from_text(text: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.into_iter().find(|code| code.as_str() == text)
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Everything that can go wrong when building, signing or verifying.
 ///
 /// Codes are stable: new variants may be added, existing codes never change.
+/// Each variant names its [`ErrorCode`]; [`Error::code`] gives its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
     /// The body text is not valid JSON (`INVALID_JSON`).
-    InvalidJson { message: String },
+    InvalidJson {
+        /// The JSON reader's description of the fault, with its position.
+        message: String,
+    },
     /// The body is valid JSON but its top level is not an object (`BODY_NOT_OBJECT`).
-    BodyNotObject { found: &'static str },
+    BodyNotObject {
+        /// The JSON type found instead, e.g. `an array`.
+        found: &'static str,
+    },
     /// The body is larger than the configured limit, in bytes (`BODY_TOO_LARGE`).
-    BodyTooLarge { limit: usize, actual: usize },
+    BodyTooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+        /// The body's size, in bytes.
+        actual: usize,
+    },
     /// The canonical form would be far larger than the body itself, because long
     /// keys repeat in the entry of every leaf below them (`BODY_TOO_LARGE`).
-    CanonicalTooLarge { limit: u64, actual: u64 },
+    CanonicalTooLarge {
+        /// The largest canonical form allowed for a body of this size, in bytes.
+        limit: u64,
+        /// The canonical form's size as far as it was counted, in bytes.
+        actual: u64,
+    },
     /// Objects and arrays nest deeper than the limit (`BODY_TOO_DEEP`).
-    BodyTooDeep { limit: usize },
+    BodyTooDeep {
+        /// The deepest nesting allowed.
+        limit: usize,
+    },
     /// An object repeats a key; senders and receivers could read it differently (`DUPLICATE_KEY`).
-    DuplicateKey { path: String },
+    DuplicateKey {
+        /// Where the repeated key is.
+        path: String,
+    },
     /// A number that has no exact canonical text: too long, or out of float range (`INVALID_NUMBER`).
-    InvalidNumber { path: String, text: String },
+    InvalidNumber {
+        /// Where the number is.
+        path: String,
+        /// The number as written.
+        text: String,
+    },
     /// A JS value that JSON cannot carry: `undefined`, a function, `NaN`, a cycle… (`INVALID_BODY`).
-    InvalidBody { path: String, reason: String },
+    InvalidBody {
+        /// Where the value is.
+        path: String,
+        /// What is wrong with it, e.g. `is undefined`.
+        reason: String,
+    },
     /// The timestamp is not Unix seconds written as digits without a sign, spaces or a
     /// leading zero, at most 10 of them; a callback's must be exactly 10 (`INVALID_TIMESTAMP`).
-    InvalidTimestamp { value: String, expected: &'static str },
+    InvalidTimestamp {
+        /// The timestamp as given.
+        value: String,
+        /// What was expected instead.
+        expected: &'static str,
+    },
     /// An option has a value outside its documented set (`INVALID_OPTION`).
-    InvalidOption { name: String, reason: String },
+    InvalidOption {
+        /// The option's name.
+        name: String,
+        /// What is wrong with its value.
+        reason: String,
+    },
     /// A required argument is missing or empty, e.g. the merchant id (`INVALID_ARGUMENT`).
-    InvalidArgument { name: String, reason: String },
+    InvalidArgument {
+        /// The argument's name.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The PEM or DER could not be read as a key (`INVALID_KEY`).
-    InvalidKey { reason: String },
+    InvalidKey {
+        /// Why the key could not be read.
+        reason: String,
+    },
     /// The private key is encrypted; decrypt it first (`KEY_ENCRYPTED`).
     KeyEncrypted,
     /// The key is not RSA (EC, DSA, Ed25519, a certificate…) (`KEY_TYPE_UNSUPPORTED`).
-    KeyTypeUnsupported { found: String },
+    KeyTypeUnsupported {
+        /// What the key is instead.
+        found: String,
+    },
     /// The RSA modulus is outside 2048..=4096 bits (`KEY_SIZE_UNSUPPORTED`).
-    KeySizeUnsupported { bits: usize },
+    KeySizeUnsupported {
+        /// The modulus size, in bits.
+        bits: usize,
+    },
     /// The RSA public exponent is unsafe or unusual (`KEY_EXPONENT_UNSUPPORTED`).
-    KeyExponentUnsupported { exponent: String },
+    KeyExponentUnsupported {
+        /// The exponent, in decimal.
+        exponent: String,
+    },
     /// A callback header is absent (`MISSING_HEADER`).
-    MissingHeader { name: &'static str },
+    MissingHeader {
+        /// The header's name, lower case.
+        name: &'static str,
+    },
     /// A header is present more than once, or its value is not a single string (`INVALID_HEADER`).
-    InvalidHeader { name: String, reason: String },
+    InvalidHeader {
+        /// The header's name.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// `x-access-token` is not the configured public key ('Invalid public key', `INVALID_PUBLIC_KEY`).
-    InvalidPublicKey { hint: String },
+    InvalidPublicKey {
+        /// What to check next.
+        hint: String,
+    },
     /// The signature does not verify for this body and timestamp ('Invalid signature', `INVALID_SIGNATURE`).
-    InvalidSignature { hint: String },
+    InvalidSignature {
+        /// What to check next.
+        hint: String,
+    },
     /// The timestamp is further from `now` than the tolerance allows (`TIMESTAMP_OUT_OF_TOLERANCE`).
-    TimestampOutOfTolerance { skew_seconds: i128, tolerance_seconds: u64 },
+    TimestampOutOfTolerance {
+        /// The timestamp minus now, in seconds.
+        skew_seconds: i128,
+        /// The largest skew allowed, in seconds.
+        tolerance_seconds: u64,
+    },
     /// No verifying key was configured (`NO_VERIFYING_KEY`).
     NoVerifyingKey,
     /// The RSA operation or the random source failed (`CRYPTO_FAILURE`).
-    CryptoFailure { reason: String },
+    CryptoFailure {
+        /// What failed.
+        reason: String,
+    },
     /// A decimal amount is malformed, negative, too large, or has more fraction digits than its currency (`INVALID_AMOUNT`).
-    InvalidAmount { value: String, reason: String },
+    InvalidAmount {
+        /// The amount as given.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The currency code has no known number of fraction digits (`UNKNOWN_CURRENCY`).
-    UnknownCurrency { code: String },
+    UnknownCurrency {
+        /// The currency code as given.
+        code: String,
+    },
     /// A callback body lacks the shape of the spec's callback, e.g. no `status.status` (`INVALID_CALLBACK`).
-    InvalidCallback { path: String, reason: String },
+    InvalidCallback {
+        /// Where the fault is; empty for the whole body.
+        path: String,
+        /// What is wrong there.
+        reason: String,
+    },
     /// An API response lacks the shape the spec gives for it (`INVALID_RESPONSE`).
-    InvalidResponse { path: String, reason: String },
+    InvalidResponse {
+        /// Where the fault is; empty for the whole body.
+        path: String,
+        /// What is wrong there.
+        reason: String,
+    },
     /// The signature is genuine, but the signed message does not determine this body:
     /// another body with a different meaning has the same signature (`AMBIGUOUS_CALLBACK`).
     /// Carries where, and the body as received, so nothing is lost.
-    AmbiguousCallback { ambiguities: Vec<Ambiguity>, raw_body: String },
+    AmbiguousCallback {
+        /// Every place where the signed message does not determine the body.
+        ambiguities: Vec<Ambiguity>,
+        /// The body as received.
+        raw_body: String,
+    },
     /// `strict` signing refused a body whose signed message would not determine it (`AMBIGUOUS_REQUEST`).
-    AmbiguousRequest { ambiguities: Vec<Ambiguity> },
+    AmbiguousRequest {
+        /// Every place where the signed message would not determine the body.
+        ambiguities: Vec<Ambiguity>,
+    },
     /// `x-access-merchant-id` is not the expected merchant (`MERCHANT_ID_MISMATCH`).
-    MerchantIdMismatch { expected: String, actual: String },
+    MerchantIdMismatch {
+        /// The merchant id that was expected.
+        expected: String,
+        /// The merchant id the header carried.
+        actual: String,
+    },
 }
 
 impl Error {
-    /// The stable code, e.g. `INVALID_SIGNATURE`.
-    pub fn code(&self) -> &'static str {
+    /// The stable code of this error.
+    pub fn error_code(&self) -> ErrorCode {
         match self {
-            Error::InvalidJson { .. } => "INVALID_JSON",
-            Error::BodyNotObject { .. } => "BODY_NOT_OBJECT",
-            Error::BodyTooLarge { .. } | Error::CanonicalTooLarge { .. } => "BODY_TOO_LARGE",
-            Error::BodyTooDeep { .. } => "BODY_TOO_DEEP",
-            Error::DuplicateKey { .. } => "DUPLICATE_KEY",
-            Error::InvalidNumber { .. } => "INVALID_NUMBER",
-            Error::InvalidBody { .. } => "INVALID_BODY",
-            Error::InvalidTimestamp { .. } => "INVALID_TIMESTAMP",
-            Error::InvalidOption { .. } => "INVALID_OPTION",
-            Error::InvalidArgument { .. } => "INVALID_ARGUMENT",
-            Error::InvalidKey { .. } => "INVALID_KEY",
-            Error::KeyEncrypted => "KEY_ENCRYPTED",
-            Error::KeyTypeUnsupported { .. } => "KEY_TYPE_UNSUPPORTED",
-            Error::KeySizeUnsupported { .. } => "KEY_SIZE_UNSUPPORTED",
-            Error::KeyExponentUnsupported { .. } => "KEY_EXPONENT_UNSUPPORTED",
-            Error::MissingHeader { .. } => "MISSING_HEADER",
-            Error::InvalidHeader { .. } => "INVALID_HEADER",
-            Error::InvalidPublicKey { .. } => "INVALID_PUBLIC_KEY",
-            Error::InvalidSignature { .. } => "INVALID_SIGNATURE",
-            Error::TimestampOutOfTolerance { .. } => "TIMESTAMP_OUT_OF_TOLERANCE",
-            Error::NoVerifyingKey => "NO_VERIFYING_KEY",
-            Error::CryptoFailure { .. } => "CRYPTO_FAILURE",
-            Error::InvalidAmount { .. } => "INVALID_AMOUNT",
-            Error::UnknownCurrency { .. } => "UNKNOWN_CURRENCY",
-            Error::InvalidCallback { .. } => "INVALID_CALLBACK",
-            Error::InvalidResponse { .. } => "INVALID_RESPONSE",
-            Error::AmbiguousCallback { .. } => "AMBIGUOUS_CALLBACK",
-            Error::AmbiguousRequest { .. } => "AMBIGUOUS_REQUEST",
-            Error::MerchantIdMismatch { .. } => "MERCHANT_ID_MISMATCH",
+            Error::InvalidJson { .. } => ErrorCode::InvalidJson,
+            Error::BodyNotObject { .. } => ErrorCode::BodyNotObject,
+            Error::BodyTooLarge { .. } | Error::CanonicalTooLarge { .. } => ErrorCode::BodyTooLarge,
+            Error::BodyTooDeep { .. } => ErrorCode::BodyTooDeep,
+            Error::DuplicateKey { .. } => ErrorCode::DuplicateKey,
+            Error::InvalidNumber { .. } => ErrorCode::InvalidNumber,
+            Error::InvalidBody { .. } => ErrorCode::InvalidBody,
+            Error::InvalidTimestamp { .. } => ErrorCode::InvalidTimestamp,
+            Error::InvalidOption { .. } => ErrorCode::InvalidOption,
+            Error::InvalidArgument { .. } => ErrorCode::InvalidArgument,
+            Error::InvalidKey { .. } => ErrorCode::InvalidKey,
+            Error::KeyEncrypted => ErrorCode::KeyEncrypted,
+            Error::KeyTypeUnsupported { .. } => ErrorCode::KeyTypeUnsupported,
+            Error::KeySizeUnsupported { .. } => ErrorCode::KeySizeUnsupported,
+            Error::KeyExponentUnsupported { .. } => ErrorCode::KeyExponentUnsupported,
+            Error::MissingHeader { .. } => ErrorCode::MissingHeader,
+            Error::InvalidHeader { .. } => ErrorCode::InvalidHeader,
+            Error::InvalidPublicKey { .. } => ErrorCode::InvalidPublicKey,
+            Error::InvalidSignature { .. } => ErrorCode::InvalidSignature,
+            Error::TimestampOutOfTolerance { .. } => ErrorCode::TimestampOutOfTolerance,
+            Error::NoVerifyingKey => ErrorCode::NoVerifyingKey,
+            Error::CryptoFailure { .. } => ErrorCode::CryptoFailure,
+            Error::InvalidAmount { .. } => ErrorCode::InvalidAmount,
+            Error::UnknownCurrency { .. } => ErrorCode::UnknownCurrency,
+            Error::InvalidCallback { .. } => ErrorCode::InvalidCallback,
+            Error::InvalidResponse { .. } => ErrorCode::InvalidResponse,
+            Error::AmbiguousCallback { .. } => ErrorCode::AmbiguousCallback,
+            Error::AmbiguousRequest { .. } => ErrorCode::AmbiguousRequest,
+            Error::MerchantIdMismatch { .. } => ErrorCode::MerchantIdMismatch,
         }
+    }
+
+    /// The stable code's text, e.g. `INVALID_SIGNATURE`: `self.error_code().as_str()`.
+    pub fn code(&self) -> &'static str {
+        self.error_code().as_str()
     }
 
     /// A short suggestion of what to do next, where there is one.
@@ -133,39 +402,20 @@ impl Error {
         }
     }
 
-    /// Every code this crate can report, for documentation and exhaustive tests.
-    pub const ALL_CODES: &'static [&'static str] = &[
-        "INVALID_JSON",
-        "BODY_NOT_OBJECT",
-        "BODY_TOO_LARGE",
-        "BODY_TOO_DEEP",
-        "DUPLICATE_KEY",
-        "INVALID_NUMBER",
-        "INVALID_BODY",
-        "INVALID_TIMESTAMP",
-        "INVALID_OPTION",
-        "INVALID_ARGUMENT",
-        "INVALID_KEY",
-        "KEY_ENCRYPTED",
-        "KEY_TYPE_UNSUPPORTED",
-        "KEY_SIZE_UNSUPPORTED",
-        "KEY_EXPONENT_UNSUPPORTED",
-        "MISSING_HEADER",
-        "INVALID_HEADER",
-        "INVALID_PUBLIC_KEY",
-        "INVALID_SIGNATURE",
-        "TIMESTAMP_OUT_OF_TOLERANCE",
-        "NO_VERIFYING_KEY",
-        "CRYPTO_FAILURE",
-        "INVALID_AMOUNT",
-        "UNKNOWN_CURRENCY",
-        "INVALID_CALLBACK",
-        "INVALID_RESPONSE",
-        "AMBIGUOUS_CALLBACK",
-        "AMBIGUOUS_REQUEST",
-        "MERCHANT_ID_MISMATCH",
-    ];
+    /// Every code's text, in the order of [`ErrorCode::ALL`].
+    pub const ALL_CODES: &'static [&'static str] = &ALL_CODE_TEXTS;
 }
+
+/// The texts of [`ErrorCode::ALL`], made from it at compile time.
+const ALL_CODE_TEXTS: [&str; ErrorCode::ALL.len()] = {
+    let mut texts = [""; ErrorCode::ALL.len()];
+    let mut i = 0;
+    while i < texts.len() {
+        texts[i] = ErrorCode::ALL[i].as_str();
+        i += 1;
+    }
+    texts
+};
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -276,6 +526,70 @@ mod tests {
         for e in sample {
             assert!(Error::ALL_CODES.contains(&e.code()), "{}", e.code());
         }
+    }
+
+    #[test]
+    fn all_has_each_code_once_and_its_text_round_trips() {
+        let mut texts: Vec<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+        assert_eq!(texts, Error::ALL_CODES);
+        for code in ErrorCode::ALL {
+            assert_eq!(ErrorCode::from_text(code.as_str()), Some(code));
+            assert_eq!(code.to_string(), code.as_str());
+            let shape = code.as_str().bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
+            assert!(shape, "{code}");
+        }
+        assert_eq!(ErrorCode::from_text("invalid_json"), None);
+        texts.sort_unstable();
+        texts.dedup();
+        assert_eq!(texts.len(), ErrorCode::ALL.len());
+    }
+
+    /// One error of every variant: together they use every code of [`ErrorCode::ALL`].
+    #[test]
+    fn every_code_is_some_variant_s_code() {
+        let text = || String::from("x");
+        let every = [
+            Error::InvalidJson { message: text() },
+            Error::BodyNotObject { found: "an array" },
+            Error::BodyTooLarge { limit: 1, actual: 2 },
+            Error::CanonicalTooLarge { limit: 1, actual: 2 },
+            Error::BodyTooDeep { limit: 1 },
+            Error::DuplicateKey { path: text() },
+            Error::InvalidNumber { path: text(), text: text() },
+            Error::InvalidBody { path: text(), reason: text() },
+            Error::InvalidTimestamp { value: text(), expected: "digits" },
+            Error::InvalidOption { name: text(), reason: text() },
+            Error::InvalidArgument { name: text(), reason: text() },
+            Error::InvalidKey { reason: text() },
+            Error::KeyEncrypted,
+            Error::KeyTypeUnsupported { found: text() },
+            Error::KeySizeUnsupported { bits: 1024 },
+            Error::KeyExponentUnsupported { exponent: text() },
+            Error::MissingHeader { name: "x-access-token" },
+            Error::InvalidHeader { name: text(), reason: text() },
+            Error::InvalidPublicKey { hint: text() },
+            Error::InvalidSignature { hint: text() },
+            Error::TimestampOutOfTolerance { skew_seconds: 1, tolerance_seconds: 0 },
+            Error::NoVerifyingKey,
+            Error::CryptoFailure { reason: text() },
+            Error::InvalidAmount { value: text(), reason: text() },
+            Error::UnknownCurrency { code: text() },
+            Error::InvalidCallback { path: text(), reason: text() },
+            Error::InvalidResponse { path: text(), reason: text() },
+            Error::AmbiguousCallback { ambiguities: Vec::new(), raw_body: text() },
+            Error::AmbiguousRequest { ambiguities: Vec::new() },
+            Error::MerchantIdMismatch { expected: text(), actual: text() },
+        ];
+        let mut used: Vec<ErrorCode> = every.iter().map(Error::error_code).collect();
+        for error in &every {
+            assert_eq!(error.code(), error.error_code().as_str());
+            assert!(!error.to_string().is_empty());
+        }
+        used.sort_unstable();
+        used.dedup();
+        let mut all = ErrorCode::ALL.to_vec();
+        all.sort_unstable();
+        assert_eq!(used, all);
     }
 
     #[test]

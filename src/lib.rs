@@ -1,6 +1,29 @@
 //! payment-intake: build, sign and verify messages of the Payment Intake
-//! Service. The core modules are plain Rust; `wasm` holds the JS bindings.
+//! Service, and validate requests against its spec. The core is plain Rust;
+//! `wasm/` holds the JS bindings.
+//!
+//! # Map of the source
+//!
+//! One folder per concept, each with a `//!` header saying what it owns:
+//!
+//! - `json/`: the JSON tree, its limits, and the readers from text;
+//! - `canonical/`: the signed message (entries, sorting, numbers, the
+//!   one-pass text path, the ambiguity checks);
+//! - `rsa/`: keys, RSASSA-PKCS1-v1_5 (`pkcs1v15`), and the crate-private
+//!   arithmetic (`hazmat`), with its constant-time claims written down;
+//! - `request/`: building request bodies and signing them into headers;
+//! - `callback/`: verifying and diagnosing callbacks, and their typed model;
+//! - `spec/`: the spec's tables as data (operations, availability, states,
+//!   decline reasons, currencies, headers, limits);
+//! - `validate/`: request validation against those tables;
+//! - `error.rs`: the one [`Error`] and its [`ErrorCode`]s;
+//! - `wasm/`: the JS bindings (wasm32 only).
+//!
+//! The `pub use` list below is the Rust API. Everything else is crate-private;
+//! fuzz targets, benches and integration tests reach internals through the
+//! hidden `__private` module, which is not API.
 
+#![warn(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub(crate) mod callback;
@@ -24,15 +47,15 @@ pub use canonical::ambiguity::{ambiguities, Ambiguity};
 pub use canonical::{
     canonical_entries, canonical_message, canonical_steps, message_of_text, Booleans, CanonicalOptions, Falsy, Order,
 };
-pub use error::{Error, Result};
+pub use error::{Error, ErrorCode, Result};
 pub use json::{parse_body, Json, Limits};
 pub use request::builders::{build_payin_request, build_widget_payin_request, PayinInput, WidgetPayinInput};
-pub use request::signing::{sign_body, sign_message, verify_message, AccessHeaders};
+pub use request::signing::{sign_body, AccessHeaders};
 pub use rsa::keys::{SigningKey, VerifyingKey};
+pub use rsa::pkcs1v15::{sign_message, verify_message};
 pub use spec::currency::{currency_digits, from_minor_units, to_minor_units};
-pub use validate::{
-    validate_request, validate_request_text, Issue, IssueValue, Operation, ValidationReport, ISSUE_CODES,
-};
+pub use spec::operations::Operation;
+pub use validate::{validate_request, validate_request_text, Issue, IssueValue, ValidationReport, ISSUE_CODES};
 
 /// Internals for this crate's own fuzz targets, benches and integration tests.
 /// Not part of the API: nothing here is stable.
@@ -43,6 +66,6 @@ pub mod __private {
     pub use crate::canonical::number::python_number_text;
     pub use crate::canonical::text::message_from_text;
     pub use crate::json::{parse_value, MAX_SAFE_INTEGER};
-    pub use crate::request::signing::decode_base64url;
-    pub use crate::rsa::hazmat::CrtKey;
+    pub use crate::rsa::pkcs1v15::decode_base64url;
+    pub use crate::rsa::CrtKey;
 }

@@ -10,8 +10,9 @@
 //!   checked by an allocator that looks into each buffer as it is freed.
 //!
 //! Blinding, the fault check and the operation count of the constant-time
-//! exponentiation need test-only seams: they are unit tests in `src/signing.rs`
-//! and `src/modmath.rs`.
+//! exponentiation need test-only seams: they are unit tests in `src/rsa/pkcs1v15.rs`
+//! and `src/rsa/hazmat.rs`. `CrtKey` here is `__private`'s opaque test seam
+//! (`src/rsa/mod.rs`): it can be made and dropped, and holds its secrets privately.
 //!
 //! Native only (files, a global allocator); in wasm the same CRT code is held by
 //! the shared signature vectors (`tests/common`, run by `wasm-pack test`).

@@ -16,29 +16,29 @@ mod common;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use payment_intake::__private::match_token;
 use payment_intake::__private::decode_base64url;
+use payment_intake::__private::match_token;
 use payment_intake::{
-    canonical_message, diagnose_callback, parse_body, parse_callback_with, verify_callback, CanonicalOptions, Limits,
-    ReceivedHeaders, VerifyOptions, VerifyingKey,
+    canonical_message, diagnose_callback, parse_body, parse_callback_with, verify_callback, CanonicalOptions,
+    ErrorCode, Limits, ReceivedHeaders, VerifyOptions, VerifyingKey,
 };
 
-const VERIFY_ERRORS: &[&str] = &[
-    "INVALID_TIMESTAMP",
-    "INVALID_JSON",
-    "BODY_NOT_OBJECT",
-    "BODY_TOO_LARGE",
-    "BODY_TOO_DEEP",
-    "DUPLICATE_KEY",
-    "INVALID_NUMBER",
-    "INVALID_PUBLIC_KEY",
-    "INVALID_SIGNATURE",
-    "TIMESTAMP_OUT_OF_TOLERANCE",
+const VERIFY_ERRORS: &[ErrorCode] = &[
+    ErrorCode::InvalidTimestamp,
+    ErrorCode::InvalidJson,
+    ErrorCode::BodyNotObject,
+    ErrorCode::BodyTooLarge,
+    ErrorCode::BodyTooDeep,
+    ErrorCode::DuplicateKey,
+    ErrorCode::InvalidNumber,
+    ErrorCode::InvalidPublicKey,
+    ErrorCode::InvalidSignature,
+    ErrorCode::TimestampOutOfTolerance,
     // x-access-merchant-id that is not 1 to 128 visible ASCII characters.
-    "INVALID_HEADER",
+    ErrorCode::InvalidHeader,
     // After a good signature: a body without the callback's shape, or one its message does not determine.
-    "INVALID_CALLBACK",
-    "AMBIGUOUS_CALLBACK",
+    ErrorCode::InvalidCallback,
+    ErrorCode::AmbiguousCallback,
 ];
 
 struct Fixture {
@@ -127,7 +127,7 @@ fuzz_target!(|data: &[u8]| {
     let headers = match ReceivedHeaders::from_pairs(pairs.iter().copied()) {
         Ok(headers) => headers,
         Err(error) => {
-            assert!(["MISSING_HEADER", "INVALID_HEADER"].contains(&error.code()), "{error:?}");
+            assert!([ErrorCode::MissingHeader, ErrorCode::InvalidHeader].contains(&error.error_code()), "{error:?}");
             return;
         }
     };
@@ -150,7 +150,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(verify_callback(raw_body, &headers, &fixture.keys, &windowed).is_ok());
         }
         Err(error) => {
-            assert!(VERIFY_ERRORS.contains(&error.code()), "{error:?}");
+            assert!(VERIFY_ERRORS.contains(&error.error_code()), "{error:?}");
             let _ = error.to_string();
         }
     }

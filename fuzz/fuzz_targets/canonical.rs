@@ -14,9 +14,15 @@ use base64::Engine;
 use libfuzzer_sys::fuzz_target;
 use payment_intake::__private::message_from_text;
 use payment_intake::__private::parse_value;
-use payment_intake::{canonical_entries, canonical_steps, parse_body, CanonicalOptions, Json, Limits};
+use payment_intake::{canonical_entries, canonical_steps, parse_body, CanonicalOptions, ErrorCode, Json, Limits};
 
-const PARSE_ERRORS: &[&str] = &["INVALID_JSON", "BODY_NOT_OBJECT", "BODY_TOO_LARGE", "BODY_TOO_DEEP", "DUPLICATE_KEY"];
+const PARSE_ERRORS: &[ErrorCode] = &[
+    ErrorCode::InvalidJson,
+    ErrorCode::BodyNotObject,
+    ErrorCode::BodyTooLarge,
+    ErrorCode::BodyTooDeep,
+    ErrorCode::DuplicateKey,
+];
 
 fuzz_target!(|data: &[u8]| {
     let text = common::text(data);
@@ -24,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
     let body = match parse_body(&text, &limits) {
         Ok(body) => body,
         Err(error) => {
-            assert!(PARSE_ERRORS.contains(&error.code()), "unexpected parse error {error:?}");
+            assert!(PARSE_ERRORS.contains(&error.error_code()), "unexpected parse error {error:?}");
             let _ = error.to_string();
             // Whatever serde_json reads as JSON text must not be called invalid JSON.
             if serde_json::from_str::<serde_json::Value>(&text).is_ok() {

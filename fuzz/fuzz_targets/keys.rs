@@ -14,11 +14,16 @@ mod common;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE};
 use base64::Engine;
 use libfuzzer_sys::fuzz_target;
-use payment_intake::{sign_message, verify_message, SigningKey, VerifyingKey};
+use payment_intake::{sign_message, verify_message, ErrorCode, SigningKey, VerifyingKey};
 
 const LABELS: [&str; 4] = ["PRIVATE KEY", "RSA PRIVATE KEY", "PUBLIC KEY", "RSA PUBLIC KEY"];
-const KEY_ERRORS: &[&str] =
-    &["INVALID_KEY", "KEY_ENCRYPTED", "KEY_TYPE_UNSUPPORTED", "KEY_SIZE_UNSUPPORTED", "KEY_EXPONENT_UNSUPPORTED"];
+const KEY_ERRORS: &[ErrorCode] = &[
+    ErrorCode::InvalidKey,
+    ErrorCode::KeyEncrypted,
+    ErrorCode::KeyTypeUnsupported,
+    ErrorCode::KeySizeUnsupported,
+    ErrorCode::KeyExponentUnsupported,
+];
 
 fn pem(label: &str, der: &[u8]) -> String {
     let encoded = STANDARD.encode(der);
@@ -50,10 +55,10 @@ fuzz_target!(|data: &[u8]| {
             let again = SigningKey::from_pem(&key.private_key_pem().expect("exports")).expect("reads back");
             assert_eq!(again.verifying_key(), key.verifying_key());
         }
-        Err(error) => assert!(KEY_ERRORS.contains(&error.code()), "{error:?}"),
+        Err(error) => assert!(KEY_ERRORS.contains(&error.error_code()), "{error:?}"),
     }
     match VerifyingKey::from_pem(&text) {
         Ok(key) => check_verifying(&key),
-        Err(error) => assert!(KEY_ERRORS.contains(&error.code()), "{error:?}"),
+        Err(error) => assert!(KEY_ERRORS.contains(&error.error_code()), "{error:?}"),
     }
 });

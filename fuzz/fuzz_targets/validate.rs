@@ -9,13 +9,11 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
+use payment_intake::__private::MAX_SAFE_INTEGER;
 use payment_intake::{
-    IssueValue, Operation,
-    parse_body, parse_callback, parse_info_response, validate_request, validate_request_text, Error, Limits,
-    ValidationReport, ISSUE_CODES,
+    parse_body, parse_callback, parse_info_response, validate_request, validate_request_text, ErrorCode, IssueValue,
+    Limits, Operation, ValidationReport, ISSUE_CODES,
 };
-
-const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 
 fn check(report: &ValidationReport) {
     assert_eq!(report.valid, report.errors.is_empty());
@@ -45,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         check(&report);
         assert_eq!(report, validate_request_text(path, &text), "text and tree reports differ");
         if let Err(error) = parse_info_response(path, &body) {
-            assert!(Error::ALL_CODES.contains(&error.code()));
+            assert!(ErrorCode::ALL.contains(&error.error_code()));
         }
     }
     if let Err(error) = parse_callback(&body) {

@@ -15,19 +15,22 @@ use crate::canonical::ambiguity::{self, Ambiguity};
 use crate::canonical::{canonical_message, check_callback_timestamp, encode_message, joined_entries, CanonicalOptions};
 use crate::error::{Error, Result};
 use crate::json::{parse_body, Json, Limits};
-use crate::request::signing::{
-    decode_base64url, decode_signature, verify_message, verify_signature_bytes, HEADER_MERCHANT_ID, HEADER_SIGNATURE,
-    HEADER_TIMESTAMP, HEADER_TOKEN,
-};
 use crate::rsa::keys::VerifyingKey;
+use crate::rsa::pkcs1v15::{decode_base64url, decode_signature, verify_message, verify_signature_bytes};
+use crate::spec::headers::{HEADERS, HEADER_MERCHANT_ID};
+use crate::spec::limits::RECEIVED_MERCHANT_ID_MAX_CHARS;
 use model::{parse_callback_with, Callback};
 
 /// The four `x-access-*` headers of a received callback, found by name in any letter case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReceivedHeaders {
+    /// `x-access-timestamp`, trimmed.
     pub timestamp: String,
+    /// `x-access-merchant-id`, trimmed.
     pub merchant_id: String,
+    /// `x-access-signature`, trimmed.
     pub signature: String,
+    /// `x-access-token`, trimmed.
     pub token: String,
 }
 
@@ -35,7 +38,7 @@ impl ReceivedHeaders {
     /// Picks the four headers out of `(name, value)` pairs. Other headers are ignored;
     /// one of the four given twice (even in different case) is refused.
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self> {
-        let names = [HEADER_TIMESTAMP, HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TOKEN];
+        let names = HEADERS;
         let mut found: [Option<&str>; 4] = [None; 4];
         for (name, value) in pairs {
             let Some(slot) = names.iter().position(|wanted| name.trim().eq_ignore_ascii_case(wanted)) else {
@@ -58,12 +61,14 @@ impl ReceivedHeaders {
 /// [`Limits::CALLBACK_MAX_BYTES`] with the spec's default canonical options.
 #[derive(Debug, Clone)]
 pub struct VerifyOptions {
+    /// The canonical variant the sender signs with.
     pub canonical: CanonicalOptions,
     /// Refuse timestamps further than this from `now`. Off by default: the spec
     /// does not say whether the service re-signs retried callbacks.
     pub tolerance_seconds: Option<u64>,
     /// The current Unix time; required when a tolerance is set.
     pub now: Option<u64>,
+    /// Bounds on the body read.
     pub limits: Limits,
     /// Return the model of a body that its signed message does not determine
     /// (with its [`VerifiedCallback::ambiguities`]) instead of refusing it with
@@ -96,6 +101,7 @@ pub struct VerifiedCallback {
     /// Where the signed message does not determine the body; empty unless
     /// [`VerifyOptions::allow_ambiguous`] let an ambiguous body through.
     pub ambiguities: Vec<Ambiguity>,
+    /// `x-access-timestamp`, as Unix seconds.
     pub timestamp: u64,
     /// As received: this header is not covered by the signature.
     pub merchant_id: String,
@@ -107,8 +113,11 @@ pub struct VerifiedCallback {
 /// implementation needs to finish [`verify_callback`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreparedCallback {
+    /// The body, read.
     pub body: Json,
+    /// `x-access-timestamp`, as Unix seconds.
     pub timestamp: u64,
+    /// As received: this header is not covered by the signature.
     pub merchant_id: String,
     /// Which of the configured keys the token names: the one to verify with.
     pub key_index: usize,
@@ -146,14 +155,11 @@ impl PreparedCallback {
     }
 }
 
-/// Longest `x-access-merchant-id` accepted (the error's text says 128 too).
-pub const MAX_MERCHANT_ID_CHARS: usize = 128;
-
 /// A merchant id is 1 to 128 visible ASCII characters (no spaces, controls or
 /// non-ASCII), and the expected one when the options name it.
 fn check_merchant_id(merchant_id: &str, options: &VerifyOptions) -> Result<()> {
-    let sane =
-        (1..=MAX_MERCHANT_ID_CHARS).contains(&merchant_id.len()) && merchant_id.bytes().all(|b| b.is_ascii_graphic());
+    let sane = (1..=RECEIVED_MERCHANT_ID_MAX_CHARS).contains(&merchant_id.len())
+        && merchant_id.bytes().all(|b| b.is_ascii_graphic());
     if !sane {
         return Err(Error::InvalidHeader {
             name: HEADER_MERCHANT_ID.into(),
@@ -403,6 +409,7 @@ mod subtle_compare {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::headers::HEADER_TOKEN;
 
     #[test]
     fn header_names_in_any_case_and_duplicates_refused() {

@@ -49,10 +49,13 @@ pub enum Order {
 /// The canonical-form variant to build or expect. `Default` is [`CanonicalOptions::DEFAULT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CanonicalOptions {
+    /// How falsy leaves are written.
     pub falsy: Falsy,
+    /// How `true` and `false` are written.
     pub booleans: Booleans,
     /// Keep the `=` padding of base64url (the default).
     pub padding: bool,
+    /// How entries are sorted.
     pub order: Order,
 }
 

@@ -16,11 +16,15 @@ use crate::error::{Error, Result};
 /// A parsed JSON value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Json {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
     /// The number exactly as written in the JSON text.
     Number(String),
+    /// A string, unescaped.
     String(String),
+    /// Items in order.
     Array(Vec<Json>),
     /// Members in source order.
     Object(Vec<(String, Json)>),

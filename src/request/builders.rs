@@ -8,11 +8,9 @@ use serde::Deserialize;
 use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::spec::currency::to_minor_units;
-use crate::validate::{validate_request, Operation, ValidationReport};
-
-/// Lifetime sent when none is given: the spec's default of 10 minutes,
-/// within the bounds of every country (300..=600, KZ 300..=900).
-pub const DEFAULT_LIFETIME_SECONDS: u64 = 600;
+use crate::spec::limits::LIFETIME_DEFAULT;
+use crate::spec::operations::Operation;
+use crate::validate::{validate_request, ValidationReport};
 
 /// Input of [`build_payin_request`] (P2P H2H payin create). Every field is
 /// optional here so a missing one shows in the report as `REQUIRED` at its
@@ -20,11 +18,17 @@ pub const DEFAULT_LIFETIME_SECONDS: u64 = 600;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PayinInput {
+    /// `general.project_id`.
     pub project_id: Option<String>,
+    /// `general.payment_id`: the merchant's payment identifier.
     pub payment_id: Option<String>,
+    /// `general.merchant_callback_url`: where informative callbacks go.
     pub merchant_callback_url: Option<String>,
+    /// `general.merchant_success_callback_url`: where the success callback goes.
     pub merchant_success_callback_url: Option<String>,
+    /// `general.merchant_decline_callback_url`: where the decline callback goes.
     pub merchant_decline_callback_url: Option<String>,
+    /// `general.redirect_url`: where the payment page sends the user back.
     pub redirect_url: Option<String>,
     /// A payment method code, e.g. `card-p2p`.
     pub method: Option<String>,
@@ -32,30 +36,45 @@ pub struct PayinInput {
     pub amount: Option<u64>,
     /// Amount in major units as decimal text, e.g. "1500.50"; converted exactly by `currency`.
     pub amount_major: Option<String>,
+    /// `payment.currency`: ISO 4217 alpha-3.
     pub currency: Option<String>,
-    /// Seconds; [`DEFAULT_LIFETIME_SECONDS`] when absent.
+    /// Seconds; 600 when absent (the spec's default, `spec::limits::LIFETIME_DEFAULT`).
     pub lifetime: Option<u64>,
     /// `payment.bank_symbol`: the bank the client would like to pay to.
     pub bank_symbol: Option<String>,
+    /// `payment.description`.
     pub description: Option<String>,
+    /// `payment.extra_param`.
     pub extra_param: Option<String>,
+    /// `sender.pan`.
     pub sender_pan: Option<String>,
+    /// `sender.phone`.
     pub sender_phone: Option<String>,
     /// `sender.bank_symbol`: the bank the client pays from.
     pub sender_bank_symbol: Option<String>,
+    /// `sender.card_holder`.
     pub sender_card_holder: Option<String>,
+    /// `customer.id`.
     pub customer_id: Option<String>,
     /// `customer.ip_address`.
     pub customer_ip: Option<String>,
+    /// `customer.first_name`.
     pub first_name: Option<String>,
+    /// `customer.last_name`.
     pub last_name: Option<String>,
     /// `ftd` or `trust`.
     pub customer_type: Option<String>,
+    /// `customer.country`: ISO 3166-1 alpha-2.
     pub country: Option<String>,
+    /// `customer.language`: ISO 639-1.
     pub language: Option<String>,
+    /// `customer.email`.
     pub email: Option<String>,
+    /// `customer.browser`.
     pub browser: Option<String>,
+    /// `customer.device_type`.
     pub device_type: Option<String>,
+    /// `customer.user_agent`.
     pub user_agent: Option<String>,
 }
 
@@ -63,26 +82,43 @@ pub struct PayinInput {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WidgetPayinInput {
+    /// `general.project_id`.
     pub project_id: Option<String>,
+    /// `general.payment_id`: the merchant's payment identifier.
     pub payment_id: Option<String>,
+    /// `general.merchant_callback_url`: where informative callbacks go.
     pub merchant_callback_url: Option<String>,
+    /// `general.merchant_success_callback_url`: where the success callback goes.
     pub merchant_success_callback_url: Option<String>,
+    /// `general.merchant_decline_callback_url`: where the decline callback goes.
     pub merchant_decline_callback_url: Option<String>,
+    /// `general.redirect_url`: where the payment page sends the user back.
     pub redirect_url: Option<String>,
     /// A widget method code, e.g. `payin-p2p-card`; required for KZ.
     pub widget_method: Option<String>,
+    /// Amount in minor units. Give this or `amount_major`, not both.
     pub amount: Option<u64>,
+    /// Amount in major units as decimal text, e.g. "1500.50"; converted exactly by `currency`.
     pub amount_major: Option<String>,
+    /// `payment.currency`: ISO 4217 alpha-3.
     pub currency: Option<String>,
+    /// Seconds; 600 when absent (the spec's default, `spec::limits::LIFETIME_DEFAULT`).
     pub lifetime: Option<u64>,
+    /// `payment.description`.
     pub description: Option<String>,
+    /// `payment.extra_param`.
     pub extra_param: Option<String>,
     /// `sender.bank_symbol`: the bank to pre-select (RU and KZ only).
     pub bank_symbol: Option<String>,
+    /// `customer.id`.
     pub customer_id: Option<String>,
+    /// `customer.ip_address`.
     pub customer_ip: Option<String>,
+    /// `customer.country`: ISO 3166-1 alpha-2.
     pub country: Option<String>,
+    /// `customer.language`: ISO 639-1.
     pub language: Option<String>,
+    /// `ftd` or `trust`.
     pub customer_type: Option<String>,
     /// Required for KE, NG and ZA.
     pub email: Option<String>,
@@ -170,7 +206,7 @@ pub fn build_payin_request(input: &PayinInput) -> Result<(Json, ValidationReport
         .text("method", &input.method)
         .number("amount", amount)
         .text("currency", &input.currency)
-        .number("lifetime", Some(input.lifetime.unwrap_or(DEFAULT_LIFETIME_SECONDS)))
+        .number("lifetime", Some(input.lifetime.unwrap_or(LIFETIME_DEFAULT)))
         .text("bank_symbol", &input.bank_symbol)
         .text("description", &input.description)
         .text("extra_param", &input.extra_param);
@@ -210,7 +246,7 @@ pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json, Val
     let payment = Members::default()
         .number("amount", amount)
         .text("currency", &input.currency)
-        .number("lifetime", Some(input.lifetime.unwrap_or(DEFAULT_LIFETIME_SECONDS)))
+        .number("lifetime", Some(input.lifetime.unwrap_or(LIFETIME_DEFAULT)))
         .text("description", &input.description)
         .text("extra_param", &input.extra_param)
         .text("widget_method", &input.widget_method);

@@ -1,15 +1,30 @@
-//! The RSA arithmetic of signing and verifying, in 32-bit limbs (wasm32
-//! multiplies 32 x 32 -> 64 bits natively): Montgomery multiplication (CIOS)
-//! with parameters computed once per key, exponentiation by a small public
-//! exponent (65537: 16 squarings and 1 multiply), and a constant-time
-//! fixed-window exponentiation for the private CRT halves. `signing` does the
-//! padding, blinding and CRT recombination around these.
+//! Hazardous material: the raw RSA arithmetic of signing and verifying, in
+//! 32-bit limbs (wasm32 multiplies 32 x 32 -> 64 bits natively): Montgomery
+//! multiplication (CIOS) with parameters computed once per key,
+//! exponentiation by a small public exponent (65537: 16 squarings and 1
+//! multiply), and a constant-time fixed-window exponentiation for the private
+//! CRT halves. No padding, no blinding, no checks: `super::pkcs1v15` does the
+//! encoding, blinding and fault check around these.
+//!
+//! Crate-private, and only `rsa/` uses it. [`CrtKey`] and [`Modulus`] keep
+//! their (secret) fields private and wipe them on drop.
+//!
+//! Constant time, function by function (the whole picture is in `super`'s
+//! docs and SECURITY.md):
+//! - [`Modulus::pow_secret`], `mul_into` and `select`: constant time in the
+//!   source (same operations and addresses for every exponent and base);
+//! - [`CrtKey::pow_d`]: its two exponentiations are `pow_secret`; the
+//!   reductions and the recombination around them are `num-bigint-dig`'s and
+//!   are not constant time (they run on blinded values);
+//! - [`CrtKey::new`], [`Modulus::new`], [`limbs`], [`limbs_from_be`],
+//!   [`be_from_limbs`]: not constant time (once per key, or public values);
+//! - [`Modulus::pow_public`], [`less_than`]: variable time, for public values only.
 
 use rsa::BigUint;
 use zeroize::Zeroize;
 
 /// Little-endian 32-bit limbs of `value`, exactly `len` of them (`value` must fit).
-pub fn limbs(value: &BigUint, len: usize) -> Vec<u32> {
+pub(crate) fn limbs(value: &BigUint, len: usize) -> Vec<u32> {
     let bytes = value.to_bytes_le();
     let mut out = vec![0u32; len];
     for (i, chunk) in bytes.chunks(4).enumerate().take(len) {
@@ -21,12 +36,12 @@ pub fn limbs(value: &BigUint, len: usize) -> Vec<u32> {
 }
 
 /// The number held in little-endian limbs.
-pub fn from_limbs(limbs: &[u32]) -> BigUint {
+pub(crate) fn from_limbs(limbs: &[u32]) -> BigUint {
     BigUint::from_slice(limbs)
 }
 
 /// Little-endian limbs of big-endian bytes, exactly `len` of them, or `None` when they do not fit.
-pub fn limbs_from_be(bytes: &[u8], len: usize) -> Option<Vec<u32>> {
+pub(crate) fn limbs_from_be(bytes: &[u8], len: usize) -> Option<Vec<u32>> {
     let mut out = vec![0u32; len];
     for (i, &byte) in bytes.iter().rev().enumerate() {
         if i / 4 >= len {
@@ -41,7 +56,7 @@ pub fn limbs_from_be(bytes: &[u8], len: usize) -> Option<Vec<u32>> {
 }
 
 /// Big-endian bytes of little-endian limbs, exactly `size` of them (higher bytes must be zero).
-pub fn be_from_limbs(limbs: &[u32], size: usize) -> Vec<u8> {
+pub(crate) fn be_from_limbs(limbs: &[u32], size: usize) -> Vec<u8> {
     let mut out = vec![0u8; size];
     for (i, byte) in out.iter_mut().rev().enumerate() {
         if let Some(limb) = limbs.get(i / 4) {
@@ -52,7 +67,7 @@ pub fn be_from_limbs(limbs: &[u32], size: usize) -> Vec<u8> {
 }
 
 /// `a < b` for limbs of the same length (variable time: for public values).
-pub fn less_than(a: &[u32], b: &[u32]) -> bool {
+pub(crate) fn less_than(a: &[u32], b: &[u32]) -> bool {
     for (x, y) in a.iter().rev().zip(b.iter().rev()) {
         if x != y {
             return x < y;
@@ -63,16 +78,18 @@ pub fn less_than(a: &[u32], b: &[u32]) -> bool {
 
 /// The private key in CRT form, prepared for [`Modulus::pow_secret`].
 #[derive(Clone)]
-pub struct CrtKey {
-    pub p: Modulus,
-    pub q: Modulus,
+pub(crate) struct CrtKey {
+    /// p and q with their Montgomery constants.
+    p: Modulus,
+    q: Modulus,
     /// d mod (p - 1) and d mod (q - 1), in as many limbs as p and q.
-    pub dp: Vec<u32>,
-    pub dq: Vec<u32>,
+    dp: Vec<u32>,
+    dq: Vec<u32>,
     /// q^-1 mod p.
-    pub qinv: BigUint,
-    pub p_value: BigUint,
-    pub q_value: BigUint,
+    qinv: BigUint,
+    /// p and q as numbers, for the reductions and the recombination.
+    p_value: BigUint,
+    q_value: BigUint,
 }
 
 impl Drop for CrtKey {
@@ -87,7 +104,7 @@ impl Drop for CrtKey {
 
 impl CrtKey {
     /// From two primes, the private exponent's CRT halves and q^-1 mod p.
-    pub fn new(p: &BigUint, q: &BigUint, dp: &BigUint, dq: &BigUint, qinv: &BigUint) -> Option<CrtKey> {
+    pub(crate) fn new(p: &BigUint, q: &BigUint, dp: &BigUint, dq: &BigUint, qinv: &BigUint) -> Option<CrtKey> {
         let p_mod = Modulus::new(p)?;
         let q_mod = Modulus::new(q)?;
         if dp.bits() > 32 * p_mod.limb_count() || dq.bits() > 32 * q_mod.limb_count() {
@@ -105,7 +122,7 @@ impl CrtKey {
     }
 
     /// `c^d mod pq` by the CRT, each half in constant time. `c` should be blinded.
-    pub fn pow_d(&self, c: &BigUint) -> BigUint {
+    pub(crate) fn pow_d(&self, c: &BigUint) -> BigUint {
         let m1 = from_limbs(&self.p.pow_secret(&limbs(&(c % &self.p_value), self.p.limb_count()), &self.dp));
         let m2 = from_limbs(&self.q.pow_secret(&limbs(&(c % &self.q_value), self.q.limb_count()), &self.dq));
         #[cfg(test)]
@@ -120,7 +137,7 @@ impl CrtKey {
 
 /// An odd modulus with its Montgomery constants (R = 2^(32 * len)).
 #[derive(Clone, PartialEq, Eq)]
-pub struct Modulus {
+pub(crate) struct Modulus {
     n: Vec<u32>,
     /// -n^-1 mod 2^32.
     n0inv: u32,
@@ -147,7 +164,7 @@ impl Drop for Modulus {
 
 impl Modulus {
     /// `None` unless `n` is odd and greater than 1.
-    pub fn new(n: &BigUint) -> Option<Modulus> {
+    pub(crate) fn new(n: &BigUint) -> Option<Modulus> {
         let len = n.bits().div_ceil(32);
         let limbs_n = limbs(n, len);
         if len == 0 || limbs_n[0] & 1 == 0 || *n <= BigUint::from(1u32) {
@@ -165,7 +182,7 @@ impl Modulus {
     }
 
     /// Number of limbs.
-    pub fn limb_count(&self) -> usize {
+    pub(crate) fn limb_count(&self) -> usize {
         self.n.len()
     }
 
@@ -230,7 +247,7 @@ impl Modulus {
     /// `base^e mod n` for a public exponent (its bits are not secret): square
     /// and multiply, so 65537 takes 16 squarings and one multiplication.
     /// `base` must be below n.
-    pub fn pow_public(&self, base: &[u32], e: u32) -> Vec<u32> {
+    pub(crate) fn pow_public(&self, base: &[u32], e: u32) -> Vec<u32> {
         let mut t = self.scratch();
         let base_m = self.mul(base, &self.rr, &mut t);
         let mut acc = base_m.clone();
@@ -252,7 +269,7 @@ impl Modulus {
     /// `base^exp mod n` for a secret exponent, in constant time: fixed 4-bit
     /// windows over every limb of `exp` (leading zeros included), and each
     /// table entry read by scanning the whole table with masks.
-    pub fn pow_secret(&self, base: &[u32], exp: &[u32]) -> Vec<u32> {
+    pub(crate) fn pow_secret(&self, base: &[u32], exp: &[u32]) -> Vec<u32> {
         const WINDOW: usize = 4;
         let s = self.n.len();
         let mut t = self.scratch();

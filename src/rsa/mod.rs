@@ -1,6 +1,64 @@
-//! RSA keys and the PKCS#1 v1.5 / SHA-256 arithmetic under them: `keys` reads,
-//! checks and holds PEM keys; `hazmat` is our own modular arithmetic
-//! (Montgomery multiplication, CRT), crate-private like RustCrypto's `hazmat`.
+//! RSA: keys, our own arithmetic, and the one signature scheme, fenced the way
+//! RustCrypto's `rsa` fences its `hazmat`.
+//!
+//! - `keys` reads, checks and holds PEM keys ([`keys::SigningKey`],
+//!   [`keys::VerifyingKey`]): the only public types of this folder.
+//! - `pkcs1v15` is RSASSA-PKCS1-v1_5 with SHA-256: encoding, blinded CRT
+//!   signing with a fault check, verification. One module per scheme: a
+//!   second scheme would be a sibling file, not a branch in this one.
+//! - `hazmat` is the raw modular arithmetic (Montgomery multiplication, the
+//!   CRT key). It is crate-private, its secret-holding types have private
+//!   fields, and nothing outside `rsa/` uses it; it has no padding, no
+//!   blinding and no checks, so it is only safe as `pkcs1v15` calls it.
+//!
+//! # Constant time: what holds and what does not
+//!
+//! The claims, in the terms of SECURITY.md ("Which claim holds on which path"):
+//!
+//! - **Constant time in the source** (not checked in compiled code, native or
+//!   a WebAssembly JIT): the private exponentiation `hazmat::Modulus::pow_secret`,
+//!   which runs fixed 4-bit windows over every limb of `dp` or `dq` (leading
+//!   zero limbs included) and reads each table entry by scanning the whole
+//!   table with masks (`select`); and the Montgomery product `mul_into`, whose
+//!   loops do not depend on the values and whose final subtraction is kept or
+//!   dropped by a mask. A unit test counts the multiplications of
+//!   `pow_secret` for many exponents and requires the same count each time.
+//! - **Not constant time**: everything around those two, which uses
+//!   `num-bigint-dig`: the reductions `c mod p` and `c mod q` and the CRT
+//!   recombination in `hazmat::CrtKey::pow_d`; the blinding in
+//!   `pkcs1v15::sign_digest` (`r⁻¹ mod n`, `m·rᵉ mod n`, the unblinding
+//!   product); making the CRT form of a key (`CrtKey::new`, `Modulus::new`, the
+//!   limb conversions), once per key; reading a key. They work on blinded
+//!   values, so their timing depends on a fresh random factor and on the key,
+//!   not on the message, but the signing operation as a whole is not constant
+//!   time. There is no exponent blinding.
+//! - **Not secret, so not constant time and need not be**: verification
+//!   (`Modulus::pow_public`, `less_than`, the encoding comparison): the key,
+//!   the signature and the message are all public.
+//! - **Also held**: a fresh blinding factor per signature, and the fault
+//!   check (a signature is verified before it is released), each by a unit
+//!   test through `#[cfg(test)]` seams (`pkcs1v15` tests, `hazmat::seams`);
+//!   `CrtKey` and each `Modulus` wipe their secrets on drop
+//!   (`tests/rsa_claims.rs`, through [`CrtKey`] below). Temporaries of each
+//!   signature are **not** all wiped (SECURITY.md, note 9).
 
 pub(crate) mod hazmat;
 pub(crate) mod keys;
+pub(crate) mod pkcs1v15;
+
+use rsa::BigUint;
+
+/// Test seam, not API: a CRT key made from the parts of a two-prime key, for
+/// `tests/rsa_claims.rs` to drop while an allocator watches what is freed. It
+/// has no readable field and no method but [`CrtKey::new`]: nothing secret
+/// leaves it. Reached through `payment_intake::__private`.
+#[doc(hidden)]
+pub struct CrtKey(#[allow(dead_code)] hazmat::CrtKey);
+
+impl CrtKey {
+    /// From two primes, the private exponent's CRT halves and q⁻¹ mod p;
+    /// `None` when they do not make a CRT key.
+    pub fn new(p: &BigUint, q: &BigUint, dp: &BigUint, dq: &BigUint, qinv: &BigUint) -> Option<CrtKey> {
+        hazmat::CrtKey::new(p, q, dp, dq, qinv).map(CrtKey)
+    }
+}

@@ -1,33 +1,18 @@
 //! Rules that join fields of a payin create request: the availability table
 //! (country × currency × integration × method), the lifetime bounds per
-//! country, and the widget's KZ method, e-mail and bank pre-selection rules.
+//! country, and the widget's KZ method, e-mail and bank pre-selection rules
+//! (each table is `crate::spec`'s).
 //! Each rule runs only on values that passed their own field checks, so one
 //! mistake is reported once.
 
-use super::availability::{
-    availability, is_listed_country, is_method_code, is_widget_method_code, Integration, BANK_PRESELECT_COUNTRIES,
-    EMAIL_REQUIRED_COUNTRIES, KZ_WIDGET_METHOD, LANGUAGES,
-};
 use super::rules::integer_value;
 use super::{Findings, IssueValue};
 use crate::json::Json;
-
-/// Request lifetime bounds, seconds (spec, "Limits"): 300 everywhere; up to
-/// 900 in KZ (H2H and widget) and 600 in every other listed row.
-pub const LIFETIME_MIN: i128 = 300;
-pub const LIFETIME_MAX: i128 = 600;
-pub const LIFETIME_MAX_KZ: i128 = 900;
-
-/// The upper lifetime bound for a country. When the country is missing or
-/// malformed it cannot be known, so the largest bound (900) is used rather
-/// than report a second error for one mistake. Countries the table does not
-/// list get 600, the bound of every listed row but KZ.
-pub fn lifetime_max(country: Option<&str>) -> i128 {
-    match country {
-        Some("KZ") | None => LIFETIME_MAX_KZ,
-        Some(_) => LIFETIME_MAX,
-    }
-}
+use crate::spec::availability::{
+    availability, is_listed_country, is_method_code, is_widget_method_code, Integration, BANK_PRESELECT_COUNTRIES,
+    EMAIL_REQUIRED_COUNTRIES, KZ_WIDGET_METHOD, LANGUAGES,
+};
+use crate::spec::limits::{lifetime_max, LIFETIME_MIN};
 
 /// The string at `section.name`, if it is one.
 fn text<'a>(body: &'a Json, section: &str, name: &str) -> Option<&'a str> {

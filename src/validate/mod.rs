@@ -3,31 +3,27 @@
 //! points that run every check in one pass.
 //!
 //! Submodules: `rules` checks single values, `operations` holds each
-//! operation's field schema, `availability` the country × currency ×
-//! integration × method table, `cross_field` the rules that join fields.
+//! operation's field schema, `cross_field` the rules that join fields. The
+//! spec's tables they check against (operations, availability, limits) are
+//! `crate::spec`'s.
 
-pub mod availability;
 mod cross_field;
-pub mod operations;
+pub(crate) mod operations;
 mod rules;
 
 use serde::Serialize;
 
 use crate::error::Error;
 
-use crate::json::{parse_body, Json, Limits};
-#[cfg(target_arch = "wasm32")]
-pub(crate) use cross_field::lifetime_max;
-pub use operations::Operation;
-
-/// Largest integer a JS number holds exactly (2^53 - 1).
-const MAX_SAFE_INTEGER: i128 = 9_007_199_254_740_991;
+use crate::json::{parse_body, Json, Limits, MAX_SAFE_INTEGER};
+use crate::spec::operations::Operation;
 
 /// A limit or an offending value in an [`Issue`]: a number or a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IssueValue {
     /// Always within JS's safe integer range; [`IssueValue::int`] enforces it.
     Int(i64),
+    /// A text, or a number too large for a JS number, in decimal.
     Text(String),
 }
 
@@ -35,11 +31,12 @@ impl IssueValue {
     /// A number, or its decimal text when a JS number could not hold it exactly.
     pub fn int(value: i128) -> Self {
         match i64::try_from(value) {
-            Ok(small) if value.abs() <= MAX_SAFE_INTEGER => IssueValue::Int(small),
+            Ok(small) if value.abs() <= i128::from(MAX_SAFE_INTEGER) => IssueValue::Int(small),
             _ => IssueValue::Text(value.to_string()),
         }
     }
 
+    /// A text.
     pub fn text(value: impl Into<String>) -> Self {
         IssueValue::Text(value.into())
     }
@@ -77,8 +74,11 @@ pub struct Issue {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ValidationReport {
+    /// True when there are no errors.
     pub valid: bool,
+    /// Every error found.
     pub errors: Vec<Issue>,
+    /// Every warning found.
     pub warnings: Vec<Issue>,
 }
 
@@ -247,6 +247,59 @@ mod tests {
         assert_eq!(codes.len(), ISSUE_CODES.len());
     }
 
+    /// The string literals of Rust source, escapes kept as written.
+    fn string_literals(source: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut rest = source;
+        while let Some(start) = rest.find('"') {
+            let body = &rest[start + 1..];
+            let mut escaped = false;
+            let end = body.char_indices().find(|&(_, c)| {
+                let closes = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                closes
+            });
+            let Some((end, _)) = end else { break };
+            out.push(&body[..end]);
+            rest = &body[end + 1..];
+        }
+        out
+    }
+
+    /// [`ISSUE_CODES`] is exactly what the checks can report: every code the
+    /// code of `validate/` writes (its tests and the table itself left out),
+    /// and the codes of the errors that leave a body unreadable, which are
+    /// [`crate::ErrorCode`]s. Each is listed once.
+    #[test]
+    fn issue_codes_are_exactly_what_the_checks_report() {
+        let table_start = include_str!("mod.rs").find("pub const ISSUE_CODES").unwrap();
+        let table_end = table_start + include_str!("mod.rs")[table_start..].find("];").unwrap();
+        let sources = [
+            &include_str!("mod.rs")[..table_start],
+            &include_str!("mod.rs")[table_end..],
+            include_str!("rules.rs"),
+            include_str!("cross_field.rs"),
+            include_str!("operations.rs"),
+        ];
+        let code_shaped = |text: &&str| text.len() > 3 && text.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
+        let mut reported = std::collections::BTreeSet::new();
+        for source in sources {
+            let code = source.split("#[cfg(test)]").next().unwrap_or(source);
+            reported.extend(string_literals(code).into_iter().filter(code_shaped));
+        }
+        let unreadable: Vec<&str> =
+            ISSUE_CODES.iter().filter(|(_, doc)| doc.ends_with("(unreadable body)")).map(|(code, _)| *code).collect();
+        for code in &unreadable {
+            assert!(crate::ErrorCode::from_text(code).is_some(), "{code} is not an error code");
+            assert!(!reported.contains(code), "{code} is both reported by a check and an unreadable body's");
+        }
+        let mut listed: Vec<&str> = ISSUE_CODES.iter().map(|(code, _)| *code).collect();
+        let mut expected: Vec<&str> = reported.into_iter().chain(unreadable).collect();
+        listed.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(listed, expected);
+    }
+
     #[test]
     fn parse_errors_become_report_errors() {
         let report = validate_request_text("/api/v1/balance/info", "{\"general\":");
@@ -282,8 +335,9 @@ mod tests {
     #[test]
     fn issue_values_stay_exact_in_js() {
         assert_eq!(IssueValue::int(10_000_000_000_000), IssueValue::Int(10_000_000_000_000));
-        assert_eq!(IssueValue::int(MAX_SAFE_INTEGER + 1), IssueValue::text("9007199254740992"));
-        assert_eq!(IssueValue::int(-MAX_SAFE_INTEGER - 1), IssueValue::text("-9007199254740992"));
+        let max = i128::from(MAX_SAFE_INTEGER);
+        assert_eq!(IssueValue::int(max + 1), IssueValue::text("9007199254740992"));
+        assert_eq!(IssueValue::int(-max - 1), IssueValue::text("-9007199254740992"));
     }
 
     #[test]

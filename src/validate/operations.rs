@@ -1,33 +1,13 @@
-//! The spec's operation index and each operation's request schema, plus the
-//! walk that checks a body against a schema. Where the spec says a body is
-//! "not shown", only what it does show is checked (see [`Coverage`]).
+//! Each operation's request schema (the operations and their paths are the
+//! spec's table in `crate::spec::operations`), plus the walk that checks a
+//! body against a schema. Where the spec says a body is "not shown", only
+//! what it does show is checked (see [`Coverage`]).
 
-use super::availability::Integration;
 use super::rules::{self, Format};
 use super::{cross_field, Findings, IssueValue};
 use crate::json::Json;
-
-/// Every operation of the spec's operation index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operation {
-    P2pPayinCreate,
-    P2pPayinInfo,
-    P2pPayinConfirm,
-    P2pPayinCancel,
-    P2pPayoutCreate,
-    P2pPayoutInfo,
-    EcomPayinCreate,
-    EcomPayinInfo,
-    EcomPayinConfirm3ds,
-    EcomPayoutCreate,
-    EcomPayoutInfo,
-    WidgetPayinCreate,
-    WidgetPayinInfo,
-    WidgetPayinConfirm,
-    WidgetPayinCancel,
-    BalanceInfo,
-    BankAll,
-}
+use crate::spec::availability::Integration;
+use crate::spec::operations::Operation;
 
 /// How much of a request body the spec shows, and so how much is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,55 +21,6 @@ pub enum Coverage {
 }
 
 impl Operation {
-    pub const ALL: [Operation; 17] = [
-        Operation::P2pPayinCreate,
-        Operation::P2pPayinInfo,
-        Operation::P2pPayinConfirm,
-        Operation::P2pPayinCancel,
-        Operation::P2pPayoutCreate,
-        Operation::P2pPayoutInfo,
-        Operation::EcomPayinCreate,
-        Operation::EcomPayinInfo,
-        Operation::EcomPayinConfirm3ds,
-        Operation::EcomPayoutCreate,
-        Operation::EcomPayoutInfo,
-        Operation::WidgetPayinCreate,
-        Operation::WidgetPayinInfo,
-        Operation::WidgetPayinConfirm,
-        Operation::WidgetPayinCancel,
-        Operation::BalanceInfo,
-        Operation::BankAll,
-    ];
-
-    /// The path, exactly as in the spec's operation index.
-    pub fn path(self) -> &'static str {
-        match self {
-            Operation::P2pPayinCreate => "/api/v1/payment/p2p/payin",
-            Operation::P2pPayinInfo => "/api/v1/payment/p2p/payin/info",
-            Operation::P2pPayinConfirm => "/api/v1/payment/p2p/payin/confirm",
-            Operation::P2pPayinCancel => "/api/v1/payment/p2p/payin/cancel",
-            Operation::P2pPayoutCreate => "/api/v1/payment/p2p/payout",
-            Operation::P2pPayoutInfo => "/api/v1/payment/p2p/payout/info",
-            Operation::EcomPayinCreate => "/api/v1/payment/ecom/payin",
-            Operation::EcomPayinInfo => "/api/v1/payment/ecom/payin/info",
-            Operation::EcomPayinConfirm3ds => "/api/v1/payment/ecom/payin/confirm-3ds-result",
-            Operation::EcomPayoutCreate => "/api/v1/payment/ecom/payout",
-            Operation::EcomPayoutInfo => "/api/v1/payment/ecom/payout/info",
-            Operation::WidgetPayinCreate => "/api/v1/widget/payin",
-            Operation::WidgetPayinInfo => "/api/v1/widget/payin/info",
-            Operation::WidgetPayinConfirm => "/api/v1/widget/payin/confirm",
-            Operation::WidgetPayinCancel => "/api/v1/widget/payin/cancel",
-            Operation::BalanceInfo => "/api/v1/balance/info",
-            Operation::BankAll => "/api/v1/bank/all",
-        }
-    }
-
-    /// The operation at exactly this path. The two bank paths the spec names
-    /// outside its index (`/api/v1/payment/p2p/bank/…`) are not operations here.
-    pub fn from_path(path: &str) -> Option<Operation> {
-        Operation::ALL.into_iter().find(|operation| operation.path() == path)
-    }
-
     /// How much of this operation's request body is checked.
     pub fn coverage(self) -> Coverage {
         match self.schema() {
@@ -388,15 +319,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
     use crate::validate::validate_request;
-
-    #[test]
-    fn paths_round_trip_and_are_unique() {
-        for operation in Operation::ALL {
-            assert_eq!(Operation::from_path(operation.path()), Some(operation));
-        }
-        assert_eq!(Operation::from_path("/api/v1/payment/p2p/bank/all"), None);
-        assert_eq!(Operation::from_path("/api/v1/payment/p2p/payin/"), None);
-    }
 
     #[test]
     fn coverage_follows_what_the_spec_shows() {

@@ -5,13 +5,10 @@
 use std::net::{IpAddr, Ipv6Addr};
 use std::str::FromStr;
 
-use super::availability::{is_method_code, is_widget_method_code};
 use super::{Findings, IssueValue};
 use crate::json::Json;
-
-/// Range of every amount field (spec, "Amounts and currency codes").
-pub const AMOUNT_MIN: i128 = 1;
-pub const AMOUNT_MAX: i128 = 10_000_000_000_000;
+use crate::spec::availability::{is_method_code, is_widget_method_code};
+use crate::spec::limits::{AMOUNT_MAX, AMOUNT_MIN};
 
 /// What a string must look like besides its length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

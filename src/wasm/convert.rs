@@ -12,8 +12,8 @@ use crate::canonical::number::python_float_repr;
 use crate::canonical::{Booleans, CanonicalOptions, Falsy, Order};
 use crate::error::Error;
 use crate::json::{parse_body, Json, Limits, PathNode};
-use crate::request::signing::{HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, HEADER_TOKEN};
 use crate::rsa::keys::VerifyingKey;
+use crate::spec::headers::{HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, HEADER_TOKEN};
 
 // Every JS operation here that can run the caller's code (a getter, a Proxy trap, an
 // iterator) goes through a `catch` import. A JS exception must never unwind through

@@ -11,8 +11,10 @@ use crate::callback::model as callback_model;
 use crate::error::Error;
 use crate::json::{Json, Limits};
 use crate::request::builders::{self, PayinInput, WidgetPayinInput};
+use crate::spec::availability::{Integration, AVAILABILITY};
 use crate::spec::currency as amount;
-use crate::validate::availability::{Integration, AVAILABILITY};
+use crate::spec::limits::lifetime_max;
+use crate::spec::operations::Operation;
 use crate::validate::{self, ValidationReport};
 
 type JsResult<T> = Result<T, JsValue>;
@@ -126,7 +128,7 @@ pub fn validate_request(
     // Never throws: an operation that is not a string is an unknown operation.
     let operation = operation.as_string().unwrap_or_default();
     let operation = operation.as_str();
-    let unknown_operation = validate::Operation::from_path(operation).is_none();
+    let unknown_operation = Operation::from_path(operation).is_none();
     // JSON text, as a string or as bytes (the Node wrapper passes short strings as bytes).
     let report = match text_from_js(&body, Limits::DEFAULT_MAX_BYTES) {
         Ok(Some(text)) => validate::validate_request_text(operation, &text),
@@ -258,7 +260,7 @@ pub fn availability() -> JsResult<JsValue> {
             },
             payin_methods: row.payin_methods,
             payout_methods: row.payout_methods,
-            lifetime_max: i64::try_from(validate::lifetime_max(Some(row.country))).unwrap_or(600),
+            lifetime_max: i64::try_from(lifetime_max(Some(row.country))).unwrap_or(600),
         })
         .collect();
     to_js(&rows)

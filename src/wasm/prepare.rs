@@ -17,6 +17,7 @@ use crate::canonical::text::message_from_text;
 use crate::error::Error;
 use crate::json::Limits;
 use crate::request::signing;
+use crate::rsa::pkcs1v15;
 use crate::wasm::convert::text_from_js;
 use crate::wasm::convert::{js_error, to_js, verifying_keys_from_js};
 
@@ -189,7 +190,7 @@ pub fn prepare_callback(
     let text = raw_body_text(&raw_body, &options.limits)?;
     let prepared = callback::prepare_callback(&text, &headers, &keys, &options).map_err(fail)?;
     if !native {
-        signing::verify_signature_bytes(&prepared.message, &prepared.signature, &keys[prepared.key_index])
+        pkcs1v15::verify_signature_bytes(&prepared.message, &prepared.signature, &keys[prepared.key_index])
             .map_err(fail)?;
     }
     // The model, bound to the signed entries; for a native check it is thrown or
@@ -238,5 +239,5 @@ pub fn finish_callback(raw_body: JsValue, headers: JsValue, key_index: u32, opti
 /// The error `verifyCallback` throws when the RSA check fails.
 #[wasm_bindgen(js_name = __signatureMismatch, skip_typescript)]
 pub fn signature_mismatch() -> JsValue {
-    js_error(signing::signature_mismatch())
+    js_error(pkcs1v15::signature_mismatch())
 }

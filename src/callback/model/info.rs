@@ -7,34 +7,47 @@
 use serde::Serialize;
 
 use super::parts::{self, Reader, Source};
-use super::{decline_reason, is_final_status, is_known_state, DeclineReason};
+use super::{decline_reason, DeclineReason};
 use super::{IntegrationLinks, PaymentInfo, PaymentInstruction, Requisites, SenderRequisites};
 use crate::error::{Error, Result};
 use crate::json::Json;
-use crate::validate::availability::AVAILABILITY;
-use crate::validate::{Issue, Operation};
+use crate::spec::availability::AVAILABILITY;
+use crate::spec::operations::Operation;
+use crate::spec::states::{is_final_status, is_known_state};
+use crate::validate::Issue;
 
 /// A typed info response. Absent values serialize as `null`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InfoResponse {
+    /// `project_id`.
     pub project_id: String,
+    /// `payment_id`: the merchant's payment identifier.
     pub payment_id: String,
+    /// `request_id`: the service's identifier.
     pub request_id: String,
+    /// `status`.
     pub status: String,
+    /// `sub_status`.
     pub sub_status: Option<String>,
+    /// `status_description`, e.g. a decline reason.
     pub status_description: Option<String>,
+    /// `decline` or `success`.
     pub is_final: bool,
+    /// The (status, sub_status) pair is a row of the spec's states table.
     pub is_known_state: bool,
     /// Set for `decline` only.
     pub decline_reason: Option<DeclineReason>,
     /// The country whose variant applies, told by `payment_info.currency`
     /// (KZT → KZ, RUB → RU, KES → KE, NGN → NG, ZAR → ZA): the response itself names no country.
     pub variant: Option<&'static str>,
+    /// `payment_info`.
     pub payment_info: Option<PaymentInfo>,
+    /// Recipient requisites, from whichever pair the response carried.
     pub requisites: Option<Requisites>,
     /// P2P only: the masked sender card or phone.
     pub sender: Option<SenderRequisites>,
+    /// `integration` links.
     pub integration: Option<IntegrationLinks>,
     /// From `additional_info.display_data`, or a top-level `display_data`:
     /// the spec says the instruction is in `display_data` but does not show where.

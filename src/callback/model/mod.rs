@@ -1,7 +1,8 @@
 //! The typed model of a callback body (spec, "Events"): status and whether it
 //! is final, the idempotency key, payment info, requisites from either pair,
 //! the payment instruction from `display_data`, and the decline reason.
-//! `info` reads the P2P and widget info responses with the same parts.
+//! `info` reads the P2P and widget info responses with the same parts. The
+//! spec's states and decline reasons are tables of `crate::spec`.
 
 mod info;
 mod parts;
@@ -12,36 +13,14 @@ use crate::canonical::ambiguity::Segment;
 use crate::canonical::CanonicalOptions;
 use crate::error::Result;
 use crate::json::Json;
+use crate::spec::decline_reasons::DECLINE_REASONS;
+use crate::spec::states::{is_final_status, is_known_state};
 pub use info::{parse_info_response, InfoResponse};
 pub use parts::{
     DisplayItem, IntegrationLinks, PaymentInfo, PaymentInstruction, Requisites, SenderRequisites,
     CARD_HOLDER_PLACEHOLDER,
 };
 use parts::{Reader, Source};
-
-/// The spec's states table: (status, sub_status, final). `None` is "none".
-pub const STATES: &[(&str, Option<&str>, bool)] = &[
-    ("error", None, false),
-    ("processing", Some("new"), false),
-    ("processing", Some("requisites"), false),
-    ("processing", Some("awaiting_confirm"), false),
-    ("processing", Some("paid"), false),
-    ("dispute", Some("no_payment"), false),
-    ("dispute", Some("different_amount"), false),
-    ("dispute", Some("confirm_timeout"), false),
-    ("decline", None, true),
-    ("success", None, true),
-];
-
-/// Whether a status is final. Only `decline` and `success` are, whatever the sub-status.
-pub fn is_final_status(status: &str) -> bool {
-    STATES.iter().any(|(known, _, is_final)| *is_final && *known == status)
-}
-
-/// Whether the (status, sub_status) pair is a row of the states table.
-pub fn is_known_state(status: &str, sub_status: Option<&str>) -> bool {
-    STATES.iter().any(|(known, known_sub, _)| *known == status && *known_sub == sub_status)
-}
 
 /// The spec's recommended duplicate-detection key,
 /// `{project_id}:{payment_id}:{status}:{sub_status}`, with `%`, `:` and `;`
@@ -142,15 +121,7 @@ pub(crate) fn reads_path(path: &[Segment<'_>]) -> bool {
     })
 }
 
-/// `status_description` texts the spec lists for `decline`, with stable codes.
-pub const DECLINE_REASONS: &[(&str, &str)] = &[
-    ("Canceled by client", "CANCELED_BY_CLIENT"),
-    ("Declined by anti-fraud", "DECLINED_BY_ANTI_FRAUD"),
-    ("Requisites not found", "REQUISITES_NOT_FOUND"),
-    ("Order cancelled by timeout", "CANCELLED_BY_TIMEOUT"),
-];
-
-/// Code of a decline whose description is not in [`DECLINE_REASONS`] (the text is kept).
+/// Code of a decline whose description is not one the spec lists (`spec::decline_reasons`; the text is kept).
 pub const DECLINE_OTHER: &str = "OTHER";
 /// Code of a decline without a description.
 pub const DECLINE_UNSPECIFIED: &str = "UNSPECIFIED";
@@ -184,11 +155,17 @@ pub fn decline_reason(description: Option<&str>) -> DeclineReason {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Callback {
+    /// `project_id`.
     pub project_id: String,
+    /// `general.payment_id`: the merchant's payment identifier.
     pub payment_id: String,
+    /// `general.request_id`: the service's identifier.
     pub request_id: Option<String>,
+    /// `status.status`.
     pub status: String,
+    /// `status.sub_status`.
     pub sub_status: Option<String>,
+    /// `status.status_description`, e.g. a decline reason.
     pub status_description: Option<String>,
     /// `decline` or `success`.
     pub is_final: bool,
@@ -198,7 +175,9 @@ pub struct Callback {
     pub idempotency_key: String,
     /// Set for `decline` only.
     pub decline_reason: Option<DeclineReason>,
+    /// `payment_info`.
     pub payment_info: Option<PaymentInfo>,
+    /// `integration` links.
     pub integration: Option<IntegrationLinks>,
     /// Present for `processing:awaiting_confirm` and `processing:paid`; never for KE.
     pub requisites: Option<Requisites>,
@@ -274,15 +253,6 @@ pub fn parse_callback_with(body: &Json, options: &CanonicalOptions) -> Result<Ca
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn states() {
-        assert!(is_final_status("decline") && is_final_status("success"));
-        assert!(!is_final_status("processing") && !is_final_status("dispute") && !is_final_status("error"));
-        assert!(is_known_state("processing", Some("paid")));
-        assert!(!is_known_state("processing", None));
-        assert!(!is_known_state("decline", Some("paid")));
-    }
 
     #[test]
     fn idempotency_key_writes_null_sub_status_as_empty() {
@@ -403,6 +373,8 @@ mod tests {
         for (member, path) in [
             (r#""payment_info":{"amount":"5000"}"#, "payment_info.amount"),
             (r#""payment_info":{"amount":50.5}"#, "payment_info.amount"),
+            (r#""payment_info":{"amount":9007199254740992}"#, "payment_info.amount"),
+            (r#""payment_info":{"amount":-9223372036854775808}"#, "payment_info.amount"),
             (r#""payment_info":{"currency":{"x":"RUB"}}"#, "payment_info.currency"),
             (r#""integration":"redirect_url:https://x""#, "integration"),
             (r#""additional_info":{"display_data":{"0":{"title":"amount","data":1}}}"#, "additional_info.display_data"),

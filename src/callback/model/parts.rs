@@ -14,10 +14,7 @@ use serde::Serialize;
 
 use crate::canonical::{self, CanonicalOptions};
 use crate::error::Error;
-use crate::json::Json;
-
-/// Largest integer a JS number holds exactly (2^53 - 1).
-const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+use crate::json::{Json, MAX_SAFE_INTEGER};
 
 /// The placeholder the service sends as `card_holder` when the name is absent.
 pub const CARD_HOLDER_PLACEHOLDER: &str = "---";
@@ -134,7 +131,7 @@ impl<'a> Reader<'a> {
 /// A JSON integer a JS number holds exactly.
 fn integer_of(value: &Json) -> Option<i64> {
     match value {
-        Json::Number(text) => text.parse::<i64>().ok().filter(|n| n.abs() <= MAX_SAFE_INTEGER),
+        Json::Number(text) => text.parse::<i64>().ok().filter(|n| n.unsigned_abs() <= MAX_SAFE_INTEGER.unsigned_abs()),
         _ => None,
     }
 }
@@ -152,19 +149,30 @@ fn integer_reason(value: &Json) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentInfo {
+    /// Current amount, minor units; after an appeal, the amount received.
     pub amount: Option<i64>,
+    /// Amount before the appeal; equal to `amount` when unchanged.
     pub old_amount: Option<i64>,
+    /// Amount given at creation; never changes.
     pub initial_amount: Option<i64>,
+    /// ISO 4217 alpha-3.
     pub currency: Option<String>,
+    /// Request lifetime, seconds.
     pub lifetime: Option<i64>,
+    /// Unix time until which the request is valid.
     pub expiration_date: Option<i64>,
+    /// Unix time of the last change.
     pub updated_date: Option<i64>,
+    /// Unix time of creation.
     pub created_date: Option<i64>,
     /// `None` for null and for the text "null".
     pub method: Option<String>,
+    /// The widget (H2C) page method; `None` for null and for the text "null".
     pub widget_method: Option<String>,
+    /// `type`: `payin` or `payout`.
     #[serde(rename = "type")]
     pub payment_type: Option<String>,
+    /// `payment_system` (null in the spec's examples).
     pub payment_system: Option<String>,
 }
 
@@ -189,7 +197,9 @@ pub(crate) fn payment_info(reader: Reader<'_>) -> Result<PaymentInfo, Error> {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IntegrationLinks {
+    /// The payment page to send the user to.
     pub form_url: Option<String>,
+    /// Where the payment page sends the user back.
     pub redirect_url: Option<String>,
 }
 
@@ -207,8 +217,11 @@ pub struct Requisites {
     pub card_holder: Option<String>,
     /// True when the masked pair (`pan_hidden`/`card_holder_hidden`) was read.
     pub masked: bool,
+    /// `bank_name`.
     pub bank_name: Option<String>,
+    /// `bank_country`.
     pub bank_country: Option<String>,
+    /// `currency`: ISO 4217 alpha-3.
     pub currency: Option<String>,
 }
 
@@ -246,7 +259,9 @@ pub(crate) fn requisites(reader: Reader<'_>) -> Result<Option<Requisites>, Error
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SenderRequisites {
+    /// The masked card or phone number.
     pub pan_hidden: Option<String>,
+    /// The masked card holder.
     pub card_holder_hidden: Option<String>,
 }
 
@@ -270,23 +285,31 @@ pub struct PaymentInstruction {
     pub phone: Option<String>,
     /// Minor units.
     pub amount: Option<i64>,
+    /// `currency`: ISO 4217 alpha-3.
     pub currency: Option<String>,
     /// Unix timestamp (UTC).
     pub valid_until: Option<i64>,
     /// Seconds.
     pub lifetime: Option<i64>,
+    /// `bank_name`.
     pub bank_name: Option<String>,
+    /// `bank_country`.
     pub bank_country: Option<String>,
+    /// `confirm_url`: where the user confirms having paid.
     pub confirm_url: Option<String>,
+    /// `reject_url`: where the user refuses.
     pub reject_url: Option<String>,
+    /// Items of titles the spec does not list, in order.
     pub other: Vec<DisplayItem>,
 }
 
 /// A `display_data` item whose title the spec does not list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DisplayItem {
+    /// The item's `type`.
     #[serde(rename = "type")]
     pub item_type: Option<String>,
+    /// The item's `title`.
     pub title: String,
     /// The value as the message writes it (an integer as its digits); `None` when absent.
     pub data: Option<String>,

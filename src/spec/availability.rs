@@ -1,5 +1,9 @@
-//! The spec's method tables and its "Availability by country" table
-//! (country × currency × integration × methods), as data.
+//! The spec's "Availability by country" table (country × currency ×
+//! integration × payin and payout methods; "What the service does"), its two
+//! method tables ("Resources and their fields", "Payment (request) record":
+//! payment method codes and widget method codes, with their geos), its
+//! supported languages ("Amounts and currency codes"), and the per-country
+//! rules of the widget payin ("Create widget payin"), as data.
 
 /// The two integrations that create payins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,6 +15,7 @@ pub enum Integration {
 }
 
 impl Integration {
+    /// The integration's name as messages write it.
     pub fn name(self) -> &'static str {
         match self {
             Integration::H2h => "H2H",
@@ -22,8 +27,11 @@ impl Integration {
 /// One row of the availability table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Availability {
+    /// ISO 3166-1 alpha-2 country code.
     pub country: &'static str,
+    /// The one currency the country is served in.
     pub currency: &'static str,
+    /// The integration of this row.
     pub integration: Integration,
     /// Payin method codes (widget method codes for [`Integration::Widget`]).
     pub payin_methods: &'static [&'static str],
@@ -152,10 +160,12 @@ pub const EMAIL_REQUIRED_COUNTRIES: &[&str] = &["KE", "NG", "ZA"];
 /// Countries whose widget payins may pre-select a bank with `sender.bank_symbol`.
 pub const BANK_PRESELECT_COUNTRIES: &[&str] = &["RU", "KZ"];
 
+/// Whether `code` is a payment method code (`payment.method`).
 pub fn is_method_code(code: &str) -> bool {
     METHODS.iter().any(|(known, _)| *known == code)
 }
 
+/// Whether `code` is a widget method code (`payment.widget_method`).
 pub fn is_widget_method_code(code: &str) -> bool {
     WIDGET_METHODS.iter().any(|(known, _)| *known == code)
 }
@@ -173,6 +183,7 @@ pub fn is_listed_country(country: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::spec_text::{code_spans, spec, table};
 
     #[test]
     fn every_listed_method_is_a_known_code_of_its_integration() {
@@ -197,5 +208,62 @@ mod tests {
         assert!(is_listed_country("KE"));
         assert!(!is_listed_country("UZ"));
         assert!(availability("KZ", Integration::Widget).is_some_and(|r| r.payin_methods == [KZ_WIDGET_METHOD]));
+    }
+    /// "Availability by country", row by row: country, currency, integration,
+    /// and the method codes of each cell in order ("unavailable": none).
+    #[test]
+    fn availability_is_the_spec_table() {
+        let Some(spec) = spec() else { return };
+        let rows = table(&spec, "Availability by country:");
+        assert_eq!(rows.len(), AVAILABILITY.len());
+        for (row, ours) in rows.iter().zip(AVAILABILITY) {
+            let integration = match ours.integration {
+                Integration::H2h => "H2H",
+                Integration::Widget => "H2C",
+            };
+            assert_eq!([row[0].as_str(), row[1].as_str(), row[2].as_str()], [ours.country, ours.currency, integration]);
+            assert_eq!(code_spans(&row[3]), ours.payin_methods, "{} {integration} payin", ours.country);
+            assert_eq!(code_spans(&row[4]), ours.payout_methods, "{} {integration} payout", ours.country);
+            if ours.payout_methods.is_empty() {
+                assert_eq!(row[4], "unavailable");
+            }
+        }
+    }
+
+    /// The two method tables: every code with its geos, in the spec's order.
+    #[test]
+    fn method_tables_are_the_spec_tables() {
+        let Some(spec) = spec() else { return };
+        let geos = |cell: &str| cell.split(',').map(|geo| geo.trim().to_owned()).collect::<Vec<_>>();
+        let methods = table(&spec, "Payment method codes (field `payment.method`, H2H):");
+        let listed: Vec<(String, Vec<String>)> = methods.iter().map(|row| (row[0].clone(), geos(&row[2]))).collect();
+        let ours: Vec<(String, Vec<String>)> = METHODS
+            .iter()
+            .map(|(code, geos)| ((*code).to_owned(), geos.iter().map(|g| (*g).to_owned()).collect()))
+            .collect();
+        assert_eq!(ours, listed);
+        let widget = table(
+            &spec,
+            "Widget method codes (field `payment.widget_method`, H2C; the method pre-selected on the payment page):",
+        );
+        let listed: Vec<(String, Vec<String>)> = widget.iter().map(|row| (row[0].clone(), geos(&row[1]))).collect();
+        let ours: Vec<(String, Vec<String>)> = WIDGET_METHODS
+            .iter()
+            .map(|(code, geos)| ((*code).to_owned(), geos.iter().map(|g| (*g).to_owned()).collect()))
+            .collect();
+        assert_eq!(ours, listed);
+    }
+
+    #[test]
+    fn languages_and_widget_rules_are_the_spec_text() {
+        let Some(spec) = spec() else { return };
+        let languages = format!("Supported: {}.", LANGUAGES.join(", "));
+        assert!(spec.lines().any(|line| line.contains("Language codes") && line.ends_with(&languages)), "{languages}");
+        let kz = format!("for KZ it is required and must equal `{KZ_WIDGET_METHOD}`");
+        assert!(spec.contains(&kz), "{kz}");
+        let email = format!("yes for {} |", EMAIL_REQUIRED_COUNTRIES.join(", "));
+        assert!(spec.lines().any(|line| line.starts_with("| customer.email") && line.contains(&email)), "{email}");
+        let bank = format!("{} only", BANK_PRESELECT_COUNTRIES.join(" and "));
+        assert!(spec.lines().any(|line| line.starts_with("| sender.bank_symbol") && line.contains(&bank)), "{bank}");
     }
 }
