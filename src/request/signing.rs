@@ -11,9 +11,10 @@ use rsa::pkcs1v15::Pkcs1v15Sign;
 use rsa::BigUint;
 use sha2::{Digest, Sha256};
 
-use crate::canonical::{canonical_message, CanonicalOptions};
+use crate::canonical::ambiguity::refuse_ambiguous_request;
+use crate::canonical::{canonical_message, message_of_text, CanonicalOptions};
 use crate::error::{Error, Result};
-use crate::json::Json;
+use crate::json::{parse_body, Json, Limits};
 use crate::rsa::hazmat::{be_from_limbs, less_than, limbs, limbs_from_be};
 use crate::rsa::keys::{SigningKey, VerifyingKey};
 
@@ -107,6 +108,42 @@ pub fn prepared_with_message(
         token: token.to_owned(),
         padding: options.padding,
     })
+}
+
+/// A request body to sign: JSON text as it will be sent, or a tree already read.
+#[derive(Debug, Clone, Copy)]
+pub enum RequestBody<'a> {
+    Text(&'a str),
+    Tree(&'a Json),
+}
+
+/// Everything of signing a body but the RSA operation, in one order for every
+/// caller: the merchant id, then the body (with `strict`, one that its signed
+/// message would not determine is refused, `AMBIGUOUS_REQUEST`), then the
+/// message. The message of JSON text comes from [`message_of_text`], which makes
+/// the one-pass-or-tree choice.
+pub fn prepare_body(
+    body: RequestBody<'_>,
+    key: &VerifyingKey,
+    merchant_id: &str,
+    timestamp: &str,
+    options: &CanonicalOptions,
+    strict: bool,
+    limits: &Limits,
+) -> Result<PreparedRequest> {
+    check_merchant_id(merchant_id)?;
+    let message = match body {
+        RequestBody::Text(text) if !strict => message_of_text(text, timestamp, options, limits)?,
+        RequestBody::Text(text) => strict_message(&parse_body(text, limits)?, timestamp, options)?,
+        RequestBody::Tree(json) if strict => strict_message(json, timestamp, options)?,
+        RequestBody::Tree(json) => canonical_message(json, timestamp, options)?,
+    };
+    prepared_with_message(message, key, merchant_id, timestamp, options)
+}
+
+fn strict_message(json: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
+    refuse_ambiguous_request(json)?;
+    canonical_message(json, timestamp, options)
 }
 
 /// Signs `body` as of `timestamp` (Unix seconds) and returns the headers to send.
@@ -362,6 +399,30 @@ mod tests {
         assert_eq!(decode_base64url("YT+x"), None);
         assert_eq!(decode_base64url("YToxMg==="), None);
         assert_eq!(decode_base64url("not base64!"), None);
+    }
+
+    #[test]
+    fn prepare_body_gives_one_message_for_text_and_tree_and_refuses_ambiguity_when_strict() {
+        let key = vector_key("rsa2048");
+        let limits = Limits::default();
+        let options = CanonicalOptions::DEFAULT;
+        let text = r#"{"b":"x","a":[1,true,null]}"#;
+        let tree = parse_body(text, &limits).unwrap();
+        let prepare =
+            |body, strict| prepare_body(body, key.verifying_key(), "m", "1700000000", &options, strict, &limits);
+        let from_text = prepare(RequestBody::Text(text), false).unwrap();
+        assert_eq!(from_text.message, canonical_message(&tree, "1700000000", &options).unwrap());
+        assert_eq!(prepare(RequestBody::Tree(&tree), false).unwrap(), from_text);
+        assert_eq!(prepare(RequestBody::Text(text), true).unwrap(), from_text);
+        let ambiguous = r#"{"a:b":"1"}"#;
+        assert!(prepare(RequestBody::Text(ambiguous), false).is_ok());
+        assert_eq!(prepare(RequestBody::Text(ambiguous), true).unwrap_err().code(), "AMBIGUOUS_REQUEST");
+        let tree = parse_body(ambiguous, &limits).unwrap();
+        assert_eq!(prepare(RequestBody::Tree(&tree), true).unwrap_err().code(), "AMBIGUOUS_REQUEST");
+        // The merchant id is checked first, then the body.
+        let bad = prepare_body(RequestBody::Text("[1"), key.verifying_key(), "", "1", &options, false, &limits);
+        assert_eq!(bad.unwrap_err().code(), "INVALID_ARGUMENT");
+        assert_eq!(prepare(RequestBody::Text("[1"), false).unwrap_err().code(), "INVALID_JSON");
     }
 
     #[test]

@@ -1,21 +1,20 @@
-//! JS bindings for the request model: validation, builders, minor units,
+//! The request model: validation, builders, minor units,
 //! and the callback and info-response models.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{
-    body_from_js, js_error, plain_members, restore_body_json, string_arg, struct_fields, text_from_js, to_js, type_name,
-};
+use super::super::body::{body_from_js, restore_body_json};
+use super::super::gateway::{plain_input, string_arg, text_from_js, type_name};
+use super::super::js::{js_error, to_js};
+use super::super::JsResult;
 use crate::callback::model as callback_model;
 use crate::error::Error;
-use crate::json::{Json, Limits};
+use crate::json::{Json, Limits, MAX_SAFE_INTEGER};
 use crate::request::builders::{self, PayinInput, WidgetPayinInput};
 use crate::spec::currency as amount;
 use crate::validate::availability::{Integration, AVAILABILITY};
 use crate::validate::{self, ValidationReport};
-
-type JsResult<T> = Result<T, JsValue>;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_MODEL_TYPES: &'static str = r#"
@@ -156,8 +155,7 @@ fn built(result: crate::error::Result<(Json, ValidationReport)>) -> JsResult<JsV
 }
 
 fn input<T: serde::de::DeserializeOwned>(value: JsValue) -> JsResult<T> {
-    let known = struct_fields::<T>();
-    let value = plain_members(&value, known, &[]).map_err(|e| js_error(e.into_error("input", known)))?;
+    let value = plain_input::<T>(&value, "input").map_err(js_error)?;
     serde_wasm_bindgen::from_value(value)
         .map_err(|e| js_error(Error::InvalidArgument { name: "input".into(), reason: format!("is not valid: {e}") }))
 }
@@ -186,7 +184,7 @@ pub fn to_minor_units(
     let currency = string_arg(&currency, "currency").map_err(js_error)?;
     let minor = amount::to_minor_units(&decimal, &currency).map_err(js_error)?;
     // Amounts are bounded far below 2^53, so the conversion is exact.
-    if minor > 9_007_199_254_740_991 {
+    if minor > MAX_SAFE_INTEGER as u64 {
         return Err(js_error(Error::InvalidAmount { value: decimal, reason: "is too large for a JS number".into() }));
     }
     Ok(minor as f64)
@@ -205,7 +203,7 @@ pub fn from_minor_units(
             reason: "must be a whole, non-negative number of minor units".into(),
         }));
     };
-    if !(minor.is_finite() && minor >= 0.0 && minor.fract() == 0.0 && minor <= 9_007_199_254_740_991.0) {
+    if !(minor.is_finite() && minor >= 0.0 && minor.fract() == 0.0 && minor <= MAX_SAFE_INTEGER as f64) {
         return Err(js_error(Error::InvalidAmount {
             value: minor.to_string(),
             reason: "must be a whole, non-negative number of minor units".into(),
@@ -275,4 +273,10 @@ pub fn issue_codes() -> JsResult<JsValue> {
     let codes: Vec<CodeOut> =
         validate::ISSUE_CODES.iter().map(|(code, description)| CodeOut { code, description }).collect();
     to_js(&codes)
+}
+
+/// Every error code the package can throw.
+#[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
+pub fn error_codes() -> Vec<String> {
+    Error::ALL_CODES.iter().map(|c| (*c).to_owned()).collect()
 }
