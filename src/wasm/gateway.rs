@@ -100,18 +100,19 @@ pub(super) fn type_name(value: &JsValue) -> &'static str {
     }
 }
 
-/// A value as a [`Member`]: primitives copied, anything else kept.
+/// A value as a [`Member`]: primitives copied, anything else kept. Text, the most
+/// common member, is tried first: one call across the boundary.
 pub(super) fn member(value: JsValue) -> Member<JsValue> {
-    if value.is_undefined() {
+    if let Some(text) = value.as_string() {
+        Member::Text(text)
+    } else if let Some(n) = value.as_f64() {
+        Member::Number(n)
+    } else if value.is_undefined() {
         Member::Undefined
     } else if value.is_null() {
         Member::Null
     } else if let Some(b) = value.as_bool() {
         Member::Bool(b)
-    } else if let Some(n) = value.as_f64() {
-        Member::Number(n)
-    } else if let Some(text) = value.as_string() {
-        Member::Text(text)
     } else {
         Member::Other(type_name(&value), value)
     }

@@ -2,6 +2,8 @@
 //! serialized shapes, objects with named fields; and the two services the
 //! wasm takes from JS (the clock, the wiping of key text).
 
+use std::cell::RefCell;
+
 use js_sys::Reflect;
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -62,12 +64,27 @@ pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
         .map_err(|e| js_error(Error::CryptoFailure { reason: format!("result conversion failed: {e}") }))
 }
 
-/// A plain object of named fields, for the private protocol to the JS wrappers.
-pub(super) fn object(fields: &[(&str, &JsValue)]) -> JsValue {
+thread_local! {
+    /// The field names of [`object`], made into JS strings once.
+    static NAMES: RefCell<Vec<(&'static str, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A plain object of named fields, for the private protocol to the JS core.
+pub(super) fn object(fields: &[(&'static str, &JsValue)]) -> JsValue {
     let object = js_sys::Object::new();
-    for (name, value) in fields {
-        let _ = Reflect::set(&object, &JsValue::from_str(name), value);
-    }
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        for (name, value) in fields {
+            let at = match names.iter().position(|(known, _)| known == name) {
+                Some(at) => at,
+                None => {
+                    names.push((name, JsValue::from_str(name)));
+                    names.len() - 1
+                }
+            };
+            let _ = Reflect::set(&object, &names[at].1, value);
+        }
+    });
     object.into()
 }
 
