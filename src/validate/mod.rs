@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::error::Error;
 
 use crate::json::{parse_body, Json, Limits};
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
 pub(crate) use cross_field::lifetime_max;
 pub use operations::Operation;
 

@@ -11,6 +11,8 @@ use crate::canonical::ambiguity::Ambiguity;
 use crate::canonical::{CanonicalOptions, CanonicalSteps};
 use crate::error::Error;
 use crate::request::signing::{AccessHeaders, PreparedRequest};
+use crate::validate;
+use crate::validate::availability::{Integration, AVAILABILITY};
 
 /// The canonical options as JS spells them.
 #[derive(Serialize)]
@@ -172,6 +174,48 @@ impl From<crate::callback::Diagnosis> for DiagnosisOut {
     }
 }
 
+/// A row of the spec's availability table, as `availability()` returns it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AvailabilityRowOut {
+    country: &'static str,
+    currency: &'static str,
+    integration: &'static str,
+    payin_methods: &'static [&'static str],
+    payout_methods: &'static [&'static str],
+    lifetime_max: i64,
+}
+
+/// The availability table, every row.
+pub(crate) fn availability_rows() -> Vec<AvailabilityRowOut> {
+    AVAILABILITY
+        .iter()
+        .map(|row| AvailabilityRowOut {
+            country: row.country,
+            currency: row.currency,
+            integration: match row.integration {
+                Integration::H2h => "h2h",
+                Integration::Widget => "widget",
+            },
+            payin_methods: row.payin_methods,
+            payout_methods: row.payout_methods,
+            lifetime_max: i64::try_from(validate::lifetime_max(Some(row.country))).unwrap_or(600),
+        })
+        .collect()
+}
+
+/// An issue code with its meaning, as `issueCodes()` returns it.
+#[derive(Serialize)]
+pub(crate) struct IssueCodeOut {
+    code: &'static str,
+    description: &'static str,
+}
+
+/// Every validation issue code.
+pub(crate) fn issue_code_rows() -> Vec<IssueCodeOut> {
+    validate::ISSUE_CODES.iter().map(|&(code, description)| IssueCodeOut { code, description }).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,5 +256,22 @@ mod tests {
         let Ok(steps) = steps else { panic!("no steps") };
         let text = serde_json::to_string(&StepsOut::from(&steps)).unwrap_or_default();
         assert!(text.starts_with(r#"{"entries":[],"joined":"","encoded":"#), "{text}");
+    }
+
+    #[test]
+    fn the_spec_tables_as_js_reads_them() {
+        let rows = availability_rows();
+        assert_eq!(rows.len(), AVAILABILITY.len());
+        let text = serde_json::to_string(&rows[0]).unwrap_or_default();
+        for member in
+            ["\"country\":", "\"integration\":", "\"payinMethods\":", "\"payoutMethods\":", "\"lifetimeMax\":"]
+        {
+            assert!(text.contains(member), "{text}");
+        }
+        assert!(rows.iter().all(|row| row.integration == "h2h" || row.integration == "widget"));
+        let codes = issue_code_rows();
+        assert_eq!(codes.len(), validate::ISSUE_CODES.len());
+        let text = serde_json::to_string(&codes[0]).unwrap_or_default();
+        assert!(text.starts_with("{\"code\":") && text.contains("\"description\":"), "{text}");
     }
 }

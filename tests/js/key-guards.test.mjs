@@ -1,11 +1,11 @@
-// The key guards (pkg-template/key-guard.mjs) through both entries of the package: the
-// Node build (`require`; `import` gives the same functions) and the web build (after
-// initSync). A freed key, or a value that is not a key of this module where a SigningKey
-// is expected, throws the package's INVALID_ARGUMENT error from JS, before the wasm is
-// entered: the glue's own errors had no `.code`, and the freed-key one was thrown through
-// the wasm frames, leaking a shadow-stack frame per call. Verifying keys are read by the
-// wasm itself (src/wasm/convert.rs), in its own order of checks; a freed one's
-// publicKeyPem() now throws before reaching the wasm and the wasm names it as freed.
+// The key checks of the package's own key classes (pkg-template/core.mjs) through both
+// entries of the package: the Node build (`require`; `import` gives the same functions)
+// and the web build (after initSync). A freed key, or a value that is not a key of this
+// module where a SigningKey is expected, throws the package's INVALID_ARGUMENT error from
+// JS, before the wasm is entered: the glue's own errors had no `.code`, and the freed-key
+// one was thrown through the wasm frames, leaking a shadow-stack frame per call. Verifying
+// keys are read by the wasm itself (src/wasm/keys.rs), in its own order of checks; the
+// core tells it which of its key objects are freed, and the wasm names them as freed.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -7,113 +7,14 @@ use wasm_bindgen::prelude::*;
 use super::super::body::{body_from_js, restore_body_json};
 use super::super::gateway::{plain_input, string_arg, text_from_js, type_name};
 use super::super::js::{js_error, to_js};
+use super::super::shapes::{availability_rows, issue_code_rows};
 use super::super::JsResult;
 use crate::callback::model as callback_model;
 use crate::error::Error;
 use crate::json::{Json, Limits, MAX_SAFE_INTEGER};
 use crate::request::builders::{self, PayinInput, WidgetPayinInput};
 use crate::spec::currency as amount;
-use crate::validate::availability::{Integration, AVAILABILITY};
 use crate::validate::{self, ValidationReport};
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_MODEL_TYPES: &'static str = r#"
-/** An operation path from the spec's operation index. */
-export type OperationPath =
-  | '/api/v1/payment/p2p/payin' | '/api/v1/payment/p2p/payin/info' | '/api/v1/payment/p2p/payin/confirm'
-  | '/api/v1/payment/p2p/payin/cancel' | '/api/v1/payment/p2p/payout' | '/api/v1/payment/p2p/payout/info'
-  | '/api/v1/payment/ecom/payin' | '/api/v1/payment/ecom/payin/info' | '/api/v1/payment/ecom/payin/confirm-3ds-result'
-  | '/api/v1/payment/ecom/payout' | '/api/v1/payment/ecom/payout/info'
-  | '/api/v1/widget/payin' | '/api/v1/widget/payin/info' | '/api/v1/widget/payin/confirm' | '/api/v1/widget/payin/cancel'
-  | '/api/v1/balance/info' | '/api/v1/bank/all';
-export type IssueCode =
-  | 'UNKNOWN_OPERATION' | 'REQUIRED' | 'WRONG_TYPE' | 'TOO_LONG' | 'TOO_SHORT' | 'PATTERN' | 'OUT_OF_RANGE'
-  | 'NOT_HTTPS' | 'INVALID_URL' | 'INVALID_IP' | 'INVALID_EMAIL' | 'UNKNOWN_METHOD' | 'METHOD_NOT_AVAILABLE'
-  | 'COUNTRY_NOT_AVAILABLE' | 'CURRENCY_MISMATCH' | 'WIDGET_METHOD_REQUIRED' | 'EMAIL_REQUIRED'
-  | 'BANK_SYMBOL_NOT_ALLOWED' | 'LIFETIME_OUT_OF_RANGE' | 'UNKNOWN_FIELD' | 'NULL_FIELD' | 'COUNTRY_NOT_LISTED'
-  | 'LANGUAGE_NOT_SUPPORTED' | 'AMBIGUOUS_KEY' | 'AMBIGUOUS_TEXT' | ErrorCode;
-export interface Issue {
-  /** Dotted field path, e.g. `payment.amount`; empty for the whole body. */
-  path: string;
-  code: IssueCode;
-  message: string;
-  limit?: number | string;
-  actual?: number | string;
-}
-/** A row of the spec's availability table; `payinMethods` are widget method codes for 'widget'. */
-export interface AvailabilityRow {
-  country: string; currency: string; integration: 'h2h' | 'widget';
-  payinMethods: string[]; payoutMethods: string[];
-  /** Upper bound of `payment.lifetime` in seconds (lower bound 300). */
-  lifetimeMax: number;
-}
-export interface ValidationReport { valid: boolean; errors: Issue[]; warnings: Issue[]; }
-export interface BuiltRequest { body: Record<string, unknown>; bodyText: string; report: ValidationReport; }
-interface PayinCommonInput {
-  projectId?: string; paymentId?: string;
-  merchantCallbackUrl?: string; merchantSuccessCallbackUrl?: string; merchantDeclineCallbackUrl?: string; redirectUrl?: string;
-  /** Minor units; or give `amountMajor` as decimal text, converted exactly by `currency`. */
-  amount?: number; amountMajor?: string; currency?: string;
-  /** Seconds; 600 when absent. */
-  lifetime?: number; description?: string; extraParam?: string;
-  customerId?: string; customerIp?: string; country?: string; language?: string; customerType?: 'ftd' | 'trust'; email?: string;
-}
-export interface PayinInput extends PayinCommonInput {
-  method?: string; bankSymbol?: string;
-  senderPan?: string; senderPhone?: string; senderBankSymbol?: string; senderCardHolder?: string;
-  firstName?: string; lastName?: string; browser?: string; deviceType?: string; userAgent?: string;
-}
-export interface WidgetPayinInput extends PayinCommonInput { widgetMethod?: string; bankSymbol?: string; }
-export interface PaymentInfo {
-  amount: number | null; oldAmount: number | null; initialAmount: number | null; currency: string | null;
-  lifetime: number | null; expirationDate: number | null; updatedDate: number | null; createdDate: number | null;
-  method: string | null; widgetMethod: string | null; type: string | null; paymentSystem: string | null;
-}
-export interface Requisites {
-  pan: string | null; cardHolder: string | null; masked: boolean;
-  bankName: string | null; bankCountry: string | null; currency: string | null;
-}
-export interface PaymentInstruction {
-  pan: string | null; cardHolder: string | null; phone: string | null; amount: number | null; currency: string | null;
-  validUntil: number | null; lifetime: number | null; bankName: string | null; bankCountry: string | null;
-  confirmUrl: string | null; rejectUrl: string | null;
-  /** Items of titles the spec does not list; `data` as the signed message writes it (an integer as its digits). */
-  other: Array<{ type: string | null; title: string; data: string | null }>;
-}
-export interface DeclineReason {
-  code: 'CANCELED_BY_CLIENT' | 'DECLINED_BY_ANTI_FRAUD' | 'REQUISITES_NOT_FOUND' | 'CANCELLED_BY_TIMEOUT' | 'OTHER' | 'UNSPECIFIED';
-  /** The `status_description` as sent. */
-  description: string | null;
-}
-export interface Callback {
-  projectId: string; paymentId: string; requestId: string | null;
-  status: string; subStatus: string | null; statusDescription: string | null;
-  isFinal: boolean; isKnownState: boolean;
-  /**
-   * `{project_id}:{payment_id}:{status}:{sub_status}`, each part with `%`, `:` and `;` percent-encoded
-   * and a null sub_status written empty: every body with the same signed message has the same key,
-   * and no text in one part can run into another.
-   */
-  idempotencyKey: string;
-  declineReason: DeclineReason | null;
-  paymentInfo: PaymentInfo | null;
-  integration: { formUrl: string | null; redirectUrl: string | null } | null;
-  requisites: Requisites | null;
-  instruction: PaymentInstruction | null;
-}
-export interface InfoResponse {
-  projectId: string; paymentId: string; requestId: string;
-  status: string; subStatus: string | null; statusDescription: string | null;
-  isFinal: boolean; isKnownState: boolean; declineReason: DeclineReason | null;
-  variant: 'RU' | 'KZ' | string | null;
-  paymentInfo: PaymentInfo | null; requisites: Requisites | null;
-  sender: { panHidden: string | null; cardHolderHidden: string | null } | null;
-  integration: { formUrl: string | null; redirectUrl: string | null } | null;
-  instruction: PaymentInstruction | null;
-  warnings: Issue[];
-  raw: Record<string, unknown>;
-}
-"#;
 
 /// Validates a request body for an operation path. Never throws on bad input:
 /// everything found is in the report.
@@ -235,44 +136,13 @@ pub fn parse_info_response(
 /// The spec's availability table: which country, currency and integration offer which methods.
 #[wasm_bindgen(js_name = availability, unchecked_return_type = "AvailabilityRow[]")]
 pub fn availability() -> JsResult<JsValue> {
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Row {
-        country: &'static str,
-        currency: &'static str,
-        integration: &'static str,
-        payin_methods: &'static [&'static str],
-        payout_methods: &'static [&'static str],
-        lifetime_max: i64,
-    }
-    let rows: Vec<Row> = AVAILABILITY
-        .iter()
-        .map(|row| Row {
-            country: row.country,
-            currency: row.currency,
-            integration: match row.integration {
-                Integration::H2h => "h2h",
-                Integration::Widget => "widget",
-            },
-            payin_methods: row.payin_methods,
-            payout_methods: row.payout_methods,
-            lifetime_max: i64::try_from(validate::lifetime_max(Some(row.country))).unwrap_or(600),
-        })
-        .collect();
-    to_js(&rows)
+    to_js(&availability_rows())
 }
 
 /// Every validation issue code with its one-line meaning.
 #[wasm_bindgen(js_name = issueCodes, unchecked_return_type = "Array<{ code: IssueCode; description: string }>")]
 pub fn issue_codes() -> JsResult<JsValue> {
-    #[derive(Serialize)]
-    struct CodeOut {
-        code: &'static str,
-        description: &'static str,
-    }
-    let codes: Vec<CodeOut> =
-        validate::ISSUE_CODES.iter().map(|(code, description)| CodeOut { code, description }).collect();
-    to_js(&codes)
+    to_js(&issue_code_rows())
 }
 
 /// Every error code the package can throw.
