@@ -156,7 +156,7 @@ fn json_from_js(
         // Each item takes at least one byte and a comma, so a longer array cannot fit;
         // checked before any item is read (a sparse `length` of 2^32 - 1 costs nothing in JS).
         let items = array_items(value, limits.max_bytes / 2).map_err(|e| match e {
-            ItemsError::Throws => invalid(path, THROWS),
+            ItemsError::Throws | ItemsError::NotIterable => invalid(path, THROWS),
             ItemsError::TooLong(length) => Error::BodyTooLarge {
                 limit: limits.max_bytes,
                 actual: (2.0 * length + 1.0).min(usize::MAX as f64) as usize,

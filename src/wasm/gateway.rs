@@ -10,7 +10,7 @@
 //! Option objects come out of here as [`Member`]s, for the typed reader
 //! (`options.rs`); text as `String`s; arrays as their items.
 
-use js_sys::{Array, ArrayBuffer, JsString, Reflect, Uint8Array};
+use js_sys::{Array, ArrayBuffer, Function, JsString, Reflect, Uint8Array};
 use serde::Deserialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -59,11 +59,13 @@ pub(super) fn object_entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>
         .collect())
 }
 
-/// Why the items of an array-like could not be read.
+/// Why the items of an array-like (or the entries of a map-like) could not be read.
 pub(super) enum ItemsError {
     Throws,
     /// Its `length`, larger than allowed.
     TooLong(f64),
+    /// Its `entries()` gave something that is not iterable.
+    NotIterable,
 }
 
 /// The items of an array (or a Proxy of one), read one by one with `Reflect.get`; a
@@ -75,6 +77,34 @@ pub(super) fn array_items(value: &JsValue, max: usize) -> Result<Vec<JsValue>, I
         return Err(ItemsError::TooLong(length));
     }
     (0..length as u32).map(|index| Reflect::get_u32(value, index).map_err(|_| ItemsError::Throws)).collect()
+}
+
+/// Item `index` of an array-like (`Reflect.get`, so a getter or Proxy trap is caught).
+pub(super) fn item(value: &JsValue, index: u32) -> Result<JsValue, Throws> {
+    Reflect::get_u32(value, index).map_err(|_| Throws)
+}
+
+/// The entries of a map-like (`Headers`, `Map`: `entries()` and `get()` are methods),
+/// iterated, at most `max`; `None` for anything else.
+pub(super) fn map_like_entries(value: &JsValue, max: usize) -> Result<Option<Vec<JsValue>>, ItemsError> {
+    let method = |name: &str| Reflect::get(value, &name.into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    let (Some(entries), Some(_)) = (method("entries"), method("get")) else { return Ok(None) };
+    let iterator = entries.call0(value).map_err(|_| ItemsError::Throws)?;
+    let mut items = Vec::new();
+    for entry in js_sys::try_iter(&iterator).map_err(|_| ItemsError::Throws)?.ok_or(ItemsError::NotIterable)? {
+        if items.len() == max {
+            return Err(ItemsError::TooLong(max as f64 + 1.0));
+        }
+        items.push(entry.map_err(|_| ItemsError::Throws)?);
+    }
+    Ok(Some(items))
+}
+
+/// What `value.<name>()` returns when it is a method that returns a string; `None` when
+/// there is no such method, it returns something else, or it (or a getter) throws.
+pub(super) fn method_text(value: &JsValue, name: &str) -> Option<String> {
+    let method = Reflect::get(value, &name.into()).ok()?.dyn_into::<Function>().ok()?;
+    method.call0(value).ok()?.as_string()
 }
 
 /// What a JS value is, from `typeof` alone (which runs no caller code), for messages.

@@ -6,10 +6,10 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Function, Reflect};
+use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
-use super::gateway::{array_items, is_array, member, string_arg, ItemsError};
+use super::gateway::{array_items, is_array, member, method_text, string_arg, ItemsError};
 use super::js::{js_error, wipe};
 use super::options::{whole_number_member, THROWS};
 use super::JsResult;
@@ -131,7 +131,7 @@ pub(super) fn verifying_keys(value: &JsValue, key_pem: &Function) -> Result<Vec<
     let throws = || refused(THROWS.into());
     let items: Vec<JsValue> = if is_array(value).map_err(|_| throws())? {
         array_items(value, MAX_VERIFYING_KEYS).map_err(|e| match e {
-            ItemsError::Throws => throws(),
+            ItemsError::Throws | ItemsError::NotIterable => throws(),
             ItemsError::TooLong(n) => refused(format!("is an array of {n} keys, more than {MAX_VERIFYING_KEYS}")),
         })?
     } else {
@@ -150,12 +150,7 @@ fn verifying_key(value: &JsValue, key_pem: &Function) -> Result<keys::VerifyingK
             Ok(pem) if pem.is_string() => pem.as_string().ok_or_else(not_a_key)?,
             Ok(freed) if freed.is_null() => return Err(refused(FREED_KEY)),
             // Anything else with publicKeyPem(); a getter or method that throws is caught.
-            _ => Reflect::get(value, &"publicKeyPem".into())
-                .ok()
-                .and_then(|f| f.dyn_into::<Function>().ok())
-                .and_then(|f| f.call0(value).ok())
-                .and_then(|pem| pem.as_string())
-                .ok_or_else(not_a_key)?,
+            _ => method_text(value, "publicKeyPem").ok_or_else(not_a_key)?,
         },
     };
     if let Some(key) = KEY_CACHE.with(|cache| cache.borrow().iter().find(|(p, _)| *p == pem).map(|(_, k)| k.clone())) {

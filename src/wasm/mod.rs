@@ -13,10 +13,12 @@
 //!   protocol (`__` names, named fields, the `Rsa` string enum) used by the
 //!   package's JS core (`pkg-template/core.mjs`).
 //!
-//! `options` and `shapes` compile natively for their unit tests (`cargo test --lib`).
+//! `options`, `shapes` and the rules of `headers` compile natively for their unit
+//! tests (`cargo test --lib`).
 
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+mod headers;
 mod options;
 mod shapes;
 
@@ -26,8 +28,6 @@ mod body;
 mod exports;
 #[cfg(target_arch = "wasm32")]
 mod gateway;
-#[cfg(target_arch = "wasm32")]
-mod headers;
 #[cfg(target_arch = "wasm32")]
 mod js;
 #[cfg(target_arch = "wasm32")]
