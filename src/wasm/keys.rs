@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
+use super::cache::TextCache;
 use super::gateway::{array_items, is_array, member, method_text, string_arg, ItemsError};
 use super::js::{js_error, wipe};
 use super::options::{whole_number_member, THROWS};
@@ -111,10 +112,8 @@ impl VerifyingKey {
 
 thread_local! {
     /// Parsed verifying keys by PEM, so that repeated calls skip parsing.
-    static KEY_CACHE: RefCell<Vec<(String, keys::VerifyingKey)>> = const { RefCell::new(Vec::new()) };
+    static KEY_CACHE: RefCell<TextCache<keys::VerifyingKey, 16>> = const { RefCell::new(TextCache::new()) };
 }
-
-const KEY_CACHE_SIZE: usize = 16;
 
 /// Most verifying keys accepted at once (the current key and a few during rotation).
 const MAX_VERIFYING_KEYS: usize = 64;
@@ -153,16 +152,10 @@ fn verifying_key(value: &JsValue, key_pem: &Function) -> Result<keys::VerifyingK
             _ => method_text(value, "publicKeyPem").ok_or_else(not_a_key)?,
         },
     };
-    if let Some(key) = KEY_CACHE.with(|cache| cache.borrow().iter().find(|(p, _)| *p == pem).map(|(_, k)| k.clone())) {
+    if let Some(key) = KEY_CACHE.with(|cache| cache.borrow().get(&pem)) {
         return Ok(key);
     }
     let key = keys::VerifyingKey::from_pem(&pem)?;
-    KEY_CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if cache.len() >= KEY_CACHE_SIZE {
-            cache.remove(0);
-        }
-        cache.push((pem, key.clone()));
-    });
+    KEY_CACHE.with(|cache| cache.borrow_mut().insert(pem, key.clone()));
     Ok(key)
 }

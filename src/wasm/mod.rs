@@ -5,7 +5,8 @@
 //! - `gateway`: the one way caller values are read (under `catch`, so that no
 //!   getter, Proxy or iterator can throw through the wasm frames);
 //! - `options`: the one typed reader of option objects, without `JsValue`;
-//! - `body`, `headers`, `keys`: what the arguments become in the core;
+//! - `body`, `headers`, `keys`: what the arguments become in the core
+//!   (`cache`: parsed verifying keys by PEM);
 //! - `shapes`: what the API returns, as serde structs, without `JsValue`;
 //! - `js`: results and errors as JS values;
 //! - `types`: the TypeScript declarations of the shapes;
@@ -13,11 +14,12 @@
 //!   protocol (`__` names, named fields, the `Rsa` string enum) used by the
 //!   package's JS core (`pkg-template/core.mjs`).
 //!
-//! `options`, `shapes` and the rules of `headers` compile natively for their unit
+//! `options`, `shapes`, `cache` and the rules of `headers` compile natively for their unit
 //! tests (`cargo test --lib`).
 
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+mod cache;
 mod headers;
 mod options;
 mod shapes;
