@@ -417,7 +417,11 @@ function createApi(glue, provider) {
 
   function canonicalMessage(body, timestamp, options) {
     if (provider.ascii === undefined) return glue.canonicalMessage(body, timestamp, options);
-    return provider.ascii(glue.__canonicalMessageBytes(provider.bytes(body, 1 << 20), timestamp, options));
+    const bytes = provider.bytes(body, 1 << 20);
+    // Text the provider encoded goes in as it is; anything else is read by the wasm.
+    const encoded = typeof body === 'string' && typeof bytes !== 'string';
+    const message = encoded ? glue.__canonicalMessageOfUtf8(bytes, timestamp, options) : glue.__canonicalMessageBytes(body, timestamp, options);
+    return provider.ascii(message);
   }
 
   function validateRequest(operation, body) {

@@ -178,11 +178,21 @@ pub(super) fn text_from_js(value: &JsValue, max_bytes: usize) -> Result<Option<S
         if length > max_bytes {
             return Err(Error::BodyTooLarge { limit: max_bytes, actual: length });
         }
-        return String::from_utf8(bytes.to_vec())
-            .map(Some)
-            .map_err(|_| Error::InvalidJson { message: "the bytes are not valid UTF-8".into() });
+        return String::from_utf8(bytes.to_vec()).map(Some).map_err(|_| not_utf8());
     }
     Ok(None)
+}
+
+/// UTF-8 bytes already in wasm memory as text, refused as [`text_from_js`] refuses bytes.
+pub(super) fn utf8_text(bytes: &[u8], max_bytes: usize) -> Result<&str, Error> {
+    if bytes.len() > max_bytes {
+        return Err(Error::BodyTooLarge { limit: max_bytes, actual: bytes.len() });
+    }
+    std::str::from_utf8(bytes).map_err(|_| not_utf8())
+}
+
+fn not_utf8() -> Error {
+    Error::InvalidJson { message: "the bytes are not valid UTF-8".into() }
 }
 
 /// A JS string as UTF-8, or `None` when it holds a lone surrogate. The copy
