@@ -35,7 +35,7 @@ pub(crate) mod rsa;
 pub(crate) mod spec;
 pub(crate) mod validate;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
 mod wasm;
 
 pub use callback::model::{
@@ -66,6 +66,7 @@ pub mod __private {
     pub use crate::canonical::number::python_number_text;
     pub use crate::canonical::text::message_from_text;
     pub use crate::json::{parse_value, MAX_SAFE_INTEGER};
+    pub use crate::request::signing::{prepare_body, RequestBody};
     pub use crate::rsa::pkcs1v15::decode_base64url;
     pub use crate::rsa::CrtKey;
 }

@@ -1,7 +1,7 @@
 // Tool 1, "Build a payin": the P2P / widget payin create form. Choices follow
 // the package's availability() table; the body comes from buildPayinRequest /
 // buildWidgetPayinRequest and every validation issue is shown at its field.
-import { availability, buildPayinRequest, buildWidgetPayinRequest, fromMinorUnits, toMinorUnits } from '../pkg/web/payment_intake.js';
+import { availability, buildPayinRequest, buildWidgetPayinRequest, fromMinorUnits, toMinorUnits } from '../pkg/web/index.js';
 import { $, clearFieldMessages, debounce, describeError, el, setFieldMessage } from './dom.js';
 
 export const OPERATION_PATHS = { p2p: '/api/v1/payment/p2p/payin', widget: '/api/v1/widget/payin' };

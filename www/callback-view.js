@@ -1,7 +1,7 @@
 // Renders a callback model (from verifyCallback or parseCallback) as a
 // readable summary: status and finality, idempotency key, amounts,
 // requisites and payment instruction. Text only (textContent), never HTML.
-import { fromMinorUnits } from '../pkg/web/payment_intake.js';
+import { fromMinorUnits } from '../pkg/web/index.js';
 import { el, formatUnix } from './dom.js';
 
 const present = (v) => v !== null && v !== undefined && v !== '';

@@ -1,7 +1,7 @@
 // Tool 3, "Check a callback": verifies a pasted callback (verifyCallback),
 // explains a failure (diagnoseCallback: the sender's canonical variant, or
 // whether the key or the body is at fault) and shows what the callback says.
-import { VerifyingKey, diagnoseCallback, parseCallback, signRequest, verifyCallback } from '../pkg/web/payment_intake.js';
+import { VerifyingKey, diagnoseCallback, parseCallback, signRequest, verifyCallback } from '../pkg/web/index.js';
 import { renderCallback } from './callback-view.js';
 import { $, debounce, describeError, describeProfile, el, readProfile, setFieldMessage, writeProfile } from './dom.js';
 import { parseHeaderText } from './headers.js';

@@ -1,7 +1,7 @@
 // Tool 2, "Sign it": signs the body with a pasted or page-generated private
 // key (signRequest) and shows the four headers, a ready curl command and each
 // canonical step (canonicalSteps) for the chosen canonical profile.
-import { SigningKey, canonicalSteps, signRequest, validateRequest } from '../pkg/web/payment_intake.js';
+import { SigningKey, canonicalSteps, signRequest, validateRequest } from '../pkg/web/index.js';
 import { $, debounce, describeError, el, formatUnix, readProfile, setFieldMessage } from './dom.js';
 
 // The operation index of the spec (interface.md, Endpoints).

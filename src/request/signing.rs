@@ -3,9 +3,10 @@
 //! `crate::spec::headers`). The RSA signature itself is
 //! `crate::rsa::pkcs1v15`'s.
 
-use crate::canonical::{canonical_message, CanonicalOptions};
+use crate::canonical::ambiguity::refuse_ambiguous_request;
+use crate::canonical::{canonical_message, message_of_text, CanonicalOptions};
 use crate::error::{Error, Result};
-use crate::json::Json;
+use crate::json::{parse_body, Json, Limits};
 use crate::rsa::keys::{SigningKey, VerifyingKey};
 use crate::rsa::pkcs1v15::sign_message;
 use crate::spec::headers::{HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, HEADER_TOKEN};
@@ -100,6 +101,44 @@ pub fn prepared_with_message(
     })
 }
 
+/// A request body to sign: JSON text as it will be sent, or a tree already read.
+#[derive(Debug, Clone, Copy)]
+pub enum RequestBody<'a> {
+    /// JSON text, as it will be sent.
+    Text(&'a str),
+    /// A body already read into a tree.
+    Tree(&'a Json),
+}
+
+/// Everything of signing a body but the RSA operation, in one order for every
+/// caller: the merchant id, then the body (with `strict`, one that its signed
+/// message would not determine is refused, `AMBIGUOUS_REQUEST`), then the
+/// message. The message of JSON text comes from [`message_of_text`], which makes
+/// the one-pass-or-tree choice.
+pub fn prepare_body(
+    body: RequestBody<'_>,
+    key: &VerifyingKey,
+    merchant_id: &str,
+    timestamp: &str,
+    options: &CanonicalOptions,
+    strict: bool,
+    limits: &Limits,
+) -> Result<PreparedRequest> {
+    check_merchant_id(merchant_id)?;
+    let message = match body {
+        RequestBody::Text(text) if !strict => message_of_text(text, timestamp, options, limits)?,
+        RequestBody::Text(text) => strict_message(&parse_body(text, limits)?, timestamp, options)?,
+        RequestBody::Tree(json) if strict => strict_message(json, timestamp, options)?,
+        RequestBody::Tree(json) => canonical_message(json, timestamp, options)?,
+    };
+    prepared_with_message(message, key, merchant_id, timestamp, options)
+}
+
+fn strict_message(json: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
+    refuse_ambiguous_request(json)?;
+    canonical_message(json, timestamp, options)
+}
+
 /// Signs `body` as of `timestamp` (Unix seconds) and returns the headers to send.
 /// `options.padding` applies to the message, the signature and the token alike.
 pub fn sign_body(
@@ -130,6 +169,35 @@ fn check_merchant_id(merchant_id: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn vector_key(name: &str) -> SigningKey {
+        let path = format!("{}/tests/vectors/keys/{name}.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));
+        SigningKey::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn prepare_body_gives_one_message_for_text_and_tree_and_refuses_ambiguity_when_strict() {
+        let key = vector_key("rsa2048");
+        let limits = Limits::default();
+        let options = CanonicalOptions::DEFAULT;
+        let text = r#"{"b":"x","a":[1,true,null]}"#;
+        let tree = parse_body(text, &limits).unwrap();
+        let prepare =
+            |body, strict| prepare_body(body, key.verifying_key(), "m", "1700000000", &options, strict, &limits);
+        let from_text = prepare(RequestBody::Text(text), false).unwrap();
+        assert_eq!(from_text.message, canonical_message(&tree, "1700000000", &options).unwrap());
+        assert_eq!(prepare(RequestBody::Tree(&tree), false).unwrap(), from_text);
+        assert_eq!(prepare(RequestBody::Text(text), true).unwrap(), from_text);
+        let ambiguous = r#"{"a:b":"1"}"#;
+        assert!(prepare(RequestBody::Text(ambiguous), false).is_ok());
+        assert_eq!(prepare(RequestBody::Text(ambiguous), true).unwrap_err().code(), "AMBIGUOUS_REQUEST");
+        let tree = parse_body(ambiguous, &limits).unwrap();
+        assert_eq!(prepare(RequestBody::Tree(&tree), true).unwrap_err().code(), "AMBIGUOUS_REQUEST");
+        // The merchant id is checked first, then the body.
+        let bad = prepare_body(RequestBody::Text("[1"), key.verifying_key(), "", "1", &options, false, &limits);
+        assert_eq!(bad.unwrap_err().code(), "INVALID_ARGUMENT");
+        assert_eq!(prepare(RequestBody::Text("[1"), false).unwrap_err().code(), "INVALID_JSON");
+    }
 
     #[test]
     fn merchant_id_rules() {

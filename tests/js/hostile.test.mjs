@@ -690,8 +690,8 @@ describe('wrong argument types', () => {
   // wasm-bindgen's glue checks a `&SigningKey` argument with `instanceof` and throws a
   // plain `Error('expected instance of SigningKey')`, and a freed key's pointer (0) makes
   // the generated Rust wrapper throw 'null pointer passed to rust' through the wasm frames
-  // (see keys-lifecycle.test.mjs for what repeating that did). The wrappers check the key
-  // first (pkg-template/key-guard.mjs): INVALID_ARGUMENT, naming the argument.
+  // (see keys-lifecycle.test.mjs for what repeating that did). The JS core checks the key
+  // first (pkg-template/core.mjs): INVALID_ARGUMENT, naming the argument.
   const signers = [
     ['signRequest', (key) => api.signRequest({}, key, { merchantId: 'm', timestamp: TS })],
     ['prepareRequest', (key) => api.prepareRequest({}, key, { merchantId: 'm', timestamp: TS })],

@@ -1,11 +1,11 @@
-// The key guards (pkg-template/key-guard.mjs) through both entries of the package: the
-// Node build (`require`; `import` gives the same functions) and the web build (after
-// initSync). A freed key, or a value that is not a key of this module where a SigningKey
-// is expected, throws the package's INVALID_ARGUMENT error from JS, before the wasm is
-// entered: the glue's own errors had no `.code`, and the freed-key one was thrown through
-// the wasm frames, leaking a shadow-stack frame per call. Verifying keys are read by the
-// wasm itself (src/wasm/convert.rs), in its own order of checks; a freed one's
-// publicKeyPem() now throws before reaching the wasm and the wasm names it as freed.
+// The key checks of the package's own key classes (pkg-template/core.mjs) through both
+// entries of the package: the Node build (`require`; `import` gives the same functions)
+// and the web build (after initSync). A freed key, or a value that is not a key of this
+// module where a SigningKey is expected, throws the package's INVALID_ARGUMENT error from
+// JS, before the wasm is entered: the glue's own errors had no `.code`, and the freed-key
+// one was thrown through the wasm frames, leaking a shadow-stack frame per call. Verifying
+// keys are read by the wasm itself (src/wasm/keys.rs), in its own order of checks; the
+// core tells it which of its key objects are freed, and the wasm names them as freed.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -69,12 +69,12 @@ function assertAlive(api, key, after) {
 
 const builds = { node: cjs, web };
 
-test('import and require give the same guarded functions; the web entry guards the glue\'s', async () => {
+test('import and require give the same guarded functions; the web entry has its own, and no private names', async () => {
   for (const name of ['signRequest', 'prepareRequest', 'signRequestAsync', 'SigningKey', 'VerifyingKey']) assert.equal(esm[name], cjs[name], name);
-  // The web build's index.js exports its own signRequest and prepareRequest in front of the glue's.
+  // The web build's index.js exports its own functions and key classes, which wrap the glue's.
   const glue = await import(pathToFileURL(path.join(pkgDir, 'web', 'payment_intake.js')).href);
-  for (const name of ['signRequest', 'prepareRequest']) assert.notEqual(web[name], glue[name], name);
-  assert.equal(web.SigningKey, glue.SigningKey);
+  for (const name of ['signRequest', 'prepareRequest', 'SigningKey', 'VerifyingKey']) assert.notEqual(web[name], glue[name], name);
+  assert.deepEqual(Object.keys(web).filter((name) => name.startsWith('__')), []);
 });
 
 for (const [build, api] of Object.entries(builds)) {
@@ -141,7 +141,8 @@ for (const [build, api] of Object.entries(builds)) {
         }
         assert.equal(key.free(), undefined);
         if (Symbol.dispose) assert.equal(key[Symbol.dispose](), undefined);
-        assert.equal(key.__wbg_ptr, 0);
+        // The key exposes nothing of the glue object it wraps (whose free() the lifecycle tests measure).
+        assert.equal('__wbg_ptr' in key, false);
         // Called on something else than a key of this module.
         for (const [label, self] of [['an object', Object.create(proto)], ['undefined', undefined], ['a string', 'key']]) {
           const name = getter('token') ? `${cls}.token` : `${cls}.token()`;
@@ -240,8 +241,7 @@ describe('the wasm is not entered', () => {
         const headers = { 'x-access-timestamp': '1', 'x-access-merchant-id': 'm', 'x-access-signature': 'AA', 'x-access-token': 'AA' };
         // A live key does reach the wasm, so the recording can see it.
         const whileLive = { token: record(() => key.token()), signRequest: record(() => api.signRequest({}, key, { merchantId: 'm', timestamp: 1 })) };
-        key.free();
-        verifying.free();
+        const freeLive = [record(() => key.free()), record(() => verifying.free())];
         const refused = {
           'token()': record(() => key.token()),
           'bits': record(() => key.bits),
@@ -257,11 +257,14 @@ describe('the wasm is not entered', () => {
         // verifyCallback itself runs in the wasm (it reads the keys); the freed key's
         // publicKeyPem() does not go back into it.
         const verify = record(() => api.verifyCallback('{}', headers, verifying));
-        return { whileLive, refused, verify };
+        return { whileLive, freeLive, refused, verify };
       `,
       );
       assert.ok(result.whileLive.token.includes('signingkey_token'), JSON.stringify(result.whileLive));
       assert.ok(result.whileLive.signRequest.some((name) => /signRequest/.test(name)), JSON.stringify(result.whileLive));
+      // free() of a live key frees its wasm memory.
+      assert.ok(result.freeLive[0].includes('__wbg_signingkey_free'), JSON.stringify(result.freeLive));
+      assert.ok(result.freeLive[1].includes('__wbg_verifyingkey_free'), JSON.stringify(result.freeLive));
       for (const [name, entered] of Object.entries(result.refused)) assert.deepEqual(entered, [], name);
       assert.ok(result.verify.some((name) => /verifyCallback|prepareCallback/i.test(name)), JSON.stringify(result.verify));
       assert.ok(!result.verify.some((name) => /^(signingkey|verifyingkey)_/.test(name)), JSON.stringify(result.verify));

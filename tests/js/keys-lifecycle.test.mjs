@@ -219,8 +219,8 @@ describe('using a key after free()', () => {
     assert.equal(throwsCode(() => api.diagnoseCallback('{}', headers, key), 'INVALID_ARGUMENT').message, freed);
   });
 
-  // Every use of a freed key, in a child process per build. Before the key guards
-  // (pkg-template/key-guard.mjs) each threw 'null pointer passed to rust' from inside
+  // Every use of a freed key, in a child process per build. Before the key checks
+  // (now those of pkg-template/core.mjs) each threw 'null pointer passed to rust' from inside
   // the wasm call, without .code, and leaked its shadow-stack frame (80 to 416 bytes).
   const uses = `
     const signingKey = api.SigningKey.fromPem(privatePem);

@@ -56,11 +56,11 @@ test('/ redirects to the page, which loads the web build', async () => {
   assert.equal(page.status, 200);
   assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
   assert.match(page.body, /<meta charset="utf-8">/i);
-  // The page (or one of its modules) loads the web build from ../pkg/web/.
+  // The page (or one of its modules) loads the package's web entry from ../pkg/web/.
   const sources = fs.readdirSync(path.join(root, 'www')).filter((f) => /\.(html|m?js)$/.test(f));
   assert.ok(
-    sources.some((f) => fs.readFileSync(path.join(root, 'www', f), 'utf8').includes('../pkg/web/payment_intake.js')),
-    'www/ imports ../pkg/web/payment_intake.js',
+    sources.some((f) => fs.readFileSync(path.join(root, 'www', f), 'utf8').includes('../pkg/web/index.js')),
+    'www/ imports ../pkg/web/index.js',
   );
   assert.equal((await get('/www')).status, 301);
 });

@@ -1,0 +1,457 @@
+// The package's JS core, written once for both entries (pkg-template/node.cjs,
+// pkg-template/web.mjs): `createApi(glue, provider)` builds the whole API over a
+// wasm-bindgen glue module, with the RSA provider injected (node:crypto from
+// ./node-crypto.js, or WebCrypto from ./web-crypto.js). scripts/build.mjs copies
+// this file to pkg/web/core.js as it is and to pkg/node/core.js as CommonJS.
+//
+// The package owns its key classes: a SigningKey or VerifyingKey holds the glue's
+// object in a private field, so a freed key, or a value that is not a key of this
+// API, throws INVALID_ARGUMENT here, before the wasm is entered (the glue's own
+// errors have no `.code`, and one thrown from inside the wasm leaks that call's
+// shadow-stack frame). Nothing of the glue is patched or read but its exports.
+//
+// The wasm reads every argument, builds every message and makes every check,
+// the `backend` option included (the private `__` exports, with named results);
+// this file adds the native RSA operation and key caches, and turns the results
+// into what the API returns.
+
+/** Why a freed key is refused (src/wasm/keys.rs says the same of a verifying key). */
+const FREED = 'is a key that was freed (free() was called on it)';
+/** Most PEM texts whose native public key is kept. */
+const PUBLIC_CACHE_SIZE = 16;
+
+/** An error shaped like the wasm's `Error::InvalidArgument`: `'name' reason`. */
+function invalidArgument(name, reason) {
+  const error = new Error(`'${name}' ${reason}`);
+  error.name = 'PaymentIntakeError';
+  error.code = 'INVALID_ARGUMENT';
+  return error;
+}
+
+/** The error a failed RSA operation of the native provider surfaces as (the wasm's CRYPTO_FAILURE). */
+function cryptoFailure(cause) {
+  const error = new Error(`RSA operation failed: ${cause?.message ?? cause}`);
+  error.name = 'PaymentIntakeError';
+  error.code = 'CRYPTO_FAILURE';
+  return error;
+}
+
+/**
+ * The API over `glue` (the wasm-bindgen module) with `provider`'s RSA. A provider has:
+ * `sync` (node:crypto: the sync functions use it), `available()` (a native RSA is there),
+ * `privateKey(signingKey, sourcePem)` and `publicKey(spkiPem)` (native key handles),
+ * `sign`/`verify` (sync, when `sync`) and `signAsync`/`verifyAsync`, `base64url(bytes, padding)`,
+ * `bytes(body, maxLength)` (text the wasm reads faster as bytes), `ascii(bytes)` (or none:
+ * then strings come from the wasm), and `keepsSourcePem` (the private key is imported from
+ * the PEM it was read from).
+ */
+function createApi(glue, provider) {
+  let signingInternals;
+  let verifyingInternals;
+
+  /** What a value is, for messages, from `typeof` and our own brands: runs no caller code. */
+  function describe(value) {
+    if (value === null) return 'null';
+    switch (typeof value) {
+      case 'undefined':
+        return 'undefined';
+      case 'boolean':
+        return 'a boolean';
+      case 'number':
+        return 'a number';
+      case 'string':
+        return 'a string';
+      case 'bigint':
+        return 'a BigInt';
+      case 'symbol':
+        return 'a symbol';
+      case 'function':
+        return 'a function';
+      default:
+        break;
+    }
+    if (signingInternals.is(value)) return 'a SigningKey';
+    if (verifyingInternals.is(value)) return 'a VerifyingKey';
+    try {
+      if (Array.isArray(value)) return 'an array';
+    } catch {
+      // a revoked Proxy
+    }
+    return 'an object';
+  }
+
+  const isObject = (value) => (typeof value === 'object' && value !== null) || typeof value === 'function';
+
+  /** The glue object of a live key of class `name`, or the INVALID_ARGUMENT for `label` called on `self`. */
+  function liveGlue(internals, self, name, label) {
+    if (!internals.is(self)) throw invalidArgument(label, `was called on ${describe(self)}, not on a ${name} made by this package`);
+    const inner = internals.glue(self);
+    if (inner === null) throw invalidArgument(label, 'was called on a key that was freed (free() was called on it)');
+    return inner;
+  }
+
+  /** An RSA public key that verifies callbacks. */
+  class VerifyingKey {
+    #glue;
+    #pem = undefined;
+    #native = undefined;
+
+    constructor(inner) {
+      if (!(inner instanceof glue.VerifyingKey) || verifyingInternals.making !== inner) {
+        throw invalidArgument('VerifyingKey', 'has no public constructor: use VerifyingKey.fromPem()');
+      }
+      this.#glue = inner;
+    }
+
+    /** Reads a SubjectPublicKeyInfo (`PUBLIC KEY`) or PKCS#1 (`RSA PUBLIC KEY`) PEM. */
+    static fromPem(pem) {
+      return verifyingInternals.wrap(glue.VerifyingKey.fromPem(pem));
+    }
+
+    /** The `x-access-token` value the service sends with this key. */
+    token() {
+      return liveGlue(verifyingInternals, this, 'VerifyingKey', 'VerifyingKey.token()').token();
+    }
+
+    /** The key as SubjectPublicKeyInfo PEM. */
+    publicKeyPem() {
+      liveGlue(verifyingInternals, this, 'VerifyingKey', 'VerifyingKey.publicKeyPem()');
+      this.#pem ??= this.#glue.publicKeyPem();
+      return this.#pem;
+    }
+
+    /** Modulus size in bits. */
+    get bits() {
+      return liveGlue(verifyingInternals, this, 'VerifyingKey', 'VerifyingKey.bits').bits;
+    }
+
+    /** Frees the key's wasm memory; later uses throw. Does nothing on a freed key. */
+    free() {
+      if (!verifyingInternals.is(this) || this.#glue === null) return;
+      const inner = this.#glue;
+      this.#glue = null;
+      this.#pem = undefined;
+      this.#native = undefined;
+      inner.free();
+    }
+
+    static {
+      verifyingInternals = {
+        making: undefined,
+        is: (value) => isObject(value) && #glue in value,
+        glue: (key) => key.#glue,
+        /** The PEM of a live key; `null` for a freed one. */
+        pem: (key) => (key.#glue === null ? null : key.publicKeyPem()),
+        native: (key) => (key.#native ??= provider.publicKey(key.publicKeyPem())),
+        wrap(inner) {
+          verifyingInternals.making = inner;
+          try {
+            return new VerifyingKey(inner);
+          } finally {
+            verifyingInternals.making = undefined;
+          }
+        },
+      };
+    }
+  }
+
+  /** An RSA private key that signs requests. */
+  class SigningKey {
+    #glue;
+    #pem = undefined;
+    #source;
+    #native = undefined;
+
+    constructor(inner, source) {
+      if (!(inner instanceof glue.SigningKey) || signingInternals.making !== inner) {
+        throw invalidArgument('SigningKey', 'has no public constructor: use SigningKey.fromPem() or SigningKey.generate()');
+      }
+      this.#glue = inner;
+      this.#source = provider.keepsSourcePem ? source : undefined;
+    }
+
+    /** Reads a PKCS#8 (`PRIVATE KEY`) or PKCS#1 (`RSA PRIVATE KEY`) PEM of 2048 to 4096 bits. */
+    static fromPem(pem) {
+      return signingInternals.wrap(glue.SigningKey.fromPem(pem), pem);
+    }
+
+    /** Generates a key pair (2048 bits unless told): for tests and debugging. */
+    static generate(bits) {
+      return signingInternals.wrap(glue.SigningKey.generate(bits), undefined);
+    }
+
+    /** The `x-access-token` header value for this key. */
+    token() {
+      return liveGlue(signingInternals, this, 'SigningKey', 'SigningKey.token()').token();
+    }
+
+    /** The public key as SubjectPublicKeyInfo PEM. */
+    publicKeyPem() {
+      liveGlue(signingInternals, this, 'SigningKey', 'SigningKey.publicKeyPem()');
+      this.#pem ??= this.#glue.publicKeyPem();
+      return this.#pem;
+    }
+
+    /** The private key as PKCS#8 PEM. */
+    privateKeyPem() {
+      return liveGlue(signingInternals, this, 'SigningKey', 'SigningKey.privateKeyPem()').privateKeyPem();
+    }
+
+    /** The matching public key. */
+    verifyingKey() {
+      return verifyingInternals.wrap(liveGlue(signingInternals, this, 'SigningKey', 'SigningKey.verifyingKey()').verifyingKey());
+    }
+
+    /** Modulus size in bits. */
+    get bits() {
+      return liveGlue(signingInternals, this, 'SigningKey', 'SigningKey.bits').bits;
+    }
+
+    /** Frees the key's wasm memory (and the native key kept for it); later uses throw. Does nothing on a freed key. */
+    free() {
+      if (!signingInternals.is(this) || this.#glue === null) return;
+      const inner = this.#glue;
+      this.#glue = null;
+      this.#pem = undefined;
+      this.#source = undefined;
+      this.#native = undefined;
+      inner.free();
+    }
+
+    static {
+      signingInternals = {
+        making: undefined,
+        is: (value) => isObject(value) && #glue in value,
+        glue: (key) => key.#glue,
+        pem: (key) => (key.#glue === null ? null : key.publicKeyPem()),
+        native(key) {
+          if (key.#native === undefined) {
+            key.#native = provider.privateKey(key, key.#source);
+            key.#source = undefined;
+          }
+          return key.#native;
+        },
+        wrap(inner, source) {
+          signingInternals.making = inner;
+          try {
+            return new SigningKey(inner, source);
+          } finally {
+            signingInternals.making = undefined;
+          }
+        },
+      };
+    }
+  }
+
+  if (Symbol.dispose) {
+    SigningKey.prototype[Symbol.dispose] = SigningKey.prototype.free;
+    VerifyingKey.prototype[Symbol.dispose] = VerifyingKey.prototype.free;
+  }
+
+  /**
+   * The glue object of `value` if it is a live SigningKey of this API; otherwise throws
+   * INVALID_ARGUMENT: the first step of every function that signs.
+   */
+  function signingKeyArg(value) {
+    if (signingInternals.is(value)) {
+      const inner = signingInternals.glue(value);
+      if (inner !== null) return inner;
+      throw invalidArgument('signingKey', FREED);
+    }
+    let inherits = false;
+    try {
+      inherits = value instanceof SigningKey;
+    } catch {
+      // a Proxy whose getPrototypeOf trap throws
+    }
+    throw invalidArgument(
+      'signingKey',
+      inherits
+        ? 'is not a SigningKey made by this package (SigningKey.fromPem() or SigningKey.generate())'
+        : `must be a SigningKey (SigningKey.fromPem()), not ${describe(value)}`,
+    );
+  }
+
+  /**
+   * For the wasm's reading of verifying keys: the PEM of a live key of this API, `null`
+   * for a freed one, `undefined` for anything else (which the wasm reads itself). Runs no
+   * caller code and never throws.
+   */
+  function keyPem(value) {
+    if (verifyingInternals.is(value)) return verifyingInternals.pem(value);
+    if (signingInternals.is(value)) return signingInternals.pem(value);
+    return undefined;
+  }
+
+  /** Native public keys of PEM texts (most recent last). */
+  const publicKeys = new Map();
+
+  /**
+   * The native public key of the configured key the wasm chose (`keys` is one key or an
+   * array, as the wasm already accepted). A VerifyingKey keeps its own; any other is kept
+   * per PEM text, read again by the wasm into SubjectPublicKeyInfo.
+   */
+  function publicKey(keys, keyIndex) {
+    const chosen = Array.isArray(keys) ? keys[keyIndex] : keys;
+    if (verifyingInternals.is(chosen)) return verifyingInternals.native(chosen);
+    const pem = typeof chosen === 'string' ? chosen : chosen.publicKeyPem();
+    let key = publicKeys.get(pem);
+    if (key === undefined) {
+      const verifyingKey = glue.VerifyingKey.fromPem(pem);
+      try {
+        key = provider.publicKey(verifyingKey.publicKeyPem());
+      } finally {
+        verifyingKey.free();
+      }
+      if (publicKeys.size >= PUBLIC_CACHE_SIZE) publicKeys.delete(publicKeys.keys().next().value);
+      publicKeys.set(pem, key);
+    }
+    return key;
+  }
+
+  /** `signRequest`'s result from a prepared request and the base64url signature. */
+  function signedRequest(prepared, signatureBytes) {
+    const h = prepared.headers;
+    return {
+      body: prepared.body,
+      headers: {
+        'x-access-timestamp': h['x-access-timestamp'],
+        'x-access-merchant-id': h['x-access-merchant-id'],
+        'x-access-signature': provider.base64url(signatureBytes, prepared.padding),
+        'x-access-token': h['x-access-token'],
+      },
+    };
+  }
+
+  /**
+   * What `verifyCallback` returns once the RSA check passed: the JSON text the wasm gave,
+   * or, for a large body (`null` there), the text `__finishCallback` gives now; an error in
+   * its place is thrown.
+   */
+  function verified(result, rawBody, headers, keyIndex, options) {
+    const text = result === null ? glue.__finishCallback(rawBody, headers, keyIndex, options) : result;
+    if (typeof text !== 'string') throw text;
+    return JSON.parse(text);
+  }
+
+  const syncRsa = provider.sync ? 'available' : 'absent';
+  const asyncRsa = () => (provider.available() ? 'available' : 'absent');
+
+  function signRequest(body, signingKey, options) {
+    const inner = signingKeyArg(signingKey);
+    const { signed, prepared } = glue.__signRequest(body, inner, options, syncRsa);
+    if (signed !== undefined) return signed;
+    let signature;
+    try {
+      signature = provider.sign(prepared.message, signingInternals.native(signingKey));
+    } catch (cause) {
+      throw cryptoFailure(cause);
+    }
+    return signedRequest(prepared, signature);
+  }
+
+  /** `signRequest`, with the RSA operation off the main thread where the provider can. */
+  async function signRequestAsync(body, signingKey, options) {
+    const inner = signingKeyArg(signingKey);
+    const { signed, prepared } = glue.__signRequest(body, inner, options, asyncRsa());
+    if (signed !== undefined) return signed;
+    let signature;
+    try {
+      signature = await provider.signAsync(prepared.message, signingInternals.native(signingKey));
+    } catch (cause) {
+      throw cryptoFailure(cause);
+    }
+    return signedRequest(prepared, signature);
+  }
+
+  /** Everything of `signRequest` but the RSA signature. */
+  function prepareRequest(body, signingKey, options) {
+    const inner = signingKeyArg(signingKey);
+    return glue.__signRequest(body, inner, options, 'prepare').prepared;
+  }
+
+  function verifyCallback(rawBody, headers, keys, options) {
+    const body = provider.bytes(rawBody, 4096);
+    const { message, signature, keyIndex, result } = glue.__prepareCallback(body, headers, keys, options, syncRsa, keyPem);
+    if (message !== undefined) {
+      let ok;
+      try {
+        ok = provider.verify(message, signature, publicKey(keys, keyIndex));
+      } catch (cause) {
+        throw cryptoFailure(cause);
+      }
+      if (!ok) throw glue.__signatureMismatch();
+    }
+    return verified(result, body, headers, keyIndex, options);
+  }
+
+  /** `verifyCallback`, with the RSA check off the main thread where the provider can. */
+  async function verifyCallbackAsync(rawBody, headers, keys, options) {
+    const body = provider.bytes(rawBody, 4096);
+    const { message, signature, keyIndex, result } = glue.__prepareCallback(body, headers, keys, options, asyncRsa(), keyPem);
+    if (message !== undefined) {
+      let ok;
+      try {
+        ok = await provider.verifyAsync(message, signature, publicKey(keys, keyIndex));
+      } catch (cause) {
+        throw cryptoFailure(cause);
+      }
+      if (!ok) throw glue.__signatureMismatch();
+    }
+    return verified(result, body, headers, keyIndex, options);
+  }
+
+  /**
+   * Everything of verifyCallback but the RSA check: `{ message, signature, keyIndex,
+   * callback, callbackError }` (the `backend` option changes nothing here).
+   */
+  function prepareCallback(rawBody, headers, keys, options) {
+    const { message, signature, keyIndex, result } = glue.__prepareCallback(rawBody, headers, keys, options, 'prepare', keyPem);
+    const ok = typeof result === 'string';
+    return { message, signature, keyIndex, callback: ok ? JSON.parse(result) : null, callbackError: ok ? null : result };
+  }
+
+  function diagnoseCallback(rawBody, headers, verifyingKey) {
+    return glue.__diagnoseCallback(rawBody, headers, verifyingKey, keyPem);
+  }
+
+  function canonicalMessage(body, timestamp, options) {
+    if (provider.ascii === undefined) return glue.canonicalMessage(body, timestamp, options);
+    const bytes = provider.bytes(body, 1 << 20);
+    // Text the provider encoded goes in as it is; anything else is read by the wasm.
+    const encoded = typeof body === 'string' && typeof bytes !== 'string';
+    const message = encoded ? glue.__canonicalMessageOfUtf8(bytes, timestamp, options) : glue.__canonicalMessageBytes(body, timestamp, options);
+    return provider.ascii(message);
+  }
+
+  function validateRequest(operation, body) {
+    return glue.validateRequest(operation, provider.bytes(body, 4096));
+  }
+
+  return {
+    SigningKey,
+    VerifyingKey,
+    availability: glue.availability,
+    buildPayinRequest: glue.buildPayinRequest,
+    buildWidgetPayinRequest: glue.buildWidgetPayinRequest,
+    canonicalEntries: glue.canonicalEntries,
+    canonicalMessage,
+    canonicalSteps: glue.canonicalSteps,
+    diagnoseCallback,
+    errorCodes: glue.errorCodes,
+    fromMinorUnits: glue.fromMinorUnits,
+    issueCodes: glue.issueCodes,
+    parseCallback: glue.parseCallback,
+    parseInfoResponse: glue.parseInfoResponse,
+    prepareCallback,
+    prepareRequest,
+    signRequest,
+    signRequestAsync,
+    toMinorUnits: glue.toMinorUnits,
+    validateRequest,
+    verifyCallback,
+    verifyCallbackAsync,
+  };
+}
+
+export { createApi };

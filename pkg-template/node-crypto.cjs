@@ -1,0 +1,66 @@
+// The RSA provider of the Node entry (copied by scripts/build.mjs to
+// pkg/node/node-crypto.js): node:crypto, sync and on libuv's thread pool, with
+// Buffer doing the text conversions it does faster than the wasm-bindgen glue.
+// pkg-template/core.mjs says what a provider has.
+'use strict';
+
+const crypto = require('node:crypto');
+
+/** The canonical message is base64url and digits: ASCII, so latin1 gives its UTF-8 bytes without a UTF-8 scan. */
+const messageBytes = (message) => Buffer.from(message, 'latin1');
+
+module.exports = {
+  sync: true,
+  available: () => true,
+  // node:crypto reads the private key from the PEM it was read from (no export from the wasm).
+  keepsSourcePem: true,
+
+  privateKey(signingKey, sourcePem) {
+    if (sourcePem !== undefined) {
+      try {
+        // The wasm accepted this PEM (PKCS#8 or PKCS#1, unencrypted), so OpenSSL reads it
+        // too; that it read the same key is checked on the public half.
+        const key = crypto.createPrivateKey({ key: sourcePem, format: 'pem' });
+        const spki = crypto.createPublicKey(key).export({ type: 'spki', format: 'pem' });
+        if (spki === signingKey.publicKeyPem()) return key;
+      } catch {
+        // read again from the wasm's own export below
+      }
+    }
+    return crypto.createPrivateKey({ key: signingKey.privateKeyPem(), format: 'pem' });
+  },
+
+  /** OpenSSL reads the SubjectPublicKeyInfo PEM the wasm writes: both use the same key. */
+  publicKey: (spkiPem) => crypto.createPublicKey({ key: spkiPem, format: 'pem' }),
+
+  sign: (message, key) => crypto.sign('sha256', messageBytes(message), key),
+  verify: (message, signature, key) => crypto.verify('sha256', message, key, signature),
+
+  signAsync: (message, key) =>
+    new Promise((resolve, reject) => {
+      crypto.sign('sha256', messageBytes(message), key, (error, bytes) => (error ? reject(error) : resolve(bytes)));
+    }),
+  verifyAsync: (message, signature, key) =>
+    new Promise((resolve, reject) => {
+      crypto.verify('sha256', message, key, signature, (error, ok) => (error ? reject(error) : resolve(ok)));
+    }),
+
+  base64url(bytes, padding) {
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
+    return padding ? text + '='.repeat((4 - (text.length % 4)) % 4) : text;
+  },
+
+  /**
+   * JSON text up to `maxLength` UTF-16 units as UTF-8 bytes: Buffer.from encodes in C++,
+   * cheaper than the wasm-bindgen string copy. Text with a lone surrogate stays a string,
+   * so the wasm reports it exactly as before.
+   */
+  bytes(body, maxLength) {
+    return typeof body === 'string' && body.length > 128 && body.length <= maxLength && typeof body.isWellFormed === 'function' && body.isWellFormed()
+      ? Buffer.from(body, 'utf8')
+      : body;
+  },
+
+  /** The message's ASCII bytes as a string: latin1 decoding is cheaper than TextDecoder. */
+  ascii: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'),
+};

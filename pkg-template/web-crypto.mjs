@@ -1,0 +1,36 @@
+// The RSA provider of the web entry (copied by scripts/build.mjs to
+// pkg/web/web-crypto.js): WebCrypto, async only (the sync functions run the
+// pure-wasm RSA), where `crypto.subtle` exists (a secure context).
+// pkg-template/core.mjs says what a provider has.
+
+const ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+const encoder = new TextEncoder();
+const subtle = () => globalThis.crypto?.subtle;
+
+/** The DER bytes of a PEM block. */
+function pemBody(pem) {
+  const base64 = pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
+
+export default {
+  sync: false,
+  available: () => subtle() !== undefined,
+  keepsSourcePem: false,
+  privateKey: (signingKey) => subtle().importKey('pkcs8', pemBody(signingKey.privateKeyPem()), ALGORITHM, false, ['sign']),
+  publicKey: (spkiPem) => subtle().importKey('spki', pemBody(spkiPem), ALGORITHM, false, ['verify']),
+  async signAsync(message, key) {
+    return new Uint8Array(await subtle().sign(ALGORITHM, await key, encoder.encode(message)));
+  },
+  async verifyAsync(message, signature, key) {
+    return subtle().verify(ALGORITHM, await key, signature, message);
+  },
+  base64url(bytes, padding) {
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    const text = btoa(binary).replace(/\+/g, '-').replace(/\//g, '_');
+    return padding ? text : text.replace(/=+$/, '');
+  },
+  bytes: (body) => body,
+  ascii: undefined,
+};

@@ -1,0 +1,318 @@
+//! The one gateway for reading caller values: every JS operation that can run
+//! the caller's code (a getter, a Proxy trap, an iterator) goes through a
+//! `catch` import here. A JS exception must never unwind through the wasm
+//! frames: their epilogues would not run, so each such call would leak its
+//! shadow-stack frame (and the JS values it holds) until the stack pointer
+//! wraps and every later call traps with "memory access out of bounds".
+//! `Array.isArray` throws on a revoked Proxy; `Object.entries` runs getters
+//! and `ownKeys` traps; `Object.getPrototypeOf` runs a trap too.
+//!
+//! Option objects come out of here as [`Member`]s, for the typed reader
+//! (`options.rs`); text as `String`s; arrays as their items.
+
+use js_sys::{Array, ArrayBuffer, Function, JsString, Reflect, Uint8Array};
+use serde::Deserialize;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::options::{self, Member, Members, ShapeError};
+use crate::canonical::CanonicalOptions;
+use crate::error::Error;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn js_is_array(value: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
+    fn js_object_entries(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = getPrototypeOf)]
+    fn js_prototype_of(value: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = fromEntries)]
+    fn js_object_from_entries(entries: &Array) -> Result<JsValue, JsValue>;
+}
+
+/// The caller's code threw (or a revoked Proxy was given) while a value was read.
+pub(super) struct Throws;
+
+pub(super) fn is_array(value: &JsValue) -> Result<bool, Throws> {
+    js_is_array(value).map_err(|_| Throws)
+}
+
+/// Whether an object's prototype is `Object.prototype` or null, as for an object literal
+/// or `JSON.parse` output (not a Date, Map, class instance…).
+pub(super) fn is_plain_prototype(value: &JsValue) -> Result<bool, Throws> {
+    let prototype = js_prototype_of(value).map_err(|_| Throws)?;
+    let plain = js_prototype_of(&js_sys::Object::new().into()).map_err(|_| Throws)?;
+    Ok(prototype.is_null() || prototype == plain)
+}
+
+/// `[key, value]` pairs of an object's own enumerable string-keyed members, each read
+/// once; the pairs are fresh arrays, so reading them runs no caller code.
+pub(super) fn object_entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>, Throws> {
+    let entries = js_object_entries(value).map_err(|_| Throws)?;
+    Ok(entries
+        .iter()
+        .map(|entry| {
+            let entry: Array = entry.unchecked_into();
+            (entry.get(0).unchecked_into(), entry.get(1))
+        })
+        .collect())
+}
+
+/// Why the items of an array-like (or the entries of a map-like) could not be read.
+pub(super) enum ItemsError {
+    Throws,
+    /// Its `length`, larger than allowed.
+    TooLong(f64),
+    /// Its `entries()` gave something that is not iterable.
+    NotIterable,
+}
+
+/// The items of an array (or a Proxy of one), read one by one with `Reflect.get`; a
+/// length over `max` is refused before anything is read or allocated.
+pub(super) fn array_items(value: &JsValue, max: usize) -> Result<Vec<JsValue>, ItemsError> {
+    let length = Reflect::get(value, &"length".into()).map_err(|_| ItemsError::Throws)?;
+    let length = length.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0).ok_or(ItemsError::Throws)?;
+    if length > max as f64 {
+        return Err(ItemsError::TooLong(length));
+    }
+    (0..length as u32).map(|index| Reflect::get_u32(value, index).map_err(|_| ItemsError::Throws)).collect()
+}
+
+/// Item `index` of an array-like (`Reflect.get`, so a getter or Proxy trap is caught).
+pub(super) fn item(value: &JsValue, index: u32) -> Result<JsValue, Throws> {
+    Reflect::get_u32(value, index).map_err(|_| Throws)
+}
+
+/// The entries of a map-like (`Headers`, `Map`: `entries()` and `get()` are methods),
+/// iterated, at most `max`; `None` for anything else.
+pub(super) fn map_like_entries(value: &JsValue, max: usize) -> Result<Option<Vec<JsValue>>, ItemsError> {
+    let method = |name: &str| Reflect::get(value, &name.into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    let (Some(entries), Some(_)) = (method("entries"), method("get")) else { return Ok(None) };
+    let iterator = entries.call0(value).map_err(|_| ItemsError::Throws)?;
+    let mut items = Vec::new();
+    for entry in js_sys::try_iter(&iterator).map_err(|_| ItemsError::Throws)?.ok_or(ItemsError::NotIterable)? {
+        if items.len() == max {
+            return Err(ItemsError::TooLong(max as f64 + 1.0));
+        }
+        items.push(entry.map_err(|_| ItemsError::Throws)?);
+    }
+    Ok(Some(items))
+}
+
+/// What `value.<name>()` returns when it is a method that returns a string; `None` when
+/// there is no such method, it returns something else, or it (or a getter) throws.
+pub(super) fn method_text(value: &JsValue, name: &str) -> Option<String> {
+    let method = Reflect::get(value, &name.into()).ok()?.dyn_into::<Function>().ok()?;
+    method.call0(value).ok()?.as_string()
+}
+
+/// What a JS value is, from `typeof` alone (which runs no caller code), for messages.
+pub(super) fn type_name(value: &JsValue) -> &'static str {
+    if value.is_null() {
+        "null"
+    } else if value.is_undefined() {
+        "undefined"
+    } else if value.as_bool().is_some() {
+        "a boolean"
+    } else if value.as_f64().is_some() {
+        "a number"
+    } else if value.is_string() {
+        "a string"
+    } else if value.is_bigint() {
+        "a BigInt"
+    } else if value.is_symbol() {
+        "a symbol"
+    } else if value.is_function() {
+        "a function"
+    } else {
+        "an object"
+    }
+}
+
+/// A value as a [`Member`]: primitives copied, anything else kept. Text, the most
+/// common member, is tried first: one call across the boundary.
+pub(super) fn member(value: JsValue) -> Member<JsValue> {
+    if let Some(text) = value.as_string() {
+        Member::Text(text)
+    } else if let Some(n) = value.as_f64() {
+        Member::Number(n)
+    } else if value.is_undefined() {
+        Member::Undefined
+    } else if value.is_null() {
+        Member::Null
+    } else if let Some(b) = value.as_bool() {
+        Member::Bool(b)
+    } else {
+        Member::Other(type_name(&value), value)
+    }
+}
+
+/// A string argument. wasm-bindgen's own `&str` conversion traps inside the allocator
+/// ("memory access out of bounds") when given a number or an object, so string
+/// parameters are taken as `JsValue` and checked here.
+pub(super) fn string_arg(value: &JsValue, name: &str) -> Result<String, Error> {
+    value.as_string().ok_or_else(|| Error::InvalidArgument {
+        name: name.into(),
+        reason: format!("must be a string, not {}", type_name(value)),
+    })
+}
+
+/// Text from a JS string or UTF-8 bytes; `None` for other values. Input longer than
+/// `max_bytes` is refused before it is copied into wasm memory, which never shrinks:
+/// a string's UTF-8 length is at least its UTF-16 length.
+pub(super) fn text_from_js(value: &JsValue, max_bytes: usize) -> Result<Option<String>, Error> {
+    if let Some(js_string) = value.dyn_ref::<JsString>() {
+        let units = js_string.length() as usize;
+        if units > max_bytes {
+            return Err(Error::BodyTooLarge { limit: max_bytes, actual: units });
+        }
+        return match string_from_js(js_string) {
+            Some(text) => Ok(Some(text)),
+            None => Err(Error::InvalidBody { path: String::new(), reason: "holds a lone UTF-16 surrogate".into() }),
+        };
+    }
+    // `isView` is false for a Proxy, whose typed-array methods would throw.
+    if let Some(bytes) = value.dyn_ref::<Uint8Array>().filter(|_| ArrayBuffer::is_view(value)) {
+        let length = bytes.length() as usize;
+        if length > max_bytes {
+            return Err(Error::BodyTooLarge { limit: max_bytes, actual: length });
+        }
+        return String::from_utf8(bytes.to_vec()).map(Some).map_err(|_| not_utf8());
+    }
+    Ok(None)
+}
+
+/// UTF-8 bytes already in wasm memory as text, refused as [`text_from_js`] refuses bytes.
+pub(super) fn utf8_text(bytes: &[u8], max_bytes: usize) -> Result<&str, Error> {
+    if bytes.len() > max_bytes {
+        return Err(Error::BodyTooLarge { limit: max_bytes, actual: bytes.len() });
+    }
+    std::str::from_utf8(bytes).map_err(|_| not_utf8())
+}
+
+fn not_utf8() -> Error {
+    Error::InvalidJson { message: "the bytes are not valid UTF-8".into() }
+}
+
+/// A JS string as UTF-8, or `None` when it holds a lone surrogate. The copy
+/// writes a lone surrogate as U+FFFD; only text holding U+FFFD pays for the
+/// exact check (one JS call per UTF-16 unit). U+FFFD is EF BF BD in UTF-8, and
+/// a byte scan for its lead byte is far cheaper than a substring search.
+pub(super) fn string_from_js(js_string: &JsString) -> Option<String> {
+    let text = String::from(js_string);
+    if text.bytes().any(|b| b == 0xEF) && text.contains('\u{FFFD}') && !js_string.is_valid_utf16() {
+        return None;
+    }
+    Some(text)
+}
+
+/// The own members of a plain object, each read once (`undefined` and `null`: none).
+pub(super) fn members(value: &JsValue) -> Result<Vec<(String, Member<JsValue>)>, ShapeError> {
+    Ok(entries(value)?.into_iter().map(|(key, value)| (String::from(key), member(value))).collect())
+}
+
+/// The `[key, value]` pairs of a plain object (`undefined` and `null`: none).
+fn entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>, ShapeError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    if !value.is_object() || is_array(value).map_err(|_| ShapeError::Throws)? {
+        return Err(ShapeError::NotObject);
+    }
+    // A Date, Map, Error or class instance has no own enumerable members and would
+    // otherwise pass as `{}`.
+    if !is_plain_prototype(value).map_err(|_| ShapeError::Throws)? {
+        return Err(ShapeError::NotObject);
+    }
+    object_entries(value).map_err(|_| ShapeError::Throws)
+}
+
+/// The canonical options (`{ falsy, booleans, padding, order }`), from a JS value.
+pub(super) fn canonical_options(value: &JsValue) -> Result<CanonicalOptions, Error> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(CanonicalOptions::DEFAULT);
+    }
+    options::canonical_options(options::canonical_shape(members(value))?)
+}
+
+/// The canonical options held by a member of another option object.
+pub(super) fn nested_canonical_options(member: &Member<JsValue>) -> Result<CanonicalOptions, Error> {
+    match member {
+        Member::Other(_, value) => canonical_options(value),
+        member if member.is_absent() => Ok(CanonicalOptions::DEFAULT),
+        _ => options::canonical_shape::<JsValue>(Err(ShapeError::NotObject)).map(|_| CanonicalOptions::DEFAULT),
+    }
+}
+
+/// A data-only copy of a builder's input for serde-wasm-bindgen, which reads members
+/// with plain property gets (a throwing getter or Proxy trap would unwind through
+/// wasm) and writes any object it does not expect into its error message with code
+/// that reads the object again. Each member is read once, through [`members`]; the
+/// names come from the input's own `Deserialize` impl, so the list never drifts.
+pub(super) fn plain_input<'de, T: Deserialize<'de>>(value: &JsValue, what: &str) -> Result<JsValue, Error> {
+    let known = struct_fields::<T>();
+    if value.is_undefined() || value.is_null() {
+        return Ok(value.clone());
+    }
+    let refused = |e: ShapeError| e.into_argument_error(what, known);
+    let pairs = entries(value).map_err(refused)?;
+    let list = pairs.iter().map(|(key, value)| (String::from(key), member(value.clone()))).collect();
+    Members::new(list, known, &[]).map_err(refused)?;
+    let copy = Array::new();
+    for (key, member) in pairs {
+        copy.push(&Array::of2(&key, &member));
+    }
+    js_object_from_entries(&copy).map_err(|_| refused(ShapeError::Throws))
+}
+
+/// The member names serde expects for a struct, as renamed (e.g. camelCase): read
+/// from the struct's own `Deserialize` impl.
+fn struct_fields<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(FieldCapture(&mut fields));
+    fields
+}
+
+struct FieldCapture<'a>(&'a mut &'static [&'static str]);
+
+/// Ends the capture as soon as the fields are known.
+#[derive(Debug)]
+struct CaptureDone;
+
+impl std::fmt::Display for CaptureDone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("field capture")
+    }
+}
+
+impl std::error::Error for CaptureDone {}
+
+impl serde::de::Error for CaptureDone {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        CaptureDone
+    }
+}
+
+impl<'de> serde::Deserializer<'de> for FieldCapture<'_> {
+    type Error = CaptureDone;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, CaptureDone> {
+        Err(CaptureDone)
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, CaptureDone> {
+        *self.0 = fields;
+        Err(CaptureDone)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
+}

@@ -1,0 +1,250 @@
+//! The TypeScript declarations of the shapes the JS API takes and returns
+//! (wasm-bindgen writes them into the glue's `.d.ts`; `pkg-template/index.d.ts`
+//! declares the functions and classes of the package's own entries with them).
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** Canonical-form variant. Defaults: falsy 'none', booleans 'python', padding true, order 'codepoint'. */
+export interface CanonicalOptions {
+  /** 'none': null, "", 0, 0.0 and false are written `None` (default). 'null': only null is. */
+  falsy?: 'none' | 'null';
+  /** How true/false are written when not `None`: 'python' True/False (default), 'lower' true/false, 'digit' 1/0. */
+  booleans?: 'python' | 'lower' | 'digit';
+  /** Keep base64url `=` padding (default true). */
+  padding?: boolean;
+  /** Entry order: 'codepoint' (default, as Python) or 'utf16' (as JS `Array.prototype.sort`). */
+  order?: 'codepoint' | 'utf16';
+}
+/** A request or callback body: exact JSON text (signed as is), UTF-8 bytes, or a plain object. */
+export type Body = string | Uint8Array | object;
+/** Unix seconds, as a number or a string of digits. */
+export type Timestamp = number | string;
+export interface CanonicalStepsResult { entries: string[]; joined: string; encoded: string; message: string; }
+export interface AccessHeaders {
+  'x-access-timestamp': string;
+  'x-access-merchant-id': string;
+  'x-access-signature': string;
+  'x-access-token': string;
+}
+/**
+ * Which RSA implementation runs. 'native': node:crypto in Node (sync), WebCrypto in the
+ * async variants; 'wasm': the package's own WebAssembly. Default: native where it exists.
+ */
+export type Backend = 'native' | 'wasm';
+export interface SignOptions {
+  merchantId: string;
+  /** Unix seconds (at most 10 digits); defaults to now. */
+  timestamp?: Timestamp | undefined;
+  options?: CanonicalOptions | undefined;
+  backend?: Backend | undefined;
+  /**
+   * Refuse (AMBIGUOUS_REQUEST) a body whose signed message would not determine it: a key
+   * holding ':' or ';', or text holding ';' followed by ':' text. Off by default.
+   */
+  strict?: boolean | undefined;
+}
+export interface SignedRequest { body: string; headers: AccessHeaders; }
+/** Header names in any letter case. */
+export type HeadersInput = Record<string, string | string[] | undefined> | Headers | Map<string, string> | Array<[string, string]>;
+export type VerifyingKeyInput = VerifyingKey | string | Array<VerifyingKey | string>;
+export interface VerifyCallbackOptions {
+  options?: CanonicalOptions;
+  /** Refuse callbacks whose timestamp is further than this from `now` (e.g. 300). Off when absent. */
+  toleranceSeconds?: number;
+  /** Unix seconds; defaults to the current time. */
+  now?: number;
+  /** Largest raw body accepted, in bytes (default 16 KiB, at most 1 MiB). */
+  maxBodyBytes?: number;
+  backend?: Backend | undefined;
+  /**
+   * Return the model of a body that its signed message does not determine, flagged in
+   * `verification.ambiguous`, instead of throwing AMBIGUOUS_CALLBACK. Off by default: another
+   * body, with another meaning, carries the same signature; never act on such a model.
+   */
+  allowAmbiguous?: boolean;
+  /** Refuse (MERCHANT_ID_MISMATCH) a callback whose x-access-merchant-id is not this. */
+  expectedMerchantId?: string;
+}
+/** A place where the signed message does not determine the body. */
+export interface Ambiguity {
+  /** Dotted path of the key or value. */
+  path: string;
+  /**
+   * 'KEY_SEPARATOR': a key holds ':' or ';'. 'EMPTY_TOP_LEVEL_KEY': a top-level key is empty.
+   * 'VALUE_ENTRY_TEXT': text holds ';' followed by ':' text. 'UNREAD_AFTER_TEXT' (callbacks): a
+   * member the model does not read follows the text of project_id, payment_id or request_id.
+   */
+  rule: 'KEY_SEPARATOR' | 'EMPTY_TOP_LEVEL_KEY' | 'VALUE_ENTRY_TEXT' | 'UNREAD_AFTER_TEXT';
+}
+/** A verified callback: the callback model plus how it was verified. */
+export interface VerifiedCallback extends Callback {
+  verification: {
+    timestamp: number;
+    /** As received: x-access-merchant-id is not covered by the signature. */
+    merchantId: string;
+    keyIndex: number;
+    options: Required<CanonicalOptions>;
+    /** True only with `allowAmbiguous`, for a body its signed message does not determine. */
+    ambiguous: boolean;
+    ambiguities: Ambiguity[];
+  };
+}
+export interface Diagnosis {
+  matched: boolean;
+  options: Required<CanonicalOptions> | null;
+  matching: Array<Required<CanonicalOptions>>;
+  defaultError: { code: ErrorCode; message: string } | null;
+  tokenMatchesKey: boolean;
+  messagesTried: number;
+  hint: string;
+}
+export type ErrorCode =
+  | 'INVALID_JSON' | 'BODY_NOT_OBJECT' | 'BODY_TOO_LARGE' | 'BODY_TOO_DEEP' | 'DUPLICATE_KEY'
+  | 'INVALID_NUMBER' | 'INVALID_BODY' | 'INVALID_TIMESTAMP' | 'INVALID_OPTION' | 'INVALID_ARGUMENT'
+  | 'INVALID_KEY' | 'KEY_ENCRYPTED' | 'KEY_TYPE_UNSUPPORTED' | 'KEY_SIZE_UNSUPPORTED' | 'KEY_EXPONENT_UNSUPPORTED'
+  | 'MISSING_HEADER' | 'INVALID_HEADER' | 'INVALID_PUBLIC_KEY' | 'INVALID_SIGNATURE'
+  | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'NO_VERIFYING_KEY' | 'CRYPTO_FAILURE'
+  | 'INVALID_AMOUNT' | 'UNKNOWN_CURRENCY' | 'INVALID_CALLBACK' | 'INVALID_RESPONSE'
+  | 'AMBIGUOUS_CALLBACK' | 'AMBIGUOUS_REQUEST' | 'MERCHANT_ID_MISMATCH';
+/** Every thrown error is an `Error` with these members. */
+export interface PaymentIntakeError extends Error {
+  code: ErrorCode;
+  hint?: string;
+  path?: string;
+  /** AMBIGUOUS_CALLBACK: true, the signature is genuine (the body is still not to be acted on). */
+  verified?: boolean;
+  /** AMBIGUOUS_CALLBACK: the body as received, so nothing is lost. */
+  rawBody?: string;
+  /** AMBIGUOUS_CALLBACK and AMBIGUOUS_REQUEST: where the signed message does not determine the body. */
+  ambiguities?: Ambiguity[];
+}
+"#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_NATIVE_TYPES: &'static str = r#"
+/** What `prepareRequest` returns: all of a signed request but the signature. */
+export interface PreparedRequest {
+  /** The exact body text to send. */
+  body: string;
+  /** The canonical message: sign the SHA-256 of its UTF-8 bytes (RSA PKCS#1 v1.5). */
+  message: string;
+  /** The headers but `x-access-signature`. */
+  headers: { 'x-access-timestamp': string; 'x-access-merchant-id': string; 'x-access-token': string };
+  /** Whether `x-access-signature` keeps its base64url `=` padding (the `padding` option). */
+  padding: boolean;
+}
+/** What the wrappers' `prepareCallback` returns: all of `verifyCallback` but the RSA check. */
+export interface PreparedCallback {
+  /** The canonical message: the signature is RSA PKCS#1 v1.5 over the SHA-256 of its UTF-8 bytes. */
+  message: string;
+  /** The decoded `x-access-signature`, of the key's length. */
+  signature: Uint8Array;
+  /** Which of the given keys the token names: verify with this one. */
+  keyIndex: number;
+  /** What `verifyCallback` returns once the signature checks... */
+  callback: VerifiedCallback | null;
+  /** ...or the error it throws then (a body without the callback shape). */
+  callbackError: Error | null;
+}
+"#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_MODEL_TYPES: &'static str = r#"
+/** An operation path from the spec's operation index. */
+export type OperationPath =
+  | '/api/v1/payment/p2p/payin' | '/api/v1/payment/p2p/payin/info' | '/api/v1/payment/p2p/payin/confirm'
+  | '/api/v1/payment/p2p/payin/cancel' | '/api/v1/payment/p2p/payout' | '/api/v1/payment/p2p/payout/info'
+  | '/api/v1/payment/ecom/payin' | '/api/v1/payment/ecom/payin/info' | '/api/v1/payment/ecom/payin/confirm-3ds-result'
+  | '/api/v1/payment/ecom/payout' | '/api/v1/payment/ecom/payout/info'
+  | '/api/v1/widget/payin' | '/api/v1/widget/payin/info' | '/api/v1/widget/payin/confirm' | '/api/v1/widget/payin/cancel'
+  | '/api/v1/balance/info' | '/api/v1/bank/all';
+export type IssueCode =
+  | 'UNKNOWN_OPERATION' | 'REQUIRED' | 'WRONG_TYPE' | 'TOO_LONG' | 'TOO_SHORT' | 'PATTERN' | 'OUT_OF_RANGE'
+  | 'NOT_HTTPS' | 'INVALID_URL' | 'INVALID_IP' | 'INVALID_EMAIL' | 'UNKNOWN_METHOD' | 'METHOD_NOT_AVAILABLE'
+  | 'COUNTRY_NOT_AVAILABLE' | 'CURRENCY_MISMATCH' | 'WIDGET_METHOD_REQUIRED' | 'EMAIL_REQUIRED'
+  | 'BANK_SYMBOL_NOT_ALLOWED' | 'LIFETIME_OUT_OF_RANGE' | 'UNKNOWN_FIELD' | 'NULL_FIELD' | 'COUNTRY_NOT_LISTED'
+  | 'LANGUAGE_NOT_SUPPORTED' | 'AMBIGUOUS_KEY' | 'AMBIGUOUS_TEXT' | ErrorCode;
+export interface Issue {
+  /** Dotted field path, e.g. `payment.amount`; empty for the whole body. */
+  path: string;
+  code: IssueCode;
+  message: string;
+  limit?: number | string;
+  actual?: number | string;
+}
+/** A row of the spec's availability table; `payinMethods` are widget method codes for 'widget'. */
+export interface AvailabilityRow {
+  country: string; currency: string; integration: 'h2h' | 'widget';
+  payinMethods: string[]; payoutMethods: string[];
+  /** Upper bound of `payment.lifetime` in seconds (lower bound 300). */
+  lifetimeMax: number;
+}
+export interface ValidationReport { valid: boolean; errors: Issue[]; warnings: Issue[]; }
+export interface BuiltRequest { body: Record<string, unknown>; bodyText: string; report: ValidationReport; }
+interface PayinCommonInput {
+  projectId?: string; paymentId?: string;
+  merchantCallbackUrl?: string; merchantSuccessCallbackUrl?: string; merchantDeclineCallbackUrl?: string; redirectUrl?: string;
+  /** Minor units; or give `amountMajor` as decimal text, converted exactly by `currency`. */
+  amount?: number; amountMajor?: string; currency?: string;
+  /** Seconds; 600 when absent. */
+  lifetime?: number; description?: string; extraParam?: string;
+  customerId?: string; customerIp?: string; country?: string; language?: string; customerType?: 'ftd' | 'trust'; email?: string;
+}
+export interface PayinInput extends PayinCommonInput {
+  method?: string; bankSymbol?: string;
+  senderPan?: string; senderPhone?: string; senderBankSymbol?: string; senderCardHolder?: string;
+  firstName?: string; lastName?: string; browser?: string; deviceType?: string; userAgent?: string;
+}
+export interface WidgetPayinInput extends PayinCommonInput { widgetMethod?: string; bankSymbol?: string; }
+export interface PaymentInfo {
+  amount: number | null; oldAmount: number | null; initialAmount: number | null; currency: string | null;
+  lifetime: number | null; expirationDate: number | null; updatedDate: number | null; createdDate: number | null;
+  method: string | null; widgetMethod: string | null; type: string | null; paymentSystem: string | null;
+}
+export interface Requisites {
+  pan: string | null; cardHolder: string | null; masked: boolean;
+  bankName: string | null; bankCountry: string | null; currency: string | null;
+}
+export interface PaymentInstruction {
+  pan: string | null; cardHolder: string | null; phone: string | null; amount: number | null; currency: string | null;
+  validUntil: number | null; lifetime: number | null; bankName: string | null; bankCountry: string | null;
+  confirmUrl: string | null; rejectUrl: string | null;
+  /** Items of titles the spec does not list; `data` as the signed message writes it (an integer as its digits). */
+  other: Array<{ type: string | null; title: string; data: string | null }>;
+}
+export interface DeclineReason {
+  code: 'CANCELED_BY_CLIENT' | 'DECLINED_BY_ANTI_FRAUD' | 'REQUISITES_NOT_FOUND' | 'CANCELLED_BY_TIMEOUT' | 'OTHER' | 'UNSPECIFIED';
+  /** The `status_description` as sent. */
+  description: string | null;
+}
+export interface Callback {
+  projectId: string; paymentId: string; requestId: string | null;
+  status: string; subStatus: string | null; statusDescription: string | null;
+  isFinal: boolean; isKnownState: boolean;
+  /**
+   * `{project_id}:{payment_id}:{status}:{sub_status}`, each part with `%`, `:` and `;` percent-encoded
+   * and a null sub_status written empty: every body with the same signed message has the same key,
+   * and no text in one part can run into another.
+   */
+  idempotencyKey: string;
+  declineReason: DeclineReason | null;
+  paymentInfo: PaymentInfo | null;
+  integration: { formUrl: string | null; redirectUrl: string | null } | null;
+  requisites: Requisites | null;
+  instruction: PaymentInstruction | null;
+}
+export interface InfoResponse {
+  projectId: string; paymentId: string; requestId: string;
+  status: string; subStatus: string | null; statusDescription: string | null;
+  isFinal: boolean; isKnownState: boolean; declineReason: DeclineReason | null;
+  variant: 'RU' | 'KZ' | string | null;
+  paymentInfo: PaymentInfo | null; requisites: Requisites | null;
+  sender: { panHidden: string | null; cardHolderHidden: string | null } | null;
+  integration: { formUrl: string | null; redirectUrl: string | null } | null;
+  instruction: PaymentInstruction | null;
+  warnings: Issue[];
+  raw: Record<string, unknown>;
+}
+"#;
