@@ -1,84 +1,77 @@
 //! JSON text straight into the [`Json`] tree, without serde: the fast path of
-//! [`parse_body`](crate::json::parse_body). It takes only plain valid JSON
-//! within the limits and gives up (`None`) on anything else (a duplicate key,
-//! too deep, a lone surrogate, serde_json's number marker as a key...), so that
-//! the serde_json path reports the exact error. Both paths are compared on every
-//! vector and reference body, and by the `canonical` fuzz target.
+//! [`parse_body`](crate::json::parse_body), a [`Sink`] of the one-pass reader.
+//! Whatever the reader gives up on goes to the full path (`json::full`).
 
-use crate::json::lexer::{Lexer, MAX_READER_DEPTH};
-use crate::json::{Json, Limits, NUMBER_TOKEN};
+use crate::json::reader::{read, Segment, Sink};
+use crate::json::value::{Json, Leaf, Limits};
 
 /// The tree of JSON text within `limits`, or `None` to take the full path.
 pub(crate) fn tree_from_text(text: &str, limits: &Limits) -> Option<Json> {
-    if text.len() > limits.max_bytes {
-        return None;
-    }
-    let mut reader = TreeReader { lex: Lexer::new(text), depth: 0, max_depth: limits.max_depth.min(MAX_READER_DEPTH) };
-    let value = reader.value()?;
-    reader.lex.at_end().then_some(value)
+    let mut tree = TreeSink { open: Vec::new(), done: None };
+    read(text, limits, &mut tree)?;
+    tree.done
 }
 
-struct TreeReader<'a> {
-    lex: Lexer<'a>,
-    depth: usize,
-    max_depth: usize,
+/// Builds the tree from the reader's events: the containers still open,
+/// innermost last, and the finished value.
+struct TreeSink {
+    open: Vec<Json>,
+    done: Option<Json>,
 }
 
-impl TreeReader<'_> {
-    fn value(&mut self) -> Option<Json> {
-        self.lex.skip_ws();
-        match self.lex.peek()? {
-            b'{' => self.object(),
-            b'[' => self.array(),
-            b'"' => Some(Json::String(self.lex.string()?.into_owned())),
-            b't' => self.lex.keyword("true").map(|()| Json::Bool(true)),
-            b'f' => self.lex.keyword("false").map(|()| Json::Bool(false)),
-            b'n' => self.lex.keyword("null").map(|()| Json::Null),
-            b'-' | b'0'..=b'9' => Some(Json::Number(number_as_serde_writes_it(self.lex.number()?))),
-            _ => None,
-        }
-    }
-
-    /// Counts a level as the full path does (an empty container is one too).
-    fn enter(&mut self) -> Option<()> {
-        self.lex.i += 1;
-        self.depth += 1;
-        (self.depth <= self.max_depth).then_some(())
-    }
-
-    fn object(&mut self) -> Option<Json> {
-        self.enter()?;
-        let mut members: Vec<(String, Json)> = Vec::new();
-        if !self.lex.closes_at_once(b'}') {
-            loop {
-                let key = self.lex.member_name()?.into_owned();
-                if key == NUMBER_TOKEN {
-                    return None;
-                }
-                let value = self.value()?;
-                members.push((key, value));
-                if !self.lex.another_follows(b'}')? {
-                    break;
+impl TreeSink {
+    /// A finished value goes into the innermost open container (an object's
+    /// member was entered with its key), or is the result.
+    #[inline]
+    fn put(&mut self, value: Json) {
+        match self.open.last_mut() {
+            Some(Json::Object(members)) => {
+                if let Some((_, slot)) = members.last_mut() {
+                    *slot = value;
                 }
             }
+            Some(Json::Array(items)) => items.push(value),
+            _ => self.done = Some(value),
         }
-        self.depth -= 1;
-        unique_keys(&members).then_some(Json::Object(members))
+    }
+}
+
+impl Sink for TreeSink {
+    type Mark = ();
+
+    #[inline]
+    fn open(&mut self, array: bool) -> Option<()> {
+        self.open.push(if array { Json::Array(Vec::new()) } else { Json::Object(Vec::new()) });
+        Some(())
     }
 
-    fn array(&mut self) -> Option<Json> {
-        self.enter()?;
-        let mut items = Vec::new();
-        if !self.lex.closes_at_once(b']') {
-            loop {
-                items.push(self.value()?);
-                if !self.lex.another_follows(b']')? {
-                    break;
-                }
-            }
+    #[inline]
+    fn enter(&mut self, segment: Segment<'_>) -> Option<()> {
+        if let (Segment::Key(key), Some(Json::Object(members))) = (segment, self.open.last_mut()) {
+            members.push((key.to_owned(), Json::Null));
         }
-        self.depth -= 1;
-        Some(Json::Array(items))
+        Some(())
+    }
+
+    #[inline]
+    fn leave(&mut self, (): ()) {}
+
+    #[inline]
+    fn close(&mut self) -> Option<()> {
+        let value = self.open.pop()?;
+        self.put(value);
+        Some(())
+    }
+
+    #[inline]
+    fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()> {
+        self.put(match leaf {
+            Leaf::Null => Json::Null,
+            Leaf::Bool(b) => Json::Bool(b),
+            Leaf::Number(text) => Json::Number(number_as_serde_writes_it(text)),
+            Leaf::String(text) => Json::String(text.to_owned()),
+        });
+        Some(())
     }
 }
 
@@ -96,20 +89,10 @@ fn number_as_serde_writes_it(text: &str) -> String {
     written
 }
 
-/// No key twice: a small object compared pairwise, a large one through sorted references.
-fn unique_keys(members: &[(String, Json)]) -> bool {
-    if members.len() <= 16 {
-        return members.iter().enumerate().all(|(i, (key, _))| !members[..i].iter().any(|(other, _)| other == key));
-    }
-    let mut keys: Vec<&str> = members.iter().map(|(key, _)| key.as_str()).collect();
-    keys.sort_unstable();
-    keys.windows(2).all(|pair| pair[0] != pair[1])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::parse_value;
+    use crate::json::full::{parse_value, NUMBER_TOKEN};
 
     /// The fast path equals serde_json's whenever it answers, and gives up wherever serde_json fails.
     fn agrees(text: &str) {
