@@ -291,7 +291,11 @@ impl<'o> EntryWriter<'o> {
         }
         let text = text_of(leaf, self.options).ok_or_else(|| invalid_number(&self.path, leaf))?;
         let out = &mut self.flat.text;
-        try_room(out, self.path.len() + 1 + text.len())?;
+        let needed = self.path.len() + 1 + text.len();
+        // Usually reserved ahead; growing past that is fallible too.
+        if out.capacity() - out.len() < needed {
+            try_room(out, needed)?;
+        }
         let start = out.len();
         out.push_str(&self.path);
         out.push(':');

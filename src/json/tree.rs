@@ -78,7 +78,7 @@ impl Sink for TreeSink {
 /// A number's text as serde_json (`arbitrary_precision`) keeps it: as written,
 /// but for its exponent, written `e` with an explicit sign (`1E2` is `1e+2`).
 fn number_as_serde_writes_it(text: &str) -> String {
-    let Some(at) = text.find(['e', 'E']) else { return text.to_owned() };
+    let Some(at) = text.bytes().position(|b| b == b'e' || b == b'E') else { return text.to_owned() };
     let (mantissa, exponent) = (&text[..at], &text[at + 1..]);
     let sign = if exponent.starts_with(['+', '-']) { "" } else { "+" };
     let mut written = String::with_capacity(text.len() + 1);
