@@ -1,8 +1,8 @@
-//! The one writer of canonical entries, `path:value`. Both walkers feed it the
-//! same events (a member or item begins and ends, a leaf): the tree walk
-//! ([`write_tree`]) and the one-pass text reader (`canonical::text`, where the
-//! writer is the reader's `Sink`). Neither holds a rule of its own; this file
-//! owns them all:
+//! The one writer of canonical entries, `path:value`. It is a
+//! `json::reader::Sink`: both walkers feed it the same events (a member or item
+//! begins and ends, a leaf), the tree walk (`json::tree::replay`, through
+//! [`EntryWriter::write_tree`]) and the one-pass text reader (`canonical::text`).
+//! Neither holds a rule of its own; this file owns them all:
 //!
 //! - the leaf text ([`text_of`]): `None` for null and, under `falsy: 'none'`,
 //!   for `false`, `""` and any zero; `True`/`False`, `true`/`false` or `1`/`0`
@@ -11,8 +11,9 @@
 //!   array index digits ([`push_index`]);
 //! - the bound on quadratic expansion ([`expansion_limit`]): every entry
 //!   repeats the path above its leaf, so the entries can grow quadratically in
-//!   the body; they are counted as they are written, and a body whose entries
-//!   would pass the bound is refused.
+//!   the body; they are counted as they are written (and a tree is measured
+//!   by the same counts before it is written, [`measure`]), and a body whose
+//!   entries would pass the bound is refused.
 
 use std::borrow::Cow;
 
@@ -20,7 +21,8 @@ use crate::canonical::number;
 use crate::canonical::sort::{sort_spans, Key};
 use crate::canonical::{Booleans, CanonicalOptions, Falsy, Order};
 use crate::error::{Error, Result};
-use crate::json::reader::Segment;
+use crate::json::reader::{Segment, Sink};
+use crate::json::tree::replay;
 use crate::json::{Json, Leaf};
 
 /// The text of a falsy leaf (Python's `str(None)`).
@@ -241,12 +243,14 @@ pub(crate) struct EntryWriter<'o> {
     bound: u64,
     /// Entries are written while `bound` stays within this; past it, only counted.
     write_until: u64,
+    /// Why the writer stopped a walk, when an entry could not be written.
+    error: Option<Error>,
 }
 
 impl<'o> EntryWriter<'o> {
     /// A writer that writes entries while their bound stays within `write_until`.
     pub(crate) fn new(options: &'o CanonicalOptions, write_until: u64) -> Self {
-        EntryWriter { options, path: String::new(), flat: Flat::default(), own: 0, bound: 0, write_until }
+        EntryWriter { options, path: String::new(), flat: Flat::default(), own: 0, bound: 0, write_until, error: None }
     }
 
     /// Reserves room ahead for `text` bytes of entries and `spans` entries.
@@ -324,32 +328,54 @@ impl<'o> EntryWriter<'o> {
     pub(crate) fn into_flat(self) -> Flat {
         self.flat
     }
-}
 
-/// The tree walk: feeds the writer every member, item and leaf of a tree, in order.
-pub(crate) fn write_tree(value: &Json, writer: &mut EntryWriter<'_>) -> Result<()> {
-    match value {
-        Json::Object(members) => {
-            for (key, child) in members {
-                let mark = writer.push_segment(Segment::Key(key));
-                write_tree(child, writer)?;
-                writer.pop_segment(mark);
-            }
-        }
-        Json::Array(items) => {
-            for (index, child) in items.iter().enumerate() {
-                let mark = writer.push_segment(Segment::Index(index));
-                write_tree(child, writer)?;
-                writer.pop_segment(mark);
-            }
-        }
-        _ => {
-            if let Some(leaf) = value.leaf() {
-                writer.write_leaf(leaf)?;
-            }
+    /// Writes the entries of a tree (the tree walk, `json::tree::replay`).
+    pub(crate) fn write_tree(&mut self, body: &Json) -> Result<()> {
+        match replay(body, self) {
+            Some(()) => Ok(()),
+            // Only a leaf stops the walk: with its error, or past `write_until`.
+            None => Err(self
+                .error
+                .take()
+                .unwrap_or(Error::CanonicalTooLarge { limit: self.write_until, actual: self.bound })),
         }
     }
-    Ok(())
+}
+
+/// The writer as a sink of both walkers, the one-pass text reader and the
+/// tree walk: it stops the walk at the first entry it cannot write (a number
+/// without canonical text, the bound past `write_until`).
+impl Sink for EntryWriter<'_> {
+    type Mark = usize;
+
+    #[inline]
+    fn open(&mut self, _array: bool) -> Option<()> {
+        Some(())
+    }
+
+    #[inline]
+    fn enter(&mut self, segment: Segment<'_>) -> Option<usize> {
+        Some(self.push_segment(segment))
+    }
+
+    #[inline]
+    fn leave(&mut self, mark: usize) {
+        self.pop_segment(mark);
+    }
+
+    #[inline]
+    fn close(&mut self) -> Option<()> {
+        Some(())
+    }
+
+    #[inline]
+    fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()> {
+        if let Err(error) = self.write_leaf(leaf) {
+            self.error = Some(error);
+            return None;
+        }
+        (!self.over()).then_some(())
+    }
 }
 
 #[cfg(test)]
@@ -405,14 +431,14 @@ mod tests {
             let body = crate::json::parse_body(text, &Default::default()).unwrap();
             let options = CanonicalOptions::DEFAULT;
             let mut writer = EntryWriter::new(&options, u64::MAX);
-            write_tree(&body, &mut writer).unwrap();
+            writer.write_tree(&body).unwrap();
             assert_eq!(measure(&body).unwrap(), writer.bound, "{text}");
             assert_eq!(writer.checked_bound().unwrap(), writer.bound, "{text}");
         }
         let body = crate::json::parse_body(r#"{"a":[1,"x",null],"b":{"c":true}}"#, &Default::default()).unwrap();
         let options = CanonicalOptions::DEFAULT;
         let mut writer = EntryWriter::new(&options, u64::MAX);
-        write_tree(&body, &mut writer).unwrap();
+        writer.write_tree(&body).unwrap();
         let flat = writer.into_flat();
         assert_eq!(flat.entries().collect::<Vec<_>>(), ["a:0:1", "a:1:x", "a:2:None", "b:c:True"]);
     }

@@ -21,7 +21,7 @@ use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
 
 pub(crate) use entry::{leaf_text, writes_none};
-use entry::{measure, try_room, write_tree, EntryWriter, Flat};
+use entry::{measure, try_room, EntryWriter, Flat};
 
 use crate::error::{Error, Result};
 use crate::json::{parse_body, Json, Limits};
@@ -121,7 +121,7 @@ impl Flat {
         // The bound covers every entry, so the text never grows past this one reservation.
         // (The spans, one per leaf, are bounded by the body's own size.)
         writer.reserve(usize::try_from(bound).unwrap_or(usize::MAX), 0)?;
-        write_tree(body, &mut writer)?;
+        writer.write_tree(body)?;
         let mut flat = writer.into_flat();
         flat.sort(options.order);
         Ok(flat)

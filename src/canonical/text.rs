@@ -9,8 +9,8 @@
 
 use crate::canonical::entry::{expansion_limit, EntryWriter};
 use crate::canonical::{check_timestamp, CanonicalOptions};
-use crate::json::reader::{read, starts_object, Segment, Sink};
-use crate::json::{Leaf, Limits};
+use crate::json::reader::{read, starts_object};
+use crate::json::Limits;
 
 /// The message of a body given as text, or `None` to take the full path.
 pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Option<String> {
@@ -32,38 +32,6 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
     let mut flat = writer.into_flat();
     flat.sort(options.order);
     flat.message(timestamp, options).ok()
-}
-
-/// The writer as the reader's sink: it stops the reading at the first entry it
-/// cannot write (a number without canonical text, the size bound passed).
-impl Sink for EntryWriter<'_> {
-    type Mark = usize;
-
-    #[inline]
-    fn open(&mut self, _array: bool) -> Option<()> {
-        Some(())
-    }
-
-    #[inline]
-    fn enter(&mut self, segment: Segment<'_>) -> Option<usize> {
-        Some(self.push_segment(segment))
-    }
-
-    #[inline]
-    fn leave(&mut self, mark: usize) {
-        self.pop_segment(mark);
-    }
-
-    #[inline]
-    fn close(&mut self) -> Option<()> {
-        Some(())
-    }
-
-    #[inline]
-    fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()> {
-        self.write_leaf(leaf).ok()?;
-        (!self.over()).then_some(())
-    }
 }
 
 #[cfg(test)]

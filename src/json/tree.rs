@@ -1,6 +1,9 @@
-//! JSON text straight into the [`Json`] tree, without serde: the fast path of
-//! [`parse_body`](crate::json::parse_body), a [`Sink`] of the one-pass reader.
-//! Whatever the reader gives up on goes to the full path (`json::full`).
+//! The tree and the reader's events, both ways: [`tree_from_text`] builds the
+//! [`Json`] tree from JSON text without serde (the fast path of
+//! [`parse_body`](crate::json::parse_body), a [`Sink`] of the one-pass reader;
+//! whatever the reader gives up on goes to the full path, `json::full`), and
+//! [`replay`] walks a tree as the same events, so that every sink reads a tree
+//! as it reads text.
 
 use crate::json::reader::{read, Segment, Sink};
 use crate::json::value::{Json, Leaf, Limits};
@@ -75,6 +78,32 @@ impl Sink for TreeSink {
     }
 }
 
+/// The tree walk: hands `sink` the events the reader would for the tree's JSON
+/// text, in order, and stops when the sink does (`None`).
+pub(crate) fn replay(value: &Json, sink: &mut impl Sink) -> Option<()> {
+    match value {
+        Json::Object(members) => {
+            sink.open(false)?;
+            for (key, child) in members {
+                let mark = sink.enter(Segment::Key(key))?;
+                replay(child, sink)?;
+                sink.leave(mark);
+            }
+            sink.close()
+        }
+        Json::Array(items) => {
+            sink.open(true)?;
+            for (index, child) in items.iter().enumerate() {
+                let mark = sink.enter(Segment::Index(index))?;
+                replay(child, sink)?;
+                sink.leave(mark);
+            }
+            sink.close()
+        }
+        _ => value.leaf().map_or(Some(()), |leaf| sink.leaf(leaf)),
+    }
+}
+
 /// A number's text as serde_json (`arbitrary_precision`) keeps it: as written,
 /// but for its exponent, written `e` with an explicit sign (`1E2` is `1e+2`).
 fn number_as_serde_writes_it(text: &str) -> String {
@@ -121,6 +150,17 @@ mod tests {
             }
         }
         assert!(bodies >= 300, "only {bodies} bodies");
+    }
+
+    #[test]
+    fn replaying_a_tree_builds_the_same_tree() {
+        for text in [r#"{"a":[1,2.5e+3,"x\n",null,true,false,{},[]],"b":{"c":{"d":"e"}},"":0}"#, "{}", "[[]]", "\"s\""]
+        {
+            let tree = parse_value(text, &Limits::default()).unwrap();
+            let mut sink = TreeSink { open: Vec::new(), done: None };
+            replay(&tree, &mut sink).unwrap();
+            assert_eq!(sink.done.as_ref(), Some(&tree), "{text}");
+        }
     }
 
     #[test]
