@@ -16,31 +16,16 @@ pub(crate) fn tree_from_text(text: &str, limits: &Limits) -> Option<Json> {
 }
 
 /// Builds the tree from the reader's events: the containers still open,
-/// innermost last, and the finished value.
+/// innermost last, and the value read last, which goes into its container
+/// when its member or item ends (or is the result).
 struct TreeSink {
     open: Vec<Json>,
     done: Option<Json>,
 }
 
-impl TreeSink {
-    /// A finished value goes into the innermost open container (an object's
-    /// member was entered with its key), or is the result.
-    #[inline]
-    fn put(&mut self, value: Json) {
-        match self.open.last_mut() {
-            Some(Json::Object(members)) => {
-                if let Some((_, slot)) = members.last_mut() {
-                    *slot = value;
-                }
-            }
-            Some(Json::Array(items)) => items.push(value),
-            _ => self.done = Some(value),
-        }
-    }
-}
-
 impl Sink for TreeSink {
-    type Mark = ();
+    /// The member's key, or none for an item.
+    type Mark = Option<String>;
 
     #[inline]
     fn open(&mut self, array: bool) -> Option<()> {
@@ -49,26 +34,32 @@ impl Sink for TreeSink {
     }
 
     #[inline]
-    fn enter(&mut self, segment: Segment<'_>) -> Option<()> {
-        if let (Segment::Key(key), Some(Json::Object(members))) = (segment, self.open.last_mut()) {
-            members.push((key.to_owned(), Json::Null));
-        }
-        Some(())
+    fn enter(&mut self, segment: Segment<'_>) -> Option<Option<String>> {
+        Some(match segment {
+            Segment::Key(key) => Some(key.to_owned()),
+            Segment::Index(_) => None,
+        })
     }
 
     #[inline]
-    fn leave(&mut self, (): ()) {}
+    fn leave(&mut self, key: Option<String>) {
+        let Some(value) = self.done.take() else { return };
+        match (self.open.last_mut(), key) {
+            (Some(Json::Object(members)), Some(key)) => members.push((key, value)),
+            (Some(Json::Array(items)), None) => items.push(value),
+            _ => {}
+        }
+    }
 
     #[inline]
     fn close(&mut self) -> Option<()> {
-        let value = self.open.pop()?;
-        self.put(value);
+        self.done = Some(self.open.pop()?);
         Some(())
     }
 
     #[inline]
     fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()> {
-        self.put(match leaf {
+        self.done = Some(match leaf {
             Leaf::Null => Json::Null,
             Leaf::Bool(b) => Json::Bool(b),
             Leaf::Number(text) => Json::Number(number_as_serde_writes_it(text)),
