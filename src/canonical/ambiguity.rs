@@ -36,10 +36,9 @@
 //! reads the same model from both. README ("Why a verified callback means what
 //! it says") gives the whole argument; `tests/binding.rs` tests it.
 //!
-//! The first three rules are a `json::reader::Sink` (`Checks`), fed the same
-//! events as the entry writer, by the tree walk here (or by the one-pass text
-//! reader alike); [`UNREAD_AFTER_TEXT`] writes the entries with the entry
-//! writer itself (`canonical::entry`), so its order is the signed order.
+//! The rules themselves are the functions here ([`key_is_ambiguous`],
+//! [`text_is_ambiguous`]); [`unread_after_text`] writes the entries with the
+//! entry writer itself (`canonical::entry`), so its order is the signed order.
 
 use serde::Serialize;
 
@@ -47,9 +46,7 @@ use crate::canonical::entry::{push_index, EntryWriter};
 use crate::canonical::CanonicalOptions;
 use crate::error::{Error, Result};
 pub(crate) use crate::json::reader::Segment;
-use crate::json::reader::Sink;
-use crate::json::tree::replay;
-use crate::json::{Json, Leaf};
+use crate::json::Json;
 
 /// Rule: an object key holds `:` or `;`.
 pub const KEY_SEPARATOR: &str = "KEY_SEPARATOR";
@@ -100,74 +97,15 @@ pub fn ambiguities(body: &Json) -> Vec<Ambiguity> {
 
 /// The first `max` places where the body is ambiguous, in body order.
 pub(crate) fn find(body: &Json, max: usize) -> Vec<Ambiguity> {
-    let mut checks = Checks { dotted: String::new(), depth: 0, found: Vec::new(), max };
-    // The walk stops early (`None`) only once `max` places are found.
-    if max > 0 {
-        let _ = replay(body, &mut checks);
-    }
-    checks.found
+    let mut found = Vec::new();
+    let mut path = Vec::new();
+    walk(body, &mut path, &mut Found { list: &mut found, max });
+    found
 }
 
-/// The rules above as a sink of the reader's events (`json::reader::Sink`),
-/// so that the tree walk and the one-pass text reader apply them alike.
-struct Checks {
-    /// The path of the value being read, its segments joined with `.`.
-    dotted: String,
-    depth: usize,
-    found: Vec<Ambiguity>,
+struct Found<'a> {
+    list: &'a mut Vec<Ambiguity>,
     max: usize,
-}
-
-impl Checks {
-    /// Reports the current path; `None` once `max` places are found.
-    fn report(&mut self, rule: &'static str) -> Option<()> {
-        self.found.push(Ambiguity { path: self.dotted.clone(), rule });
-        (self.found.len() < self.max).then_some(())
-    }
-}
-
-impl Sink for Checks {
-    type Mark = usize;
-
-    fn open(&mut self, _array: bool) -> Option<()> {
-        Some(())
-    }
-
-    fn enter(&mut self, segment: Segment<'_>) -> Option<usize> {
-        let mark = self.dotted.len();
-        if self.depth > 0 {
-            self.dotted.push('.');
-        }
-        self.depth += 1;
-        match segment {
-            Segment::Key(key) => {
-                self.dotted.push_str(key);
-                if key_is_ambiguous(key) {
-                    self.report(KEY_SEPARATOR)?;
-                } else if key.is_empty() && self.depth == 1 {
-                    self.report(EMPTY_TOP_LEVEL_KEY)?;
-                }
-            }
-            Segment::Index(index) => push_index(&mut self.dotted, index),
-        }
-        Some(mark)
-    }
-
-    fn leave(&mut self, mark: usize) {
-        self.dotted.truncate(mark);
-        self.depth -= 1;
-    }
-
-    fn close(&mut self) -> Option<()> {
-        Some(())
-    }
-
-    fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()> {
-        match leaf {
-            Leaf::String(text) if text_is_ambiguous(text) => self.report(VALUE_ENTRY_TEXT),
-            _ => Some(()),
-        }
-    }
 }
 
 /// For `strict` signing: refuses a request body whose signed message would not
@@ -182,12 +120,41 @@ pub fn refuse_ambiguous_request(body: &Json) -> Result<()> {
     }
 }
 
+fn walk<'a>(value: &'a Json, path: &mut Vec<Segment<'a>>, found: &mut Found<'_>) {
+    if found.list.len() >= found.max {
+        return;
+    }
+    match value {
+        Json::Object(members) => {
+            for (key, child) in members {
+                path.push(Segment::Key(key));
+                if key_is_ambiguous(key) {
+                    report(path, KEY_SEPARATOR, found);
+                } else if key.is_empty() && path.len() == 1 {
+                    report(path, EMPTY_TOP_LEVEL_KEY, found);
+                }
+                walk(child, path, found);
+                path.pop();
+            }
+        }
+        Json::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                path.push(Segment::Index(index));
+                walk(child, path, found);
+                path.pop();
+            }
+        }
+        Json::String(text) if text_is_ambiguous(text) => report(path, VALUE_ENTRY_TEXT, found),
+        _ => {}
+    }
+}
+
 /// A test of a path, e.g. whether the callback model reads it.
 pub(crate) type PathTest = fn(&[Segment<'_>]) -> bool;
 
 /// A leaf's entry in the signed message (a span of one buffer that starts with its
 /// path), with what [`unread_after_text`] needs.
-struct LeafEntry {
+struct Leaf {
     span: (usize, usize),
     /// How many segments its path has.
     depth: usize,
@@ -235,17 +202,16 @@ fn collect<'a>(
     path: &mut Vec<Segment<'a>>,
     paths: (PathTest, PathTest),
     writer: &mut EntryWriter<'_>,
-    out: &mut Vec<LeafEntry>,
+    out: &mut Vec<Leaf>,
 ) -> Result<()> {
-    let descend =
-        |segment, child, path: &mut Vec<Segment<'a>>, writer: &mut EntryWriter<'_>, out: &mut Vec<LeafEntry>| {
-            path.push(segment);
-            let mark = writer.push_segment(segment);
-            let result = collect(child, path, paths, writer, out);
-            writer.pop_segment(mark);
-            path.pop();
-            result
-        };
+    let descend = |segment, child, path: &mut Vec<Segment<'a>>, writer: &mut EntryWriter<'_>, out: &mut Vec<Leaf>| {
+        path.push(segment);
+        let mark = writer.push_segment(segment);
+        let result = collect(child, path, paths, writer, out);
+        writer.pop_segment(mark);
+        path.pop();
+        result
+    };
     match value {
         Json::Object(members) => {
             for (key, child) in members {
@@ -264,11 +230,28 @@ fn collect<'a>(
             if let Some(span) = writer.last_span() {
                 let (reads, guards) = paths;
                 let guarded_text = matches!(leaf, Json::String(_)) && guards(path);
-                out.push(LeafEntry { span, depth: path.len(), guarded_text, read: reads(path) });
+                out.push(Leaf { span, depth: path.len(), guarded_text, read: reads(path) });
             }
         }
     }
     Ok(())
+}
+
+fn report(path: &[Segment<'_>], rule: &'static str, found: &mut Found<'_>) {
+    if found.list.len() >= found.max {
+        return;
+    }
+    let mut dotted = String::new();
+    for (i, segment) in path.iter().enumerate() {
+        if i > 0 {
+            dotted.push('.');
+        }
+        match segment {
+            Segment::Key(key) => dotted.push_str(key),
+            Segment::Index(index) => push_index(&mut dotted, *index),
+        }
+    }
+    found.list.push(Ambiguity { path: dotted, rule });
 }
 
 #[cfg(test)]

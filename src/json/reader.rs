@@ -49,8 +49,12 @@ pub(crate) fn read(text: &str, limits: &Limits, sink: &mut impl Sink) -> Option<
     if text.len() > limits.max_bytes {
         return None;
     }
-    let mut reader =
-        Reader { lex: Lexer::new(text), keys: Vec::new(), depth: 0, max_depth: limits.max_depth.min(MAX_READER_DEPTH) };
+    let mut reader = Reader {
+        lex: Lexer::new(text),
+        keys: Vec::with_capacity(32),
+        depth: 0,
+        max_depth: limits.max_depth.min(MAX_READER_DEPTH),
+    };
     reader.value(sink)?;
     reader.lex.at_end().then_some(())
 }

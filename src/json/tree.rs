@@ -10,7 +10,7 @@ use crate::json::value::{Json, Leaf, Limits};
 
 /// The tree of JSON text within `limits`, or `None` to take the full path.
 pub(crate) fn tree_from_text(text: &str, limits: &Limits) -> Option<Json> {
-    let mut tree = TreeSink { open: Vec::new(), done: None };
+    let mut tree = TreeSink { open: Vec::with_capacity(8), done: None };
     read(text, limits, &mut tree)?;
     tree.done
 }
