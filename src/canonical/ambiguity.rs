@@ -35,12 +35,17 @@
 //! fields from the one entry at that field's path (`callback_model`), and so
 //! reads the same model from both. README ("Why a verified callback means what
 //! it says") gives the whole argument; `tests/binding.rs` tests it.
+//!
+//! The rules themselves are the functions here ([`key_is_ambiguous`],
+//! [`text_is_ambiguous`]); [`unread_after_text`] writes the entries with the
+//! entry writer itself (`canonical::entry`), so its order is the signed order.
 
 use serde::Serialize;
 
-use crate::canonical::sort as entry_sort;
-use crate::canonical::{self, CanonicalOptions, Order};
+use crate::canonical::entry::{push_index, EntryWriter};
+use crate::canonical::CanonicalOptions;
 use crate::error::{Error, Result};
+pub(crate) use crate::json::reader::Segment;
 use crate::json::Json;
 
 /// Rule: an object key holds `:` or `;`.
@@ -144,13 +149,6 @@ fn walk<'a>(value: &'a Json, path: &mut Vec<Segment<'a>>, found: &mut Found<'_>)
     }
 }
 
-/// One step of a path: an object key or an array index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Segment<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
 /// A test of a path, e.g. whether the callback model reads it.
 pub(crate) type PathTest = fn(&[Segment<'_>]) -> bool;
 
@@ -176,15 +174,13 @@ pub(crate) fn unread_after_text(
     guards: PathTest,
 ) -> Result<Vec<Ambiguity>> {
     let mut leaves = Vec::new();
-    let mut entries = String::new();
-    collect(body, &mut Vec::new(), options, (reads, guards), &mut entries, &mut leaves)?;
+    // Without the other rules (no empty top-level key), these are the body's canonical entries.
+    let mut writer = EntryWriter::new(options, u64::MAX);
+    collect(body, &mut Vec::new(), (reads, guards), &mut writer, &mut leaves)?;
+    let mut flat = writer.into_flat();
     // The signed order, by the canonical form's own sort; spans start in collection order.
-    let mut spans: Vec<(usize, usize)> = leaves.iter().map(|leaf| leaf.span).collect();
-    let key = match options.order {
-        Order::CodePoint => entry_sort::Key::CodePoint,
-        Order::Utf16 => entry_sort::Key::Utf16,
-    };
-    entry_sort::sort_spans(entries.as_bytes(), &mut spans, key);
+    flat.sort(options.order);
+    let (entries, spans) = (&flat.text, &flat.spans);
     let leaf_at =
         |span: &(usize, usize)| leaves.binary_search_by_key(&span.0, |leaf| leaf.span.0).ok().map(|i| &leaves[i]);
     let mut found = Vec::new();
@@ -204,40 +200,38 @@ pub(crate) fn unread_after_text(
 fn collect<'a>(
     value: &'a Json,
     path: &mut Vec<Segment<'a>>,
-    options: &CanonicalOptions,
     paths: (PathTest, PathTest),
-    entry: &mut String,
+    writer: &mut EntryWriter<'_>,
     out: &mut Vec<Leaf>,
 ) -> Result<()> {
+    let descend = |segment, child, path: &mut Vec<Segment<'a>>, writer: &mut EntryWriter<'_>, out: &mut Vec<Leaf>| {
+        path.push(segment);
+        let mark = writer.push_segment(segment);
+        let result = collect(child, path, paths, writer, out);
+        writer.pop_segment(mark);
+        path.pop();
+        result
+    };
     match value {
         Json::Object(members) => {
             for (key, child) in members {
-                path.push(Segment::Key(key));
-                collect(child, path, options, paths, entry, out)?;
-                path.pop();
+                descend(Segment::Key(key), child, path, writer, out)?;
             }
         }
         Json::Array(items) => {
             for (index, child) in items.iter().enumerate() {
-                path.push(Segment::Index(index));
-                collect(child, path, options, paths, entry, out)?;
-                path.pop();
+                descend(Segment::Index(index), child, path, writer, out)?;
             }
         }
         leaf => {
-            let start = entry.len();
-            for segment in path.iter() {
-                match segment {
-                    Segment::Key(key) => entry.push_str(key),
-                    Segment::Index(index) => entry.push_str(&index.to_string()),
-                }
-                entry.push(':');
+            if let Some(written) = leaf.leaf() {
+                writer.write_leaf(written)?;
             }
-            canonical::write_leaf(leaf, "", options, entry)?;
-            let span = (start, entry.len());
-            let (reads, guards) = paths;
-            let guarded_text = matches!(leaf, Json::String(_)) && guards(path);
-            out.push(Leaf { span, depth: path.len(), guarded_text, read: reads(path) });
+            if let Some(span) = writer.last_span() {
+                let (reads, guards) = paths;
+                let guarded_text = matches!(leaf, Json::String(_)) && guards(path);
+                out.push(Leaf { span, depth: path.len(), guarded_text, read: reads(path) });
+            }
         }
     }
     Ok(())
@@ -254,7 +248,7 @@ fn report(path: &[Segment<'_>], rule: &'static str, found: &mut Found<'_>) {
         }
         match segment {
             Segment::Key(key) => dotted.push_str(key),
-            Segment::Index(index) => dotted.push_str(&index.to_string()),
+            Segment::Index(index) => push_index(&mut dotted, *index),
         }
     }
     found.list.push(Ambiguity { path: dotted, rule });

@@ -2,14 +2,26 @@
 //! the body to `path:value` entries, sort, join with `;`, base64url the UTF-8
 //! bytes and append the timestamp. The open points of the spec are named
 //! options; the defaults follow its Python origin.
+//!
+//! - `entry`: the one writer of entries, which owns every rule of their text
+//!   and the bound on their size; fed by the tree walk (here) and by
+//! - `text`: the one-pass path from JSON text, without the tree;
+//! - `number`: numbers as Python writes them; `sort`: the entries' order;
+//! - `ambiguity`: where the signed message does not determine the body.
+//!
+//! [`message_of_text`] makes the choice between the one-pass path and the tree.
 
 pub(crate) mod ambiguity;
+pub(crate) mod entry;
 pub(crate) mod number;
 pub(crate) mod sort;
 pub(crate) mod text;
 
 use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
+
+pub(crate) use entry::{leaf_text, writes_none};
+use entry::{measure, try_room, EntryWriter, Flat};
 
 use crate::error::{Error, Result};
 use crate::json::{parse_body, Json, Limits};
@@ -102,87 +114,26 @@ pub struct CanonicalSteps {
     pub message: String,
 }
 
-/// The canonical entries may be at most this many times the size of the tree's
-/// own keys and leaves, plus [`CANONICAL_SLACK_BYTES`], and never more than
-/// [`MAX_CANONICAL_BYTES`]. The service's bodies stay within about twice their
-/// size; a long array of tiny leaves a few levels down, the worst honest shape,
-/// within about ten.
-pub const CANONICAL_EXPANSION: u64 = 16;
-/// Room above the proportional bound, for small deeply nested bodies: more than
-/// any callback or request of the spec needs as a whole.
-pub const CANONICAL_SLACK_BYTES: u64 = 64 << 10;
-/// The absolute ceiling of the canonical entries, whatever the body limit.
-pub const MAX_CANONICAL_BYTES: u64 = 16 << 20;
-
-/// Largest canonical size accepted for a tree with `own` bytes of keys and leaves.
-pub(crate) fn expansion_limit(own: u64) -> u64 {
-    own.saturating_mul(CANONICAL_EXPANSION).saturating_add(CANONICAL_SLACK_BYTES).min(MAX_CANONICAL_BYTES)
-}
-
-/// Reserves room for `additional` more bytes or items, or reports the body as too
-/// large: running out of memory must be an error, never a trap of the wasm instance.
-pub(crate) fn try_room(buffer: &mut String, additional: usize) -> Result<()> {
-    buffer.try_reserve(additional).map_err(|_| too_large(buffer.len().saturating_add(additional)))
-}
-
-fn too_large(actual: usize) -> Error {
-    Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: actual as u64 }
-}
-
-/// Every entry of a body written into one buffer, each a byte range of it:
-/// one growing allocation instead of one per entry.
-pub(crate) struct Flat {
-    pub(crate) text: String,
-    pub(crate) spans: Vec<(usize, usize)>,
-}
-
 impl Flat {
+    /// The sorted entries of a tree. The tree is measured first (nothing is
+    /// built for a body whose entries would be too large), then written into
+    /// one reservation of the measured size.
     fn of(body: &Json, options: &CanonicalOptions) -> Result<Flat> {
-        let bound = check_expansion(body)?;
-        let mut flat = Flat { text: String::new(), spans: Vec::new() };
+        let bound = measure(body)?;
+        let mut writer = EntryWriter::new(options, u64::MAX);
         // The bound covers every entry, so the text never grows past this one reservation.
         // (The spans, one per leaf, are bounded by the body's own size.)
-        try_room(&mut flat.text, usize::try_from(bound).unwrap_or(usize::MAX))?;
-        let mut path = String::new();
-        flatten(body, &mut path, options, &mut flat)?;
+        writer.reserve(usize::try_from(bound).unwrap_or(usize::MAX), 0)?;
+        writer.write_tree(body)?;
+        let mut flat = writer.into_flat();
         flat.sort(options.order);
         Ok(flat)
-    }
-
-    pub(crate) fn sort(&mut self, order: Order) {
-        let text = self.text.as_bytes();
-        match order {
-            // UTF-8 byte order is code point order.
-            Order::CodePoint => {
-                crate::canonical::sort::sort_spans(text, &mut self.spans, crate::canonical::sort::Key::CodePoint)
-            }
-            Order::Utf16 => {
-                crate::canonical::sort::sort_spans(text, &mut self.spans, crate::canonical::sort::Key::Utf16)
-            }
-        }
     }
 
     /// base64url of the joined entries, then the timestamp.
     pub(crate) fn message(&self, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
         let joined = self.joined()?;
         encode_message(&joined, timestamp, options.padding)
-    }
-
-    fn entries(&self) -> impl Iterator<Item = &str> {
-        self.spans.iter().map(|&(start, end)| &self.text[start..end])
-    }
-
-    /// The sorted entries joined with `;`.
-    fn joined(&self) -> Result<String> {
-        let mut joined = String::new();
-        try_room(&mut joined, self.text.len() + self.spans.len())?;
-        for (i, entry) in self.entries().enumerate() {
-            if i > 0 {
-                joined.push(';');
-            }
-            joined.push_str(entry);
-        }
-        Ok(joined)
     }
 }
 
@@ -270,172 +221,6 @@ fn parse_timestamp(timestamp: &str, min_digits: usize, expected: &'static str) -
         Ok(seconds) if valid => Ok(seconds),
         _ => Err(Error::InvalidTimestamp { value: timestamp.to_owned(), expected }),
     }
-}
-
-/// Every entry repeats the path above its leaf, so the canonical form can grow
-/// quadratically: `{"<500 KB key>":[0,0,…]}` (1 MiB) would expand to about
-/// 130 GB. Refuse, before building anything, a body whose entries would exceed
-/// [`CANONICAL_EXPANSION`] times its own size plus [`CANONICAL_SLACK_BYTES`].
-/// The service's bodies stay within about twice their size; a long array of
-/// tiny leaves a few levels down, the worst honest shape, within about ten.
-/// Returns the bound of the entries' bytes.
-fn check_expansion(body: &Json) -> Result<u64> {
-    let (own, canonical) = sizes(body, 0);
-    let limit = expansion_limit(own);
-    if canonical > limit {
-        return Err(Error::CanonicalTooLarge { limit, actual: canonical });
-    }
-    Ok(canonical)
-}
-
-/// (bytes of the tree's own keys and leaves, an upper bound of its entries' bytes
-/// including separators), for a value whose path is `path_len` bytes long.
-fn sizes(value: &Json, path_len: u64) -> (u64, u64) {
-    let below = |segment_len: usize| path_len + u64::from(path_len > 0) + segment_len as u64;
-    let add = |(own, canonical): (u64, u64), (own2, canonical2): (u64, u64)| {
-        (own.saturating_add(own2), canonical.saturating_add(canonical2))
-    };
-    match value {
-        Json::Object(members) => members.iter().fold((0, 0), |total, (key, child)| {
-            let (own, canonical) = sizes(child, below(key.len()));
-            add(total, (own.saturating_add(key.len() as u64 + 1), canonical))
-        }),
-        Json::Array(items) => items
-            .iter()
-            .enumerate()
-            .fold((0, 0), |total, (index, child)| add(total, sizes(child, below(decimal_len(index))))),
-        leaf => {
-            let (raw, longest_text) = match leaf {
-                Json::String(s) => (s.len(), s.len().max(NONE.len())),
-                // An integer keeps its digits; a float's Python repr is at most 24 characters.
-                Json::Number(text) if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) => {
-                    (text.len(), text.len().max(24))
-                }
-                Json::Number(text) => (text.len(), text.len().max(NONE.len())),
-                _ => (5, 5),
-            };
-            (raw as u64 + 1, path_len.saturating_add(longest_text as u64 + 2))
-        }
-    }
-}
-
-fn decimal_len(mut n: usize) -> usize {
-    let mut len = 1;
-    while n >= 10 {
-        n /= 10;
-        len += 1;
-    }
-    len
-}
-
-fn flatten(value: &Json, path: &mut String, options: &CanonicalOptions, out: &mut Flat) -> Result<()> {
-    let mut descend = |segment: &str, child: &Json, path: &mut String| {
-        let restore = path.len();
-        if !path.is_empty() {
-            path.push(':');
-        }
-        path.push_str(segment);
-        let result = flatten(child, path, options, out);
-        path.truncate(restore);
-        result
-    };
-    match value {
-        Json::Object(members) => {
-            for (key, child) in members {
-                descend(key, child, path)?;
-            }
-            Ok(())
-        }
-        Json::Array(items) => {
-            let mut digits = itoa_buffer();
-            for (index, child) in items.iter().enumerate() {
-                descend(write_index(&mut digits, index), child, path)?;
-            }
-            Ok(())
-        }
-        leaf => {
-            let start = out.text.len();
-            out.text.push_str(path);
-            out.text.push(':');
-            write_leaf(leaf, path, options, &mut out.text)?;
-            out.spans.push((start, out.text.len()));
-            Ok(())
-        }
-    }
-}
-
-fn itoa_buffer() -> [u8; 20] {
-    [0u8; 20]
-}
-
-/// The decimal text of an array index, without allocating.
-fn write_index(buffer: &mut [u8; 20], mut index: usize) -> &str {
-    let mut at = buffer.len();
-    loop {
-        at -= 1;
-        buffer[at] = b'0' + (index % 10) as u8;
-        index /= 10;
-        if index == 0 {
-            break;
-        }
-    }
-    // Only ASCII digits were written.
-    std::str::from_utf8(&buffer[at..]).unwrap_or("0")
-}
-
-const NONE: &str = "None";
-
-/// Whether the message writes this leaf as `None` because it is falsy: null always;
-/// `""`, `0` (any zero) and `false` too under `falsy: 'none'`.
-pub(crate) fn is_written_falsy(leaf: &Json, falsy: Falsy) -> bool {
-    match leaf {
-        Json::Null => true,
-        Json::Bool(b) => falsy_when(!b, falsy),
-        Json::String(s) => falsy_when(s.is_empty(), falsy),
-        Json::Number(text) => number::python_number_text(text).is_some_and(|n| falsy_when(n.is_zero, falsy)),
-        Json::Object(_) | Json::Array(_) => false,
-    }
-}
-
-/// A false, empty or zero leaf is written `None` only under `falsy: 'none'`.
-fn falsy_when(false_empty_or_zero: bool, falsy: Falsy) -> bool {
-    false_empty_or_zero && falsy == Falsy::None
-}
-
-/// Whether the message writes this leaf as the text `None`: a falsy leaf, or the string "None".
-pub(crate) fn writes_none(leaf: &Json, falsy: Falsy) -> bool {
-    leaf.as_str() == Some(NONE) || is_written_falsy(leaf, falsy)
-}
-
-/// Appends a leaf's canonical text.
-pub(crate) fn write_leaf(leaf: &Json, path: &str, options: &CanonicalOptions, out: &mut String) -> Result<()> {
-    match leaf {
-        // A number's text is computed once, for its falsiness and its entry.
-        Json::Number(text) => {
-            let number = number::python_number_text(text)
-                .ok_or_else(|| Error::InvalidNumber { path: path.replace(':', "."), text: text.clone() })?;
-            out.push_str(if falsy_when(number.is_zero, options.falsy) { NONE } else { &number.text });
-        }
-        other if is_written_falsy(other, options.falsy) => out.push_str(NONE),
-        Json::Bool(b) => out.push_str(match (options.booleans, b) {
-            (Booleans::Python, true) => "True",
-            (Booleans::Python, false) => "False",
-            (Booleans::Lower, true) => "true",
-            (Booleans::Lower, false) => "false",
-            (Booleans::Digit, true) => "1",
-            (Booleans::Digit, false) => "0",
-        }),
-        Json::String(s) => out.push_str(s),
-        Json::Null | Json::Object(_) | Json::Array(_) => {}
-    }
-    Ok(())
-}
-
-/// A leaf's canonical text on its own (for the callback model's free-form values).
-pub(crate) fn leaf_text(leaf: &Json, options: &CanonicalOptions) -> Result<String> {
-    let mut out = String::new();
-    write_leaf(leaf, "", options, &mut out)?;
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -534,13 +319,12 @@ mod tests {
         for text in [r#"{"a":{"b":[1,2.5e-300,"",null,true,false,{"c":"d"}]},"e":[]}"#, r#"{"x":[[[[[[1]]]]]]}"#, "{}"]
         {
             let body = parse_body(text, &Limits::default()).unwrap();
-            let (_, bound) = sizes(&body, 0);
+            let bound = measure(&body).unwrap();
             for options in CanonicalOptions::all_variants() {
                 let joined = canonical_entries(&body, &options).unwrap().join(";");
                 assert!(joined.len() as u64 <= bound, "{text}: {} > {bound}", joined.len());
             }
         }
-        assert_eq!((decimal_len(0), decimal_len(9), decimal_len(10), decimal_len(123_456)), (1, 1, 2, 6));
     }
 
     #[test]

@@ -18,8 +18,7 @@ pub const MAX_INTEGER_DIGITS: usize = 4300;
 /// Canonical text of JSON number text, or `None` when it has none: an integer
 /// over [`MAX_INTEGER_DIGITS`], or a float beyond the `f64` range.
 pub fn python_number_text(json_text: &str) -> Option<NumberText<'_>> {
-    let is_integer = !json_text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
-    if is_integer {
+    if is_integer_text(json_text) {
         let digits = json_text.strip_prefix('-').unwrap_or(json_text);
         if digits.is_empty() || digits.len() > MAX_INTEGER_DIGITS || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
@@ -34,6 +33,12 @@ pub fn python_number_text(json_text: &str) -> Option<NumberText<'_>> {
         return None;
     }
     Some(NumberText { text: Cow::Owned(python_float_repr(value)), is_zero: value == 0.0 })
+}
+
+/// Whether JSON number text is an integer (no fraction, no exponent): Python
+/// reads it as `int`, and anything else as `float`.
+pub(crate) fn is_integer_text(json_text: &str) -> bool {
+    !json_text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
 }
 
 /// `repr(x)` of a finite Python float: the shortest digits that round-trip,

@@ -1,0 +1,445 @@
+//! The one writer of canonical entries, `path:value`. It is a
+//! `json::reader::Sink`: both walkers feed it the same events (a member or item
+//! begins and ends, a leaf), the tree walk (`json::tree::replay`, through
+//! [`EntryWriter::write_tree`]) and the one-pass text reader (`canonical::text`).
+//! Neither holds a rule of its own; this file owns them all:
+//!
+//! - the leaf text ([`text_of`]): `None` for null and, under `falsy: 'none'`,
+//!   for `false`, `""` and any zero; `True`/`False`, `true`/`false` or `1`/`0`
+//!   for booleans; numbers as Python writes them (`canonical::number`);
+//! - the path join (`:` between segments, none after an empty path) and the
+//!   array index digits ([`push_index`]);
+//! - the bound on quadratic expansion ([`expansion_limit`]): every entry
+//!   repeats the path above its leaf, so the entries can grow quadratically in
+//!   the body; they are counted as they are written (and a tree is measured
+//!   by the same counts before it is written, [`measure`]), and a body whose
+//!   entries would pass the bound is refused.
+
+use std::borrow::Cow;
+
+use crate::canonical::number;
+use crate::canonical::sort::{sort_spans, Key};
+use crate::canonical::{Booleans, CanonicalOptions, Falsy, Order};
+use crate::error::{Error, Result};
+use crate::json::reader::{Segment, Sink};
+use crate::json::tree::replay;
+use crate::json::{Json, Leaf};
+
+/// The text of a falsy leaf (Python's `str(None)`).
+pub(crate) const NONE: &str = "None";
+
+/// The canonical entries may be at most this many times the size of the tree's
+/// own keys and leaves, plus [`CANONICAL_SLACK_BYTES`], and never more than
+/// [`MAX_CANONICAL_BYTES`]. The service's bodies stay within about twice their
+/// size; a long array of tiny leaves a few levels down, the worst honest shape,
+/// within about ten.
+pub const CANONICAL_EXPANSION: u64 = 16;
+/// Room above the proportional bound, for small deeply nested bodies: more than
+/// any callback or request of the spec needs as a whole.
+pub const CANONICAL_SLACK_BYTES: u64 = 64 << 10;
+/// The absolute ceiling of the canonical entries, whatever the body limit.
+pub const MAX_CANONICAL_BYTES: u64 = 16 << 20;
+
+/// Largest canonical size accepted for a tree with `own` bytes of keys and leaves.
+pub(crate) fn expansion_limit(own: u64) -> u64 {
+    own.saturating_mul(CANONICAL_EXPANSION).saturating_add(CANONICAL_SLACK_BYTES).min(MAX_CANONICAL_BYTES)
+}
+
+/// Reserves room for `additional` more bytes, or reports the body as too large:
+/// running out of memory must be an error, never a trap of the wasm instance.
+pub(crate) fn try_room(buffer: &mut String, additional: usize) -> Result<()> {
+    buffer.try_reserve(additional).map_err(|_| Error::CanonicalTooLarge {
+        limit: MAX_CANONICAL_BYTES,
+        actual: buffer.len().saturating_add(additional) as u64,
+    })
+}
+
+/// A leaf's canonical text, or `None` for a number that has none (an integer
+/// of more than 4300 digits, a float beyond the `f64` range).
+pub(crate) fn text_of<'t>(leaf: Leaf<'t>, options: &CanonicalOptions) -> Option<Cow<'t, str>> {
+    // A false, empty or zero leaf is written `None` only under `falsy: 'none'`; null always.
+    let falsy_is_none = options.falsy == Falsy::None;
+    Some(Cow::Borrowed(match leaf {
+        Leaf::Null => NONE,
+        Leaf::Bool(false) if falsy_is_none => NONE,
+        Leaf::Bool(value) => match (options.booleans, value) {
+            (Booleans::Python, true) => "True",
+            (Booleans::Python, false) => "False",
+            (Booleans::Lower, true) => "true",
+            (Booleans::Lower, false) => "false",
+            (Booleans::Digit, true) => "1",
+            (Booleans::Digit, false) => "0",
+        },
+        Leaf::String("") if falsy_is_none => NONE,
+        Leaf::String(text) => text,
+        Leaf::Number(text) => {
+            let number = number::python_number_text(text)?;
+            if number.is_zero && falsy_is_none {
+                NONE
+            } else {
+                return Some(number.text);
+            }
+        }
+    }))
+}
+
+/// What a key adds to the body's own size.
+#[inline]
+fn key_size(key: &str) -> u64 {
+    key.len() as u64 + 1
+}
+
+/// What a leaf at a path of `path_len` bytes adds to (the body's own size, the
+/// bound of its entries' bytes): its raw bytes, and its entry with the longest
+/// text any variant writes (an integer keeps its digits, a float's Python repr
+/// is at most 24 characters) and a `;` after it.
+#[inline]
+fn leaf_sizes(leaf: Leaf<'_>, path_len: usize) -> (u64, u64) {
+    let (raw, longest) = match leaf {
+        Leaf::String(text) => (text.len(), text.len().max(NONE.len())),
+        Leaf::Number(text) if !number::is_integer_text(text) => (text.len(), text.len().max(24)),
+        Leaf::Number(text) => (text.len(), text.len().max(NONE.len())),
+        Leaf::Null | Leaf::Bool(_) => (5, 5),
+    };
+    (raw as u64 + 1, path_len as u64 + longest as u64 + 2)
+}
+
+/// The length of a path once a segment of `segment_len` bytes joins it: no
+/// `:` after an empty path.
+#[inline]
+fn joined_len(path_len: usize, segment_len: usize) -> usize {
+    path_len + usize::from(path_len > 0) + segment_len
+}
+
+/// The bound of the entries' bytes, or `CanonicalTooLarge` when it passes
+/// [`expansion_limit`] of the body's own size.
+fn checked_bound(own: u64, bound: u64) -> Result<u64> {
+    let limit = expansion_limit(own);
+    if bound > limit {
+        return Err(Error::CanonicalTooLarge { limit, actual: bound });
+    }
+    Ok(bound)
+}
+
+/// Measures a tree before anything is written: its entries' bound, exactly as
+/// an [`EntryWriter`] counts it, or `CanonicalTooLarge` (nothing is built for a
+/// body whose entries would be too large).
+pub(crate) fn measure(body: &Json) -> Result<u64> {
+    fn sizes(value: &Json, path_len: usize) -> (u64, u64) {
+        let add = |(own, bound): (u64, u64), (own2, bound2): (u64, u64)| {
+            (own.saturating_add(own2), bound.saturating_add(bound2))
+        };
+        match value {
+            Json::Object(members) => members.iter().fold((0, 0), |total, (key, child)| {
+                add(add(total, (key_size(key), 0)), sizes(child, joined_len(path_len, key.len())))
+            }),
+            Json::Array(items) => items
+                .iter()
+                .enumerate()
+                .fold((0, 0), |total, (index, child)| add(total, sizes(child, joined_len(path_len, index_len(index))))),
+            leaf => leaf.leaf().map_or((0, 0), |leaf| leaf_sizes(leaf, path_len)),
+        }
+    }
+    let (own, bound) = sizes(body, 0);
+    checked_bound(own, bound)
+}
+
+fn invalid_number(path: &str, leaf: Leaf<'_>) -> Error {
+    let text = match leaf {
+        Leaf::Number(text) => text,
+        _ => "",
+    };
+    Error::InvalidNumber { path: path.replace(':', "."), text: text.to_owned() }
+}
+
+/// Whether the message writes this leaf as the text `None`: a falsy leaf, or the string "None".
+pub(crate) fn writes_none(leaf: &Json, falsy: Falsy) -> bool {
+    let options = CanonicalOptions { falsy, ..CanonicalOptions::DEFAULT };
+    leaf.leaf().and_then(|leaf| text_of(leaf, &options)).is_some_and(|text| text == NONE)
+}
+
+/// A leaf's canonical text on its own (for the callback model's free-form
+/// values); a container has none.
+pub(crate) fn leaf_text(value: &Json, options: &CanonicalOptions) -> Result<String> {
+    match value.leaf() {
+        None => Ok(String::new()),
+        Some(leaf) => text_of(leaf, options).map(Cow::into_owned).ok_or_else(|| invalid_number("", leaf)),
+    }
+}
+
+/// Appends the decimal digits of an array index, without allocating.
+pub(crate) fn push_index(out: &mut String, mut index: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (index % 10) as u8;
+        index /= 10;
+        if index == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[at..] {
+        out.push(char::from(digit));
+    }
+}
+
+/// How many digits [`push_index`] writes.
+#[inline]
+fn index_len(mut index: usize) -> usize {
+    let mut len = 1;
+    while index >= 10 {
+        index /= 10;
+        len += 1;
+    }
+    len
+}
+
+/// Every entry of a body written into one buffer, each a byte range of it:
+/// one growing allocation instead of one per entry.
+#[derive(Default)]
+pub(crate) struct Flat {
+    pub(crate) text: String,
+    pub(crate) spans: Vec<(usize, usize)>,
+}
+
+impl Flat {
+    pub(crate) fn sort(&mut self, order: Order) {
+        let key = match order {
+            // UTF-8 byte order is code point order.
+            Order::CodePoint => Key::CodePoint,
+            Order::Utf16 => Key::Utf16,
+        };
+        sort_spans(self.text.as_bytes(), &mut self.spans, key);
+    }
+
+    pub(crate) fn entries(&self) -> impl Iterator<Item = &str> {
+        self.spans.iter().map(|&(start, end)| &self.text[start..end])
+    }
+
+    /// The sorted entries joined with `;`.
+    pub(crate) fn joined(&self) -> Result<String> {
+        let mut joined = String::new();
+        try_room(&mut joined, self.text.len() + self.spans.len())?;
+        for (i, entry) in self.entries().enumerate() {
+            if i > 0 {
+                joined.push(';');
+            }
+            joined.push_str(entry);
+        }
+        Ok(joined)
+    }
+}
+
+/// Writes the entries of one body, counting their size as it goes.
+pub(crate) struct EntryWriter<'o> {
+    options: &'o CanonicalOptions,
+    /// The path of the value being written, its segments joined with `:`.
+    path: String,
+    flat: Flat,
+    /// Bytes of the body's own keys and leaves so far.
+    own: u64,
+    /// An upper bound of the entries' bytes so far, separators included.
+    bound: u64,
+    /// Entries are written while `bound` stays within this; past it, only counted.
+    write_until: u64,
+    /// Why the writer stopped a walk, when an entry could not be written.
+    error: Option<Error>,
+}
+
+impl<'o> EntryWriter<'o> {
+    /// A writer that writes entries while their bound stays within `write_until`.
+    pub(crate) fn new(options: &'o CanonicalOptions, write_until: u64) -> Self {
+        EntryWriter { options, path: String::new(), flat: Flat::default(), own: 0, bound: 0, write_until, error: None }
+    }
+
+    /// Reserves room ahead for `text` bytes of entries and `spans` entries.
+    pub(crate) fn reserve(&mut self, text: usize, spans: usize) -> Result<()> {
+        try_room(&mut self.flat.text, text)?;
+        self.flat.spans.try_reserve(spans).map_err(|_| Error::CanonicalTooLarge {
+            limit: MAX_CANONICAL_BYTES,
+            actual: spans.saturating_mul(std::mem::size_of::<(usize, usize)>()) as u64,
+        })
+    }
+
+    /// A member or item begins: its segment joins the path. Returns the mark
+    /// to give [`EntryWriter::pop_segment`] when it ends.
+    #[inline]
+    pub(crate) fn push_segment(&mut self, segment: Segment<'_>) -> usize {
+        let mark = self.path.len();
+        if joined_len(mark, 0) > mark {
+            self.path.push(':');
+        }
+        match segment {
+            Segment::Key(key) => {
+                self.own = self.own.saturating_add(key_size(key));
+                self.path.push_str(key);
+            }
+            Segment::Index(index) => push_index(&mut self.path, index),
+        }
+        mark
+    }
+
+    #[inline]
+    pub(crate) fn pop_segment(&mut self, mark: usize) {
+        self.path.truncate(mark);
+    }
+
+    /// The entry of a leaf at the current path (only counted once past `write_until`).
+    pub(crate) fn write_leaf(&mut self, leaf: Leaf<'_>) -> Result<()> {
+        let (own, bound) = leaf_sizes(leaf, self.path.len());
+        self.own = self.own.saturating_add(own);
+        self.bound = self.bound.saturating_add(bound);
+        if self.over() {
+            return Ok(());
+        }
+        let text = text_of(leaf, self.options).ok_or_else(|| invalid_number(&self.path, leaf))?;
+        let out = &mut self.flat.text;
+        let needed = self.path.len() + 1 + text.len();
+        // Usually reserved ahead; growing past that is fallible too.
+        if out.capacity() - out.len() < needed {
+            try_room(out, needed)?;
+        }
+        let start = out.len();
+        out.push_str(&self.path);
+        out.push(':');
+        out.push_str(&text);
+        self.flat.spans.push((start, out.len()));
+        Ok(())
+    }
+
+    /// Whether the bound has passed `write_until` (entries are no longer written).
+    #[inline]
+    pub(crate) fn over(&self) -> bool {
+        self.bound > self.write_until
+    }
+
+    /// The last entry written, as a span of [`EntryWriter::into_flat`]'s text.
+    pub(crate) fn last_span(&self) -> Option<(usize, usize)> {
+        self.flat.spans.last().copied()
+    }
+
+    /// The bound of every entry's bytes, or `CanonicalTooLarge` when it passes
+    /// [`expansion_limit`] of the body's own size.
+    pub(crate) fn checked_bound(&self) -> Result<u64> {
+        checked_bound(self.own, self.bound)
+    }
+
+    pub(crate) fn into_flat(self) -> Flat {
+        self.flat
+    }
+
+    /// Writes the entries of a tree (the tree walk, `json::tree::replay`).
+    pub(crate) fn write_tree(&mut self, body: &Json) -> Result<()> {
+        match replay(body, self) {
+            Some(()) => Ok(()),
+            // Only a leaf stops the walk: with its error, or past `write_until`.
+            None => Err(self
+                .error
+                .take()
+                .unwrap_or(Error::CanonicalTooLarge { limit: self.write_until, actual: self.bound })),
+        }
+    }
+}
+
+/// The writer as a sink of both walkers, the one-pass text reader and the
+/// tree walk: it stops the walk at the first entry it cannot write (a number
+/// without canonical text, the bound past `write_until`).
+impl Sink for EntryWriter<'_> {
+    type Mark = usize;
+
+    #[inline]
+    fn open(&mut self, _array: bool) -> Option<()> {
+        Some(())
+    }
+
+    #[inline]
+    fn enter(&mut self, segment: Segment<'_>) -> Option<usize> {
+        Some(self.push_segment(segment))
+    }
+
+    #[inline]
+    fn leave(&mut self, mark: usize) {
+        self.pop_segment(mark);
+    }
+
+    #[inline]
+    fn close(&mut self) -> Option<()> {
+        Some(())
+    }
+
+    #[inline]
+    fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()> {
+        if let Err(error) = self.write_leaf(leaf) {
+            self.error = Some(error);
+            return None;
+        }
+        (!self.over()).then_some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_digits() {
+        for index in [0, 7, 9, 10, 99, 100, 123_456, usize::MAX] {
+            let mut out = String::from("x");
+            push_index(&mut out, index);
+            assert_eq!(out, format!("x{index}"));
+            assert_eq!(index_len(index), out.len() - 1);
+        }
+    }
+
+    #[test]
+    fn leaf_text_in_every_variant() {
+        for options in CanonicalOptions::all_variants() {
+            let none = options.falsy == Falsy::None;
+            let text = |leaf| text_of(leaf, &options).map(Cow::into_owned);
+            assert_eq!(text(Leaf::Null).as_deref(), Some(NONE));
+            assert_eq!(text(Leaf::String("")).as_deref(), Some(if none { NONE } else { "" }));
+            assert_eq!(text(Leaf::Number("-0")).as_deref(), Some(if none { NONE } else { "0" }));
+            assert_eq!(text(Leaf::Number("0.0")).as_deref(), Some(if none { NONE } else { "0.0" }));
+            assert_eq!(text(Leaf::Number("1e400")), None);
+            let (t, f) = match options.booleans {
+                Booleans::Python => ("True", "False"),
+                Booleans::Lower => ("true", "false"),
+                Booleans::Digit => ("1", "0"),
+            };
+            assert_eq!(text(Leaf::Bool(true)).as_deref(), Some(t));
+            assert_eq!(text(Leaf::Bool(false)).as_deref(), Some(if none { NONE } else { f }));
+        }
+    }
+
+    #[test]
+    fn writes_none_for_falsy_leaves_and_the_text_none() {
+        let none =
+            |text: &str, falsy| writes_none(&crate::json::parse_value(text, &Default::default()).unwrap(), falsy);
+        for text in ["null", "\"None\"", "\"\"", "0", "-0.0", "false"] {
+            assert!(none(text, Falsy::None), "{text}");
+        }
+        for text in ["\"\"", "0", "false", "true", "1", "\"x\"", "1e400", "{}", "[]"] {
+            assert!(!none(text, Falsy::Null), "{text}");
+        }
+        assert!(none("null", Falsy::Null) && none("\"None\"", Falsy::Null));
+    }
+
+    #[test]
+    fn measuring_counts_what_the_writer_counts() {
+        for text in [r#"{"a":[1,"x",null,2.5],"b":{"c":true,"":{"d":[[0]]}},"":"e"}"#, "{}", r#"{"a":[]}"#] {
+            let body = crate::json::parse_body(text, &Default::default()).unwrap();
+            let options = CanonicalOptions::DEFAULT;
+            let mut writer = EntryWriter::new(&options, u64::MAX);
+            writer.write_tree(&body).unwrap();
+            assert_eq!(measure(&body).unwrap(), writer.bound, "{text}");
+            assert_eq!(writer.checked_bound().unwrap(), writer.bound, "{text}");
+        }
+        let body = crate::json::parse_body(r#"{"a":[1,"x",null],"b":{"c":true}}"#, &Default::default()).unwrap();
+        let options = CanonicalOptions::DEFAULT;
+        let mut writer = EntryWriter::new(&options, u64::MAX);
+        writer.write_tree(&body).unwrap();
+        let flat = writer.into_flat();
+        assert_eq!(flat.entries().collect::<Vec<_>>(), ["a:0:1", "a:1:x", "a:2:None", "b:c:True"]);
+    }
+}

@@ -1,0 +1,305 @@
+//! The one-pass JSON reader: text in place, token by token, handed to a
+//! [`Sink`] as events (a container opens, a member or item begins and ends, a
+//! leaf). It takes only plain valid JSON within the limits and gives up
+//! (`None`) on anything else (a duplicate key, too deep, a lone surrogate
+//! escape, serde_json's number marker as a key...): the caller then takes the
+//! full serde_json path (`json::full`), which words the exact error. The sinks
+//! are the tree (`json::tree`) and the canonical entry writer
+//! (`canonical::entry`); both readings are compared with the full path on every
+//! vector and reference body, and by the `canonical` fuzz target.
+
+use std::borrow::Cow;
+
+use crate::json::full::NUMBER_TOKEN;
+use crate::json::rules::{all_unique, number_len};
+use crate::json::value::{Leaf, Limits};
+
+/// Deepest nesting the reader follows whatever the limits say (serde_json's own
+/// recursion guard): it recurses, and deeper text goes to the full path.
+pub(crate) const MAX_READER_DEPTH: usize = 128;
+
+/// Where a value sits in its container.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Segment<'k> {
+    /// A member's key.
+    Key(&'k str),
+    /// An item's index.
+    Index(usize),
+}
+
+/// What the reader's events go to. Each answers `None` to stop the reading
+/// (the reader then gives up too).
+pub(crate) trait Sink {
+    /// What [`Sink::enter`] gives back for [`Sink::leave`] of the same member or item.
+    type Mark;
+    /// An object (`array` false) or array opens.
+    fn open(&mut self, array: bool) -> Option<()>;
+    /// A member or item begins; its value follows.
+    fn enter(&mut self, segment: Segment<'_>) -> Option<Self::Mark>;
+    /// The member or item entered with `mark` has ended.
+    fn leave(&mut self, mark: Self::Mark);
+    /// The innermost open object or array closes.
+    fn close(&mut self) -> Option<()>;
+    /// A leaf value.
+    fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()>;
+}
+
+/// Reads JSON text within `limits` into `sink`, or gives up (`None`).
+pub(crate) fn read(text: &str, limits: &Limits, sink: &mut impl Sink) -> Option<()> {
+    if text.len() > limits.max_bytes {
+        return None;
+    }
+    let mut reader = Reader {
+        lex: Lexer::new(text),
+        keys: Vec::with_capacity(32),
+        depth: 0,
+        max_depth: limits.max_depth.min(MAX_READER_DEPTH),
+    };
+    reader.value(sink)?;
+    reader.lex.at_end().then_some(())
+}
+
+/// Whether the first token of the text (after whitespace) opens an object.
+pub(crate) fn starts_object(text: &str) -> bool {
+    text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{')
+}
+
+struct Reader<'a> {
+    lex: Lexer<'a>,
+    /// The keys of the objects being read, innermost last: one stack shared by
+    /// every object, for the duplicate check.
+    keys: Vec<Cow<'a, str>>,
+    depth: usize,
+    max_depth: usize,
+}
+
+impl Reader<'_> {
+    fn value(&mut self, sink: &mut impl Sink) -> Option<()> {
+        self.lex.skip_ws();
+        match self.lex.peek()? {
+            b'{' => self.object(sink),
+            b'[' => self.array(sink),
+            b'"' => sink.leaf(Leaf::String(&self.lex.string()?)),
+            b't' => self.lex.keyword("true").and_then(|()| sink.leaf(Leaf::Bool(true))),
+            b'f' => self.lex.keyword("false").and_then(|()| sink.leaf(Leaf::Bool(false))),
+            b'n' => self.lex.keyword("null").and_then(|()| sink.leaf(Leaf::Null)),
+            b'-' | b'0'..=b'9' => sink.leaf(Leaf::Number(self.lex.number()?)),
+            _ => None,
+        }
+    }
+
+    /// Steps into a container (at its opening bracket), counting a level as the
+    /// full path does (an empty container is one too).
+    fn enter(&mut self) -> Option<()> {
+        self.lex.i += 1;
+        self.depth += 1;
+        (self.depth <= self.max_depth).then_some(())
+    }
+
+    fn object(&mut self, sink: &mut impl Sink) -> Option<()> {
+        self.enter()?;
+        sink.open(false)?;
+        let first_key = self.keys.len();
+        if !self.lex.closes_at_once(b'}') {
+            loop {
+                let key = self.lex.member_name()?;
+                // serde_json's private number marker: the full path reads such an
+                // object as a number; leave that case to it.
+                if key == NUMBER_TOKEN {
+                    return None;
+                }
+                let mark = sink.enter(Segment::Key(&key))?;
+                self.keys.push(key);
+                self.value(sink)?;
+                sink.leave(mark);
+                if !self.lex.another_follows(b'}')? {
+                    break;
+                }
+            }
+        }
+        let unique = all_unique(&mut self.keys[first_key..]);
+        self.keys.truncate(first_key);
+        self.depth -= 1;
+        unique.then_some(())?;
+        sink.close()
+    }
+
+    fn array(&mut self, sink: &mut impl Sink) -> Option<()> {
+        self.enter()?;
+        sink.open(true)?;
+        if !self.lex.closes_at_once(b']') {
+            let mut index = 0usize;
+            loop {
+                let mark = sink.enter(Segment::Index(index))?;
+                self.value(sink)?;
+                sink.leave(mark);
+                index += 1;
+                if !self.lex.another_follows(b']')? {
+                    break;
+                }
+            }
+        }
+        self.depth -= 1;
+        sink.close()
+    }
+}
+
+struct Lexer<'a> {
+    b: &'a [u8],
+    text: &'a str,
+    /// The byte offset of the next token.
+    i: usize,
+}
+
+impl<'a> Lexer<'a> {
+    fn new(text: &'a str) -> Self {
+        Lexer { b: text.as_bytes(), text, i: 0 }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.i += 1;
+        }
+    }
+
+    /// Skips whitespace, then `byte`.
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        self.skip_ws();
+        (self.peek() == Some(byte)).then(|| self.i += 1)
+    }
+
+    fn keyword(&mut self, word: &str) -> Option<()> {
+        let end = self.i + word.len();
+        (self.b.get(self.i..end)? == word.as_bytes()).then(|| self.i = end)
+    }
+
+    /// Just inside an opening bracket: whether the container ends at once (`close` read).
+    fn closes_at_once(&mut self, close: u8) -> bool {
+        self.skip_ws();
+        let empty = self.peek() == Some(close);
+        if empty {
+            self.i += 1;
+        }
+        empty
+    }
+
+    /// After a member or item: `Some(true)` past a comma, `Some(false)` past `close`.
+    fn another_follows(&mut self, close: u8) -> Option<bool> {
+        self.skip_ws();
+        let next = self.peek()?;
+        self.i += 1;
+        match next {
+            b',' => Some(true),
+            _ if next == close => Some(false),
+            _ => None,
+        }
+    }
+
+    /// An object member's name and the colon after it.
+    fn member_name(&mut self) -> Option<Cow<'a, str>> {
+        self.skip_ws();
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let name = self.string()?;
+        self.eat(b':')?;
+        Some(name)
+    }
+
+    /// Whether only whitespace is left.
+    fn at_end(&mut self) -> bool {
+        self.skip_ws();
+        self.i == self.b.len()
+    }
+
+    /// A number token, checked against JSON's grammar, as written.
+    fn number(&mut self) -> Option<&'a str> {
+        let start = self.i;
+        self.i += number_len(self.b.get(start..)?)?;
+        self.text.get(start..self.i)
+    }
+
+    /// A string token (at its opening quote), borrowed when it has no escape.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        self.i += 1;
+        let start = self.i;
+        loop {
+            match *self.b.get(self.i)? {
+                b'"' => {
+                    let plain = &self.text[start..self.i];
+                    self.i += 1;
+                    return Some(Cow::Borrowed(plain));
+                }
+                b'\\' => break,
+                0..=0x1f => return None,
+                _ => self.i += 1,
+            }
+        }
+        let mut owned = String::from(&self.text[start..self.i]);
+        loop {
+            let run = self.i;
+            while !matches!(*self.b.get(self.i)?, b'"' | b'\\' | 0..=0x1f) {
+                self.i += 1;
+            }
+            owned.push_str(&self.text[run..self.i]);
+            match self.b[self.i] {
+                b'"' => {
+                    self.i += 1;
+                    return Some(Cow::Owned(owned));
+                }
+                b'\\' => {
+                    self.i += 1;
+                    let escaped = *self.b.get(self.i)?;
+                    self.i += 1;
+                    owned.push(match escaped {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{08}',
+                        b'f' => '\u{0c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => self.unicode_escape()?,
+                        _ => return None,
+                    });
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The character of `\uXXXX` (just after the `u`), joining a surrogate pair;
+    /// a lone surrogate gives up (serde_json refuses it too).
+    fn unicode_escape(&mut self) -> Option<char> {
+        let first = self.hex4()?;
+        if (0xDC00..0xE000).contains(&first) {
+            return None;
+        }
+        if (0xD800..0xDC00).contains(&first) {
+            if self.b.get(self.i..self.i + 2)? != b"\\u" {
+                return None;
+            }
+            self.i += 2;
+            let second = self.hex4()?;
+            if !(0xDC00..0xE000).contains(&second) {
+                return None;
+            }
+            return char::from_u32(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00));
+        }
+        char::from_u32(first)
+    }
+
+    fn hex4(&mut self) -> Option<u32> {
+        let digits = self.text.get(self.i..self.i + 4)?;
+        if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        self.i += 4;
+        u32::from_str_radix(digits, 16).ok()
+    }
+}
