@@ -56,6 +56,7 @@ pub(crate) fn try_room(buffer: &mut String, additional: usize) -> Result<()> {
 
 /// A leaf's canonical text, or `None` for a number that has none (an integer
 /// of more than 4300 digits, a float beyond the `f64` range).
+#[inline]
 pub(crate) fn text_of<'t>(leaf: Leaf<'t>, options: &CanonicalOptions) -> Option<Cow<'t, str>> {
     // A false, empty or zero leaf is written `None` only under `falsy: 'none'`; null always.
     let falsy_is_none = options.falsy == Falsy::None;
@@ -250,7 +251,15 @@ pub(crate) struct EntryWriter<'o> {
 impl<'o> EntryWriter<'o> {
     /// A writer that writes entries while their bound stays within `write_until`.
     pub(crate) fn new(options: &'o CanonicalOptions, write_until: u64) -> Self {
-        EntryWriter { options, path: String::new(), flat: Flat::default(), own: 0, bound: 0, write_until, error: None }
+        EntryWriter {
+            options,
+            path: String::with_capacity(64),
+            flat: Flat::default(),
+            own: 0,
+            bound: 0,
+            write_until,
+            error: None,
+        }
     }
 
     /// Reserves room ahead for `text` bytes of entries and `spans` entries.
@@ -264,7 +273,7 @@ impl<'o> EntryWriter<'o> {
 
     /// A member or item begins: its segment joins the path. Returns the mark
     /// to give [`EntryWriter::pop_segment`] when it ends.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_segment(&mut self, segment: Segment<'_>) -> usize {
         let mark = self.path.len();
         if joined_len(mark, 0) > mark {
@@ -287,25 +296,48 @@ impl<'o> EntryWriter<'o> {
 
     /// The entry of a leaf at the current path (only counted once past `write_until`).
     pub(crate) fn write_leaf(&mut self, leaf: Leaf<'_>) -> Result<()> {
+        match self.try_leaf(leaf) {
+            Some(()) => Ok(()),
+            None => Err(self.leaf_error(leaf)),
+        }
+    }
+
+    /// [`EntryWriter::write_leaf`] on the hot path: `None` when the entry cannot
+    /// be written ([`EntryWriter::leaf_error`] says why).
+    #[inline(always)]
+    fn try_leaf(&mut self, leaf: Leaf<'_>) -> Option<()> {
         let (own, bound) = leaf_sizes(leaf, self.path.len());
         self.own = self.own.saturating_add(own);
         self.bound = self.bound.saturating_add(bound);
         if self.over() {
-            return Ok(());
+            return Some(());
         }
-        let text = text_of(leaf, self.options).ok_or_else(|| invalid_number(&self.path, leaf))?;
+        let text = text_of(leaf, self.options)?;
         let out = &mut self.flat.text;
         let needed = self.path.len() + 1 + text.len();
         // Usually reserved ahead; growing past that is fallible too.
         if out.capacity() - out.len() < needed {
-            try_room(out, needed)?;
+            out.try_reserve(needed).ok()?;
         }
         let start = out.len();
         out.push_str(&self.path);
         out.push(':');
         out.push_str(&text);
         self.flat.spans.push((start, out.len()));
-        Ok(())
+        Some(())
+    }
+
+    /// Why [`EntryWriter::try_leaf`] could not write this leaf's entry: a number
+    /// without canonical text, or no memory for the entry.
+    #[cold]
+    fn leaf_error(&self, leaf: Leaf<'_>) -> Error {
+        match text_of(leaf, self.options) {
+            None => invalid_number(&self.path, leaf),
+            Some(text) => Error::CanonicalTooLarge {
+                limit: MAX_CANONICAL_BYTES,
+                actual: (self.flat.text.len() + self.path.len() + 1 + text.len()) as u64,
+            },
+        }
     }
 
     /// Whether the bound has passed `write_until` (entries are no longer written).
@@ -370,8 +402,8 @@ impl Sink for EntryWriter<'_> {
 
     #[inline]
     fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()> {
-        if let Err(error) = self.write_leaf(leaf) {
-            self.error = Some(error);
+        if self.try_leaf(leaf).is_none() {
+            self.error = Some(self.leaf_error(leaf));
             return None;
         }
         (!self.over()).then_some(())

@@ -80,7 +80,7 @@ pub fn prepare_request(
 }
 
 /// [`prepare_request`] for a message already built (e.g. straight from the body's
-/// text by `canonical_text`, which only answers when the body and timestamp are sound).
+/// text by [`message_of_text`]).
 pub fn prepared_with_message(
     message: String,
     key: &VerifyingKey,
