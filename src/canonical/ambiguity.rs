@@ -37,15 +37,22 @@
 //! it says") gives the whole argument; `tests/binding.rs` tests it.
 //!
 //! The rules themselves are the functions here ([`key_is_ambiguous`],
-//! [`text_is_ambiguous`]); [`unread_after_text`] writes the entries with the
-//! entry writer itself (`canonical::entry`), so its order is the signed order.
+//! [`text_is_ambiguous`]; which rule a key or a text breaks: [`key_rule`],
+//! [`text_rule`]). The entry writer (`canonical::entry`) applies them, as it
+//! enters keys and meets text leaves: [`find`] feeds a check-only writer (one
+//! that writes no entry) the tree walk's events, for every caller alike
+//! (callback verification, validation's `AMBIGUOUS_KEY`/`AMBIGUOUS_TEXT`,
+//! strict signing), and the one-pass reader's events are the same
+//! (`canonical::entry` tests both). [`unread_after_text`] writes the entries
+//! with the entry writer too, so its order is the signed order.
 
 use serde::Serialize;
 
-use crate::canonical::entry::{push_index, EntryWriter};
+use crate::canonical::entry::EntryWriter;
 use crate::canonical::CanonicalOptions;
 use crate::error::{Error, Result};
 pub(crate) use crate::json::reader::Segment;
+use crate::json::tree::replay;
 use crate::json::Json;
 
 /// Rule: an object key holds `:` or `;`.
@@ -90,22 +97,40 @@ pub fn text_is_ambiguous(text: &str) -> bool {
     false
 }
 
+/// The rule a key breaks, if any, at `depth` segments (1 for a top-level key).
+#[inline]
+pub(crate) fn key_rule(key: &str, depth: usize) -> Option<&'static str> {
+    if key_is_ambiguous(key) {
+        Some(KEY_SEPARATOR)
+    } else if key.is_empty() && depth == 1 {
+        Some(EMPTY_TOP_LEVEL_KEY)
+    } else {
+        None
+    }
+}
+
+/// The rule a text leaf breaks, if any.
+#[inline]
+pub(crate) fn text_rule(text: &str) -> Option<&'static str> {
+    text_is_ambiguous(text).then_some(VALUE_ENTRY_TEXT)
+}
+
 /// The places (at most 16, in body order) where the body is ambiguous; empty when it is not.
 pub fn ambiguities(body: &Json) -> Vec<Ambiguity> {
     find(body, MAX_REPORTED)
 }
 
-/// The first `max` places where the body is ambiguous, in body order.
+/// The first `max` places where the body is ambiguous, in body order: the
+/// tree walk feeds a check-only entry writer, which applies the rules.
 pub(crate) fn find(body: &Json, max: usize) -> Vec<Ambiguity> {
-    let mut found = Vec::new();
-    let mut path = Vec::new();
-    walk(body, &mut path, &mut Found { list: &mut found, max });
-    found
-}
-
-struct Found<'a> {
-    list: &'a mut Vec<Ambiguity>,
-    max: usize,
+    let mut writer = EntryWriter::checks_only(max);
+    // A check-only writer never stops the walk.
+    let _ = replay(body, &mut writer);
+    if writer.found_any() {
+        writer.locate();
+        let _ = replay(body, &mut writer);
+    }
+    writer.located()
 }
 
 /// For `strict` signing: refuses a request body whose signed message would not
@@ -117,35 +142,6 @@ pub fn refuse_ambiguous_request(body: &Json) -> Result<()> {
         Ok(())
     } else {
         Err(Error::AmbiguousRequest { ambiguities: found })
-    }
-}
-
-fn walk<'a>(value: &'a Json, path: &mut Vec<Segment<'a>>, found: &mut Found<'_>) {
-    if found.list.len() >= found.max {
-        return;
-    }
-    match value {
-        Json::Object(members) => {
-            for (key, child) in members {
-                path.push(Segment::Key(key));
-                if key_is_ambiguous(key) {
-                    report(path, KEY_SEPARATOR, found);
-                } else if key.is_empty() && path.len() == 1 {
-                    report(path, EMPTY_TOP_LEVEL_KEY, found);
-                }
-                walk(child, path, found);
-                path.pop();
-            }
-        }
-        Json::Array(items) => {
-            for (index, child) in items.iter().enumerate() {
-                path.push(Segment::Index(index));
-                walk(child, path, found);
-                path.pop();
-            }
-        }
-        Json::String(text) if text_is_ambiguous(text) => report(path, VALUE_ENTRY_TEXT, found),
-        _ => {}
     }
 }
 
@@ -235,23 +231,6 @@ fn collect<'a>(
         }
     }
     Ok(())
-}
-
-fn report(path: &[Segment<'_>], rule: &'static str, found: &mut Found<'_>) {
-    if found.list.len() >= found.max {
-        return;
-    }
-    let mut dotted = String::new();
-    for (i, segment) in path.iter().enumerate() {
-        if i > 0 {
-            dotted.push('.');
-        }
-        match segment {
-            Segment::Key(key) => dotted.push_str(key),
-            Segment::Index(index) => push_index(&mut dotted, *index),
-        }
-    }
-    found.list.push(Ambiguity { path: dotted, rule });
 }
 
 #[cfg(test)]

@@ -13,10 +13,15 @@
 //!   repeats the path above its leaf, so the entries can grow quadratically in
 //!   the body; they are counted as they are written (and a tree is measured
 //!   by the same counts before it is written, [`measure`]), and a body whose
-//!   entries would pass the bound is refused.
+//!   entries would pass the bound is refused;
+//! - where the ambiguity rules apply (`canonical::ambiguity`, which words
+//!   them): a check-only writer ([`EntryWriter::checks_only`], which writes no entry)
+//!   applies them to each key as it enters it and to each text leaf as it
+//!   meets it, fed by the tree walk or the one-pass reader alike.
 
 use std::borrow::Cow;
 
+use crate::canonical::ambiguity::{self, Ambiguity};
 use crate::canonical::number;
 use crate::canonical::sort::{sort_spans, Key};
 use crate::canonical::{Booleans, CanonicalOptions, Falsy, Order};
@@ -232,8 +237,11 @@ impl Flat {
     }
 }
 
-/// Writes the entries of one body, counting their size as it goes.
-pub(crate) struct EntryWriter<'o> {
+/// Writes the entries of one body, counting their size as it goes; or, with
+/// [`Checks`] (a check-only writer, [`EntryWriter::checks_only`]), writes nothing
+/// and applies the ambiguity rules where it would write: to each key as it
+/// enters it, to each text leaf.
+pub(crate) struct EntryWriter<'o, M: Mode = ()> {
     options: &'o CanonicalOptions,
     /// The path of the value being written, its segments joined with `:`.
     path: String,
@@ -246,11 +254,146 @@ pub(crate) struct EntryWriter<'o> {
     write_until: u64,
     /// Why the writer stopped a walk, when an entry could not be written.
     error: Option<Error>,
+    /// The ambiguity rules, in a check-only writer (nothing otherwise).
+    checks: M,
+}
+
+/// What a writer does: write entries (`()`), or only apply the ambiguity rules ([`Checks`]).
+pub(crate) trait Mode: Default {
+    /// Whether the writer only applies the rules, and writes no entry.
+    const CHECKS: bool;
+    /// A member or item begins (`path` is the writer's, free in a check-only writer).
+    fn enter(&mut self, _segment: Segment<'_>, _path: &mut String) {}
+    /// The member or item ends.
+    fn leave(&mut self) {}
+    /// A leaf at the current path.
+    fn leaf(&mut self, _leaf: Leaf<'_>) {}
+}
+
+impl Mode for () {
+    const CHECKS: bool = false;
+}
+
+/// What the writer needs to apply the ambiguity rules. A place is first
+/// recorded with how many members and items had begun when it was found, so
+/// that the check builds no path; only when there are places, a second walk of
+/// the same events words their paths ([`EntryWriter::located`]): a place's
+/// path is the one right after its count began (a key's own member, a text
+/// leaf's member or item, or none at the top).
+#[derive(Default)]
+pub(crate) struct Checks {
+    /// The places found, at most `max` (the walk itself goes on), their paths
+    /// empty until the second walk.
+    found: Vec<Ambiguity>,
+    /// For each place found, how many members and items had begun.
+    at: Vec<usize>,
+    max: usize,
+    /// Members and items begun so far.
+    entered: usize,
+    /// Members and items open.
+    depth: usize,
+    /// Whether this is the second walk, which words the places' paths.
+    locating: bool,
+    /// In the second walk: how many places have their paths.
+    next: usize,
+}
+
+impl Checks {
+    #[cold]
+    fn report(&mut self, rule: &'static str) {
+        if self.found.len() < self.max {
+            self.found.push(Ambiguity { path: String::new(), rule });
+            self.at.push(self.entered);
+        }
+    }
+
+    /// In the second walk, words the paths of the places at the current count.
+    #[cold]
+    fn locate(&mut self, dotted: &str) {
+        while let (Some(&at), Some(place)) = (self.at.get(self.next), self.found.get_mut(self.next)) {
+            if at != self.entered {
+                break;
+            }
+            place.path = dotted.to_owned();
+            self.next += 1;
+        }
+    }
+}
+
+impl EntryWriter<'static, Checks> {
+    /// A writer that writes no entry and only applies the ambiguity rules,
+    /// recording the first `max` places.
+    pub(crate) fn checks_only(max: usize) -> Self {
+        let mut writer = Self::blank(&CanonicalOptions::DEFAULT, u64::MAX);
+        writer.checks.max = max;
+        writer
+    }
+
+    /// Whether the walk found a place: then the same walk again, with
+    /// [`EntryWriter::located`], words their paths.
+    pub(crate) fn found_any(&self) -> bool {
+        !self.checks.found.is_empty()
+    }
+
+    /// Ready for the second walk, which words the paths of the places found.
+    pub(crate) fn locate(&mut self) {
+        let checks = &mut self.checks;
+        (checks.entered, checks.depth) = (0, 0);
+        self.path.clear();
+        checks.locating = true;
+        checks.locate("");
+    }
+
+    /// The places with their paths, in body order, once the second walk is done.
+    pub(crate) fn located(self) -> Vec<Ambiguity> {
+        self.checks.found
+    }
+}
+
+impl Mode for Checks {
+    const CHECKS: bool = true;
+
+    fn enter(&mut self, segment: Segment<'_>, path: &mut String) {
+        self.entered += 1;
+        self.depth += 1;
+        if self.locating {
+            if self.depth > 1 {
+                path.push('.');
+            }
+            match segment {
+                Segment::Key(key) => path.push_str(key),
+                Segment::Index(index) => push_index(path, index),
+            }
+            self.locate(path);
+        } else if let Segment::Key(key) = segment {
+            if let Some(rule) = ambiguity::key_rule(key, self.depth) {
+                self.report(rule);
+            }
+        }
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn leaf(&mut self, leaf: Leaf<'_>) {
+        if let (false, Leaf::String(text)) = (self.locating, leaf) {
+            if let Some(rule) = ambiguity::text_rule(text) {
+                self.report(rule);
+            }
+        }
+    }
 }
 
 impl<'o> EntryWriter<'o> {
     /// A writer that writes entries while their bound stays within `write_until`.
     pub(crate) fn new(options: &'o CanonicalOptions, write_until: u64) -> Self {
+        Self::blank(options, write_until)
+    }
+}
+
+impl<'o, M: Mode> EntryWriter<'o, M> {
+    fn blank(options: &'o CanonicalOptions, write_until: u64) -> Self {
         EntryWriter {
             options,
             path: String::with_capacity(64),
@@ -259,6 +402,7 @@ impl<'o> EntryWriter<'o> {
             bound: 0,
             write_until,
             error: None,
+            checks: M::default(),
         }
     }
 
@@ -276,6 +420,10 @@ impl<'o> EntryWriter<'o> {
     #[inline(always)]
     pub(crate) fn push_segment(&mut self, segment: Segment<'_>) -> usize {
         let mark = self.path.len();
+        if M::CHECKS {
+            self.checks.enter(segment, &mut self.path);
+            return mark;
+        }
         if joined_len(mark, 0) > mark {
             self.path.push(':');
         }
@@ -291,6 +439,9 @@ impl<'o> EntryWriter<'o> {
 
     #[inline]
     pub(crate) fn pop_segment(&mut self, mark: usize) {
+        if M::CHECKS {
+            self.checks.leave();
+        }
         self.path.truncate(mark);
     }
 
@@ -306,6 +457,10 @@ impl<'o> EntryWriter<'o> {
     /// be written ([`EntryWriter::leaf_error`] says why).
     #[inline(always)]
     fn try_leaf(&mut self, leaf: Leaf<'_>) -> Option<()> {
+        if M::CHECKS {
+            self.checks.leaf(leaf);
+            return Some(());
+        }
         let (own, bound) = leaf_sizes(leaf, self.path.len());
         self.own = self.own.saturating_add(own);
         self.bound = self.bound.saturating_add(bound);
@@ -377,7 +532,7 @@ impl<'o> EntryWriter<'o> {
 /// The writer as a sink of both walkers, the one-pass text reader and the
 /// tree walk: it stops the walk at the first entry it cannot write (a number
 /// without canonical text, the bound past `write_until`).
-impl Sink for EntryWriter<'_> {
+impl<M: Mode> Sink for EntryWriter<'_, M> {
     type Mark = usize;
 
     #[inline]
@@ -473,5 +628,61 @@ mod tests {
         writer.write_tree(&body).unwrap();
         let flat = writer.into_flat();
         assert_eq!(flat.entries().collect::<Vec<_>>(), ["a:0:1", "a:1:x", "a:2:None", "b:c:True"]);
+    }
+
+    /// The places a check-only writer finds, with their paths, from either walker.
+    fn places(text: &str, from_text: bool) -> Vec<(String, &'static str)> {
+        let limits = crate::json::Limits::default();
+        let body = crate::json::parse_value(text, &limits).unwrap();
+        let mut writer = EntryWriter::checks_only(16);
+        let walk = |writer: &mut EntryWriter<'static, Checks>| {
+            if from_text {
+                crate::json::reader::read(text, &limits, writer).unwrap();
+            } else {
+                replay(&body, writer).unwrap();
+            }
+        };
+        walk(&mut writer);
+        if writer.found_any() {
+            writer.locate();
+            walk(&mut writer);
+        }
+        writer.located().into_iter().map(|a| (a.path, a.rule)).collect()
+    }
+
+    #[test]
+    fn a_check_only_writer_applies_the_rules_alike_from_text_and_tree() {
+        use crate::canonical::ambiguity::{
+            EMPTY_TOP_LEVEL_KEY as EMPTY, KEY_SEPARATOR as KEY, VALUE_ENTRY_TEXT as TEXT,
+        };
+        let cases: &[(&str, &[(&str, &str)])] = &[
+            (r#"{"a":1,"b":[true,null,"x;y"],"c":{"d":"e:f"}}"#, &[]),
+            (r#"{"a;b":"x;y:z"}"#, &[("a;b", KEY), ("a;b", TEXT)]),
+            (r#"{"":{"a:b":1,"":"x"}}"#, &[("", EMPTY), (".a:b", KEY)]),
+            (r#"{"":{"":{"c;":[0]}}}"#, &[("", EMPTY), ("..c;", KEY)]),
+            (
+                r#"{"a":[{"b":"x;y:z"},"c;d:e",[["f;g:h"]]],"k:":{}}"#,
+                &[("a.0.b", TEXT), ("a.1", TEXT), ("a.2.0.0", TEXT), ("k:", KEY)],
+            ),
+            (r#""x;y:z""#, &[("", TEXT)]),
+            (r#"["x;y:z",{"a:":1}]"#, &[("0", TEXT), ("1.a:", KEY)]),
+        ];
+        for &(text, expected) in cases {
+            let expected: Vec<(String, &str)> = expected.iter().map(|&(p, r)| (p.to_owned(), r)).collect();
+            assert_eq!(places(text, false), expected, "tree: {text}");
+            assert_eq!(places(text, true), expected, "text: {text}");
+        }
+    }
+
+    #[test]
+    fn a_check_only_writer_writes_no_entry_and_caps_what_it_records() {
+        let body = crate::json::parse_body(r#"{"a:":"x;y:z","b":[1,"x;y:z"],"c;":2}"#, &Default::default()).unwrap();
+        let mut writer = EntryWriter::checks_only(2);
+        replay(&body, &mut writer).unwrap();
+        writer.locate();
+        replay(&body, &mut writer).unwrap();
+        assert!(writer.flat.text.is_empty() && writer.flat.spans.is_empty());
+        let found: Vec<_> = writer.located().into_iter().map(|a| a.path).collect();
+        assert_eq!(found, ["a:", "a:"]);
     }
 }
