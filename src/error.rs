@@ -6,7 +6,18 @@
 
 use std::fmt;
 
-use crate::canonical::ambiguity::Ambiguity;
+use serde::Serialize;
+
+/// One place where a body's signed message does not determine it: the payload
+/// of [`Error::AmbiguousCallback`] and [`Error::AmbiguousRequest`]. The rules
+/// that find them are `canonical::ambiguity`'s.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Ambiguity {
+    /// Dotted path of the key or value, e.g. `integration.redirect_url`.
+    pub path: String,
+    /// The rule: `KEY_SEPARATOR`, `EMPTY_TOP_LEVEL_KEY`, `VALUE_ENTRY_TEXT` or `UNREAD_AFTER_TEXT`.
+    pub rule: &'static str,
+}
 
 /// The stable, machine-readable code of an [`Error`], e.g. `INVALID_SIGNATURE`.
 ///

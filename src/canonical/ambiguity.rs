@@ -46,10 +46,9 @@
 //! (`canonical::entry` tests both). [`unread_after_text`] writes the entries
 //! with the entry writer too, so its order is the signed order.
 
-use serde::Serialize;
-
 use crate::canonical::entry::EntryWriter;
 use crate::canonical::CanonicalOptions;
+pub use crate::error::Ambiguity;
 use crate::error::{Error, Result};
 pub(crate) use crate::json::reader::Segment;
 use crate::json::tree::replay;
@@ -67,15 +66,6 @@ pub const UNREAD_AFTER_TEXT: &str = "UNREAD_AFTER_TEXT";
 
 /// At most this many places are reported; the check itself looks at the whole body.
 const MAX_REPORTED: usize = 16;
-
-/// One place where the body's signed message does not determine it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Ambiguity {
-    /// Dotted path of the key or value, e.g. `integration.redirect_url`.
-    pub path: String,
-    /// [`KEY_SEPARATOR`], [`EMPTY_TOP_LEVEL_KEY`], [`VALUE_ENTRY_TEXT`] or [`UNREAD_AFTER_TEXT`].
-    pub rule: &'static str,
-}
 
 /// Whether a key holds a separator of the canonical form.
 pub fn key_is_ambiguous(key: &str) -> bool {
