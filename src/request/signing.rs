@@ -66,39 +66,24 @@ impl PreparedRequest {
     }
 }
 
-/// Checks the arguments and builds the message that [`sign_body`] signs.
-pub fn prepare_request(
-    body: &Json,
-    key: &VerifyingKey,
-    merchant_id: &str,
-    timestamp: &str,
-    options: &CanonicalOptions,
-) -> Result<PreparedRequest> {
-    check_merchant_id(merchant_id)?;
-    let message = canonical_message(body, timestamp, options)?;
-    prepared_with_message(message, key, merchant_id, timestamp, options)
-}
-
-/// [`prepare_request`] for a message already built (e.g. straight from the body's
-/// text by [`message_of_text`]).
-pub fn prepared_with_message(
+/// The request of a message [`prepare_body`] built, for a merchant id it checked.
+fn prepared_with_message(
     message: String,
     key: &VerifyingKey,
     merchant_id: &str,
     timestamp: &str,
     options: &CanonicalOptions,
-) -> Result<PreparedRequest> {
-    check_merchant_id(merchant_id)?;
+) -> PreparedRequest {
     let token = key.token();
     // A sender that leaves out padding leaves it out of every base64url it writes.
     let token = if options.padding { token } else { token.trim_end_matches('=') };
-    Ok(PreparedRequest {
+    PreparedRequest {
         message,
         timestamp: timestamp.to_owned(),
         merchant_id: merchant_id.to_owned(),
         token: token.to_owned(),
         padding: options.padding,
-    })
+    }
 }
 
 /// A request body to sign: JSON text as it will be sent, or a tree already read.
@@ -131,7 +116,7 @@ pub fn prepare_body(
         RequestBody::Tree(json) if strict => strict_message(json, timestamp, options)?,
         RequestBody::Tree(json) => canonical_message(json, timestamp, options)?,
     };
-    prepared_with_message(message, key, merchant_id, timestamp, options)
+    Ok(prepared_with_message(message, key, merchant_id, timestamp, options))
 }
 
 fn strict_message(json: &Json, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
@@ -148,7 +133,9 @@ pub fn sign_body(
     timestamp: &str,
     options: &CanonicalOptions,
 ) -> Result<AccessHeaders> {
-    let prepared = prepare_request(body, key.verifying_key(), merchant_id, timestamp, options)?;
+    let limits = Limits::default();
+    let prepared =
+        prepare_body(RequestBody::Tree(body), key.verifying_key(), merchant_id, timestamp, options, false, &limits)?;
     let signature = sign_message(&prepared.message, key)?;
     Ok(prepared.into_headers(&signature))
 }
