@@ -125,7 +125,6 @@ pub(crate) fn find(body: &Json, max: usize) -> Vec<Ambiguity> {
 
 /// For `strict` signing: refuses a request body whose signed message would not
 /// determine it (`AMBIGUOUS_REQUEST`).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub fn refuse_ambiguous_request(body: &Json) -> Result<()> {
     let found = ambiguities(body);
     if found.is_empty() {
