@@ -48,6 +48,7 @@ function cryptoFailure(cause) {
 function createApi(glue, provider) {
   let signingInternals;
   let verifyingInternals;
+  let hmacInternals;
 
   /** What a value is, for messages, from `typeof` and our own brands: runs no caller code. */
   function describe(value) {
@@ -72,6 +73,7 @@ function createApi(glue, provider) {
     }
     if (signingInternals.is(value)) return 'a SigningKey';
     if (verifyingInternals.is(value)) return 'a VerifyingKey';
+    if (hmacInternals.is(value)) return 'an HmacKey';
     try {
       if (Array.isArray(value)) return 'an array';
     } catch {
@@ -108,9 +110,9 @@ function createApi(glue, provider) {
       return verifyingInternals.wrap(glue.VerifyingKey.fromPem(pem));
     }
 
-    /** The `x-access-token` value the service sends with this key. */
-    token() {
-      return liveGlue(verifyingInternals, this, 'VerifyingKey', 'VerifyingKey.token()').token();
+    /** The `x-access-token` value the service sends with this key (`options.token`: 'pem' or 'der'). */
+    token(options) {
+      return liveGlue(verifyingInternals, this, 'VerifyingKey', 'VerifyingKey.token()').token(options);
     }
 
     /** The key as SubjectPublicKeyInfo PEM. */
@@ -180,9 +182,9 @@ function createApi(glue, provider) {
       return signingInternals.wrap(glue.SigningKey.generate(bits), undefined);
     }
 
-    /** The `x-access-token` header value for this key. */
-    token() {
-      return liveGlue(signingInternals, this, 'SigningKey', 'SigningKey.token()').token();
+    /** The `x-access-token` header value for this key (`options.token`: 'pem' or 'der'; `options.padding`). */
+    token(options) {
+      return liveGlue(signingInternals, this, 'SigningKey', 'SigningKey.token()').token(options);
     }
 
     /** The public key as SubjectPublicKeyInfo PEM. */
@@ -243,19 +245,77 @@ function createApi(glue, provider) {
     }
   }
 
+  /** Frees the wasm copy of an HMAC secret whose key was collected without free(). */
+  const hmacCleanup = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((id) => glue.__hmacKeyFree(id)) : undefined;
+
+  /**
+   * An HMAC-SHA512 secret, for requests or for callbacks (the service hands out one of
+   * each). The secret is kept in wasm memory only, and wiped by free().
+   */
+  class HmacKey {
+    #id;
+
+    constructor(id) {
+      if (hmacInternals.making !== id) {
+        throw invalidArgument('HmacKey', 'has no public constructor: use HmacKey.fromSecret()');
+      }
+      this.#id = id;
+      hmacCleanup?.register(this, id, this);
+    }
+
+    /**
+     * Reads a secret: its text (as the service's secret file holds it, without the
+     * file's newline) or its bytes. An empty or short (under 16 bytes) secret is refused.
+     */
+    static fromSecret(secret) {
+      const id = glue.__hmacKeyFromSecret(secret);
+      hmacInternals.making = id;
+      try {
+        return new HmacKey(id);
+      } finally {
+        hmacInternals.making = undefined;
+      }
+    }
+
+    /** Wipes the secret from wasm memory; later uses throw. Does nothing on a freed key. */
+    free() {
+      if (!hmacInternals.is(this) || this.#id === null) return;
+      const id = this.#id;
+      this.#id = null;
+      hmacCleanup?.unregister(this);
+      glue.__hmacKeyFree(id);
+    }
+
+    static {
+      hmacInternals = {
+        making: undefined,
+        is: (value) => isObject(value) && #id in value,
+        /** The number of a live key's secret in the wasm; `null` for a freed one. */
+        id: (key) => key.#id,
+      };
+    }
+  }
+
   if (Symbol.dispose) {
     SigningKey.prototype[Symbol.dispose] = SigningKey.prototype.free;
     VerifyingKey.prototype[Symbol.dispose] = VerifyingKey.prototype.free;
+    HmacKey.prototype[Symbol.dispose] = HmacKey.prototype.free;
   }
 
   /**
-   * The glue object of `value` if it is a live SigningKey of this API; otherwise throws
-   * INVALID_ARGUMENT: the first step of every function that signs.
+   * The glue object of `value` if it is a live SigningKey of this API (or, for an
+   * HmacKey, the number of its secret); otherwise throws INVALID_ARGUMENT: the first
+   * step of every function that signs.
    */
   function signingKeyArg(value) {
     if (signingInternals.is(value)) {
       const inner = signingInternals.glue(value);
       if (inner !== null) return inner;
+      throw invalidArgument('signingKey', FREED);
+    }
+    if (hmacInternals.is(value)) {
+      const id = hmacInternals.id(value);
+      if (id !== null) return id;
       throw invalidArgument('signingKey', FREED);
     }
     let inherits = false;
@@ -268,18 +328,19 @@ function createApi(glue, provider) {
       'signingKey',
       inherits
         ? 'is not a SigningKey made by this package (SigningKey.fromPem() or SigningKey.generate())'
-        : `must be a SigningKey (SigningKey.fromPem()), not ${describe(value)}`,
+        : `must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not ${describe(value)}`,
     );
   }
 
   /**
-   * For the wasm's reading of verifying keys: the PEM of a live key of this API, `null`
-   * for a freed one, `undefined` for anything else (which the wasm reads itself). Runs no
-   * caller code and never throws.
+   * For the wasm's reading of verifying keys: the PEM of a live RSA key of this API, the
+   * number of a live HmacKey's secret, `null` for a freed key, `undefined` for anything
+   * else (which the wasm reads itself). Runs no caller code and never throws.
    */
   function keyPem(value) {
     if (verifyingInternals.is(value)) return verifyingInternals.pem(value);
     if (signingInternals.is(value)) return signingInternals.pem(value);
+    if (hmacInternals.is(value)) return hmacInternals.id(value);
     return undefined;
   }
 
@@ -337,13 +398,20 @@ function createApi(glue, provider) {
   const syncRsa = provider.sync ? 'available' : 'absent';
   const asyncRsa = () => (provider.available() ? 'available' : 'absent');
 
-  function signRequest(body, signingKey, options) {
+  /** The wasm's `{ signed }`, or `{ prepared, data }` for the native RSA; an HmacKey signs in the wasm. */
+  function signInWasm(body, signingKey, options, rsa) {
     const inner = signingKeyArg(signingKey);
-    const { signed, prepared } = glue.__signRequest(body, inner, options, syncRsa);
+    return typeof inner === 'number'
+      ? glue.__signRequestHmac(body, inner, options, rsa === 'prepare' ? 'prepare' : 'available')
+      : glue.__signRequest(body, inner, options, rsa);
+  }
+
+  function signRequest(body, signingKey, options) {
+    const { signed, prepared, data } = signInWasm(body, signingKey, options, syncRsa);
     if (signed !== undefined) return signed;
     let signature;
     try {
-      signature = provider.sign(prepared.message, signingInternals.native(signingKey));
+      signature = provider.sign(data, signingInternals.native(signingKey));
     } catch (cause) {
       throw cryptoFailure(cause);
     }
@@ -352,22 +420,20 @@ function createApi(glue, provider) {
 
   /** `signRequest`, with the RSA operation off the main thread where the provider can. */
   async function signRequestAsync(body, signingKey, options) {
-    const inner = signingKeyArg(signingKey);
-    const { signed, prepared } = glue.__signRequest(body, inner, options, asyncRsa());
+    const { signed, prepared, data } = signInWasm(body, signingKey, options, asyncRsa());
     if (signed !== undefined) return signed;
     let signature;
     try {
-      signature = await provider.signAsync(prepared.message, signingInternals.native(signingKey));
+      signature = await provider.signAsync(data, signingInternals.native(signingKey));
     } catch (cause) {
       throw cryptoFailure(cause);
     }
     return signedRequest(prepared, signature);
   }
 
-  /** Everything of `signRequest` but the RSA signature. */
+  /** Everything of `signRequest` but the signature (`digest: 'double'`: RSA-SHA256 signs the message's SHA-256). */
   function prepareRequest(body, signingKey, options) {
-    const inner = signingKeyArg(signingKey);
-    return glue.__signRequest(body, inner, options, 'prepare').prepared;
+    return signInWasm(body, signingKey, options, 'prepare').prepared;
   }
 
   function verifyCallback(rawBody, headers, keys, options) {
@@ -402,17 +468,19 @@ function createApi(glue, provider) {
   }
 
   /**
-   * Everything of verifyCallback but the RSA check: `{ message, signature, keyIndex,
-   * callback, callbackError }` (the `backend` option changes nothing here).
+   * Everything of verifyCallback but the RSA check: `{ message, signature, data, keyIndex,
+   * callback, callbackError }`, where `data` is what RSA-SHA256 verifies (the message, or its
+   * SHA-256 under `digest: 'double'`), and `undefined` for an HMAC signature, which was
+   * checked here (the `backend` option changes nothing).
    */
   function prepareCallback(rawBody, headers, keys, options) {
-    const { message, signature, keyIndex, result } = glue.__prepareCallback(rawBody, headers, keys, options, 'prepare', keyPem);
+    const { message, signature, data, keyIndex, result } = glue.__prepareCallback(rawBody, headers, keys, options, 'prepare', keyPem);
     const ok = typeof result === 'string';
-    return { message, signature, keyIndex, callback: ok ? JSON.parse(result) : null, callbackError: ok ? null : result };
+    return { message, signature, data, keyIndex, callback: ok ? JSON.parse(result) : null, callbackError: ok ? null : result };
   }
 
-  function diagnoseCallback(rawBody, headers, verifyingKey) {
-    return glue.__diagnoseCallback(rawBody, headers, verifyingKey, keyPem);
+  function diagnoseCallback(rawBody, headers, keys) {
+    return glue.__diagnoseCallback(rawBody, headers, keys, keyPem);
   }
 
   function canonicalMessage(body, timestamp, options) {
@@ -429,6 +497,7 @@ function createApi(glue, provider) {
   }
 
   return {
+    HmacKey,
     SigningKey,
     VerifyingKey,
     availability: glue.availability,
@@ -445,6 +514,7 @@ function createApi(glue, provider) {
     parseInfoResponse: glue.parseInfoResponse,
     prepareCallback,
     prepareRequest,
+    profiles: glue.profiles,
     signRequest,
     signRequestAsync,
     toMinorUnits: glue.toMinorUnits,

@@ -4,8 +4,8 @@
 // (pkg-template/core.mjs) declared here in their place.
 export * from './payment_intake.js';
 import type {
-  Body, Diagnosis, HeadersInput, PreparedCallback, PreparedRequest, SignOptions, SignedRequest, VerifiedCallback,
-  VerifyCallbackOptions, VerifyingKeyInput,
+  Body, CanonicalOptions, Diagnosis, HeadersInput, PreparedCallback, PreparedRequest, SignOptions, SignedRequest,
+  VerifiedCallback, VerifyCallbackOptions,
 } from './payment_intake.js';
 
 /** An RSA private key that signs requests. Freed keys throw INVALID_ARGUMENT. */
@@ -22,8 +22,8 @@ export class SigningKey {
   privateKeyPem(): string;
   /** The public key as SubjectPublicKeyInfo PEM. */
   publicKeyPem(): string;
-  /** The `x-access-token` header value for this key. */
-  token(): string;
+  /** The `x-access-token` header value for this key (`token`: 'pem' or 'der'; `padding`). */
+  token(options?: CanonicalOptions): string;
   /** The matching public key. */
   verifyingKey(): VerifyingKey;
   /** Modulus size in bits. */
@@ -40,35 +40,50 @@ export class VerifyingKey {
   static fromPem(pem: string): VerifyingKey;
   /** The key as SubjectPublicKeyInfo PEM. */
   publicKeyPem(): string;
-  /** The `x-access-token` value the service sends with this key. */
-  token(): string;
+  /** The `x-access-token` value the service sends with this key (`token`: 'pem' or 'der'; `padding`). */
+  token(options?: CanonicalOptions): string;
   /** Modulus size in bits. */
   readonly bits: number;
 }
 
+/** An HMAC-SHA512 secret (requests or callbacks). Kept in wasm memory, wiped by free(). Freed keys throw INVALID_ARGUMENT. */
+export class HmacKey {
+  private constructor();
+  /** Wipes the secret from wasm memory; later uses throw. Does nothing on a freed key. */
+  free(): void;
+  [Symbol.dispose](): void;
+  /** The secret as text (without a file's trailing newline) or bytes; fewer than 16 bytes is refused (INVALID_KEY). */
+  static fromSecret(secret: string | Uint8Array | ArrayBuffer): HmacKey;
+}
+
+/** A key that signs requests. */
+export type RequestKey = SigningKey | HmacKey;
+/** The configured key(s) that callbacks are checked against: RSA and HMAC, one or an array (rotation). */
+export type KeyInput = VerifyingKey | SigningKey | HmacKey | string | Array<VerifyingKey | SigningKey | HmacKey | string>;
+
 /** Signs a request body; returns the exact body text to send and the four headers. */
-export function signRequest(body: Body, signingKey: SigningKey, options: SignOptions): SignedRequest;
+export function signRequest(body: Body, signingKey: RequestKey, options: SignOptions): SignedRequest;
 /** `signRequest` with the RSA operation off the main thread (node:crypto's thread pool, or WebCrypto). */
-export function signRequestAsync(body: Body, signingKey: SigningKey, options: SignOptions): Promise<SignedRequest>;
+export function signRequestAsync(body: Body, signingKey: RequestKey, options: SignOptions): Promise<SignedRequest>;
 /** Everything of `signRequest` but the RSA signature, with the same checks and errors. */
-export function prepareRequest(body: Body, signingKey: SigningKey, options: SignOptions): PreparedRequest;
+export function prepareRequest(body: Body, signingKey: RequestKey, options: SignOptions): PreparedRequest;
 /**
  * Verifies a callback from its raw body and headers against the configured key(s).
  * Throws an `Error` with `.code` when it does not verify.
  */
 export function verifyCallback(
-  rawBody: string | Uint8Array, headers: HeadersInput, verifyingKeys: VerifyingKeyInput, options?: VerifyCallbackOptions,
+  rawBody: string | Uint8Array, headers: HeadersInput, verifyingKeys: KeyInput, options?: VerifyCallbackOptions,
 ): VerifiedCallback;
 /** `verifyCallback` with the RSA check off the main thread (node:crypto's thread pool, or WebCrypto). */
 export function verifyCallbackAsync(
-  rawBody: string | Uint8Array, headers: HeadersInput, verifyingKeys: VerifyingKeyInput, options?: VerifyCallbackOptions,
+  rawBody: string | Uint8Array, headers: HeadersInput, verifyingKeys: KeyInput, options?: VerifyCallbackOptions,
 ): Promise<VerifiedCallback>;
 /** Everything of `verifyCallback` but the RSA check, with the same checks and errors. */
 export function prepareCallback(
-  rawBody: string | Uint8Array, headers: HeadersInput, verifyingKeys: VerifyingKeyInput, options?: VerifyCallbackOptions,
+  rawBody: string | Uint8Array, headers: HeadersInput, verifyingKeys: KeyInput, options?: VerifyCallbackOptions,
 ): PreparedCallback;
 /**
- * For a callback that fails to verify: which canonical variant the sender used,
- * or that none matches (then the key, the timestamp or the body is wrong).
+ * For a callback that fails to verify: which rules the sender used (every combination of the
+ * options, for each key), or why none matches: the key, else the body, else a rule we do not know.
  */
-export function diagnoseCallback(rawBody: string | Uint8Array, headers: HeadersInput, verifyingKey: VerifyingKey | string): Diagnosis;
+export function diagnoseCallback(rawBody: string | Uint8Array, headers: HeadersInput, keys: KeyInput): Diagnosis;

@@ -6,8 +6,6 @@
 
 const crypto = require('node:crypto');
 
-/** The canonical message is base64url and digits: ASCII, so latin1 gives its UTF-8 bytes without a UTF-8 scan. */
-const messageBytes = (message) => Buffer.from(message, 'latin1');
 
 module.exports = {
   sync: true,
@@ -33,16 +31,17 @@ module.exports = {
   /** OpenSSL reads the SubjectPublicKeyInfo PEM the wasm writes: both use the same key. */
   publicKey: (spkiPem) => crypto.createPublicKey({ key: spkiPem, format: 'pem' }),
 
-  sign: (message, key) => crypto.sign('sha256', messageBytes(message), key),
-  verify: (message, signature, key) => crypto.verify('sha256', message, key, signature),
+  // `data` is the bytes RSA-SHA256 signs, as the wasm gives them: the message, or its digest.
+  sign: (data, key) => crypto.sign('sha256', data, key),
+  verify: (data, signature, key) => crypto.verify('sha256', data, key, signature),
 
-  signAsync: (message, key) =>
+  signAsync: (data, key) =>
     new Promise((resolve, reject) => {
-      crypto.sign('sha256', messageBytes(message), key, (error, bytes) => (error ? reject(error) : resolve(bytes)));
+      crypto.sign('sha256', data, key, (error, bytes) => (error ? reject(error) : resolve(bytes)));
     }),
-  verifyAsync: (message, signature, key) =>
+  verifyAsync: (data, signature, key) =>
     new Promise((resolve, reject) => {
-      crypto.verify('sha256', message, key, signature, (error, ok) => (error ? reject(error) : resolve(ok)));
+      crypto.verify('sha256', data, key, signature, (error, ok) => (error ? reject(error) : resolve(ok)));
     }),
 
   base64url(bytes, padding) {

@@ -4,7 +4,6 @@
 // pkg-template/core.mjs says what a provider has.
 
 const ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
-const encoder = new TextEncoder();
 const subtle = () => globalThis.crypto?.subtle;
 
 /** The DER bytes of a PEM block. */
@@ -19,11 +18,12 @@ export default {
   keepsSourcePem: false,
   privateKey: (signingKey) => subtle().importKey('pkcs8', pemBody(signingKey.privateKeyPem()), ALGORITHM, false, ['sign']),
   publicKey: (spkiPem) => subtle().importKey('spki', pemBody(spkiPem), ALGORITHM, false, ['verify']),
-  async signAsync(message, key) {
-    return new Uint8Array(await subtle().sign(ALGORITHM, await key, encoder.encode(message)));
+  // `data` is the bytes RSA-SHA256 signs, as the wasm gives them: the message, or its digest.
+  async signAsync(data, key) {
+    return new Uint8Array(await subtle().sign(ALGORITHM, await key, data));
   },
-  async verifyAsync(message, signature, key) {
-    return subtle().verify(ALGORITHM, await key, signature, message);
+  async verifyAsync(data, signature, key) {
+    return subtle().verify(ALGORITHM, await key, signature, data);
   },
   base64url(bytes, padding) {
     let binary = '';

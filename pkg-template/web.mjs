@@ -8,8 +8,8 @@ import webCrypto from './web-crypto.js';
 export { initSync } from './payment_intake.js';
 export default init;
 export const {
-  SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
+  HmacKey, SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
   canonicalSteps, diagnoseCallback, errorCodes, fromMinorUnits, issueCodes, parseCallback, parseInfoResponse,
-  prepareCallback, prepareRequest, signRequest, signRequestAsync, toMinorUnits, validateRequest, verifyCallback,
+  prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, toMinorUnits, validateRequest, verifyCallback,
   verifyCallbackAsync,
 } = createApi(glue, webCrypto);

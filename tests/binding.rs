@@ -268,6 +268,8 @@ fn bind(body: &Json, text: &str) -> Result<VerifiedCallback, Error> {
         key_index: 0,
         message: String::new(),
         signature: Vec::new(),
+        digest: Default::default(),
+        rsa_pending: false,
     };
     prepared.finish(text, &VerifyOptions::default())
 }

@@ -60,7 +60,7 @@ fn check_against_rsa(name: &str, pem: &str) {
     let theirs = rsa_key(pem);
     for message in MESSAGES {
         let expected = rsa_signature(&theirs, message);
-        let signed = sign_message(message, &ours).unwrap();
+        let signed = sign_message(message, &ours, payment_intake::Digest::Single).unwrap();
         assert_eq!(URL_SAFE.decode(&signed).unwrap(), expected, "{name}: {message:?}");
     }
 }
@@ -120,7 +120,7 @@ fn verification_agrees_with_the_rsa_crate() {
     let mut accepted = 0;
     for (name, signature) in candidates {
         let theirs = public.verify(Pkcs1v15Sign::new::<Sha256>(), &digest, &signature).is_ok();
-        let ours = verify_message(message, &URL_SAFE.encode(&signature), &key);
+        let ours = verify_message(message, &URL_SAFE.encode(&signature), &key, payment_intake::Digest::Single);
         assert_eq!(ours.is_ok(), theirs, "{name}: ours {ours:?}, rsa {theirs}");
         if let Err(error) = ours {
             assert_eq!(error.code(), "INVALID_SIGNATURE", "{name}");
@@ -248,7 +248,7 @@ fn dropping_a_signing_key_wipes_its_secrets() {
     look_for(&secrets_of(&rsa_key(&pem)));
     let key = SigningKey::from_pem(&pem).unwrap();
     // The first signature makes the CRT form, which the key then holds too.
-    sign_message("1700000000", &key).unwrap();
+    sign_message("1700000000", &key, payment_intake::Digest::Single).unwrap();
     let (hits, sizes) = unwiped_frees(|| drop(key));
     assert_eq!(hits, 0, "a SigningKey freed {hits} buffers holding a secret (sizes {sizes:?})");
 }
@@ -264,8 +264,10 @@ fn signing_frees_no_unwiped_copy_of_a_secret() {
     let pem = read("vectors/keys/rsa2048.pkcs8.pem");
     look_for(&secrets_of(&rsa_key(&pem)));
     let key = SigningKey::from_pem(&pem).unwrap();
-    let (first, first_sizes) = unwiped_frees(|| drop(sign_message("1700000000", &key).unwrap()));
-    let (later, later_sizes) = unwiped_frees(|| drop(sign_message("1700000001", &key).unwrap()));
+    let (first, first_sizes) =
+        unwiped_frees(|| drop(sign_message("1700000000", &key, payment_intake::Digest::Single).unwrap()));
+    let (later, later_sizes) =
+        unwiped_frees(|| drop(sign_message("1700000001", &key, payment_intake::Digest::Single).unwrap()));
     assert_eq!(
         (first, later),
         (0, 0),

@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
     match SigningKey::from_pem(&text) {
         Ok(key) => {
             check_verifying(key.verifying_key());
-            let signature = sign_message("fuzz", &key).expect("a key that reads signs");
+            let signature = sign_message("fuzz", &key, payment_intake::Digest::Single).expect("a key that reads signs");
             verify_message("fuzz", &signature, key.verifying_key()).expect("and verifies");
             let again = SigningKey::from_pem(&key.private_key_pem().expect("exports")).expect("reads back");
             assert_eq!(again.verifying_key(), key.verifying_key());

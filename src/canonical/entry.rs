@@ -6,7 +6,7 @@
 //!
 //! - the leaf text ([`text_of`]): `None` for null and, under `falsy: 'none'`,
 //!   for `false`, `""` and any zero; `True`/`False`, `true`/`false` or `1`/`0`
-//!   for booleans; numbers as Python writes them (`canonical::number`);
+//!   for booleans; numbers as Python or JavaScript writes them (`canonical::number`);
 //! - the path join (`:` between segments, none after an empty path) and the
 //!   array index digits ([`push_index`]);
 //! - the bound on quadratic expansion ([`expansion_limit`]): every entry
@@ -24,7 +24,7 @@ use std::borrow::Cow;
 use crate::canonical::ambiguity::{self, Ambiguity};
 use crate::canonical::number;
 use crate::canonical::sort::{sort_spans, Key};
-use crate::canonical::{Booleans, CanonicalOptions, Falsy, Order};
+use crate::canonical::{Booleans, CanonicalOptions, Falsy, Numbers, Order};
 use crate::error::{Error, Result};
 use crate::json::reader::{Segment, Sink};
 use crate::json::tree::replay;
@@ -79,7 +79,10 @@ pub(crate) fn text_of<'t>(leaf: Leaf<'t>, options: &CanonicalOptions) -> Option<
         Leaf::String("") if falsy_is_none => NONE,
         Leaf::String(text) => text,
         Leaf::Number(text) => {
-            let number = number::python_number_text(text)?;
+            let number = match options.numbers {
+                Numbers::Python => number::python_number_text(text)?,
+                Numbers::Js => number::js_number_text(text)?,
+            };
             if number.is_zero && falsy_is_none {
                 NONE
             } else {
@@ -97,13 +100,16 @@ fn key_size(key: &str) -> u64 {
 
 /// What a leaf at a path of `path_len` bytes adds to (the body's own size, the
 /// bound of its entries' bytes): its raw bytes, and its entry with the longest
-/// text any variant writes (an integer keeps its digits, a float's Python repr
-/// is at most 24 characters) and a `;` after it.
+/// text any variant writes (an integer keeps its digits or fewer, a float's
+/// Python repr is at most 24 characters and its JavaScript text at most
+/// [`number::JS_NUMBER_MAX_CHARS`]) and a `;` after it.
 #[inline]
 fn leaf_sizes(leaf: Leaf<'_>, path_len: usize) -> (u64, u64) {
     let (raw, longest) = match leaf {
         Leaf::String(text) => (text.len(), text.len().max(NONE.len())),
-        Leaf::Number(text) if !number::is_integer_text(text) => (text.len(), text.len().max(24)),
+        Leaf::Number(text) if !number::is_integer_text(text) => {
+            (text.len(), text.len().max(number::JS_NUMBER_MAX_CHARS))
+        }
         Leaf::Number(text) => (text.len(), text.len().max(NONE.len())),
         Leaf::Null | Leaf::Bool(_) => (5, 5),
     };
@@ -587,7 +593,20 @@ mod tests {
             assert_eq!(text(Leaf::Null).as_deref(), Some(NONE));
             assert_eq!(text(Leaf::String("")).as_deref(), Some(if none { NONE } else { "" }));
             assert_eq!(text(Leaf::Number("-0")).as_deref(), Some(if none { NONE } else { "0" }));
-            assert_eq!(text(Leaf::Number("0.0")).as_deref(), Some(if none { NONE } else { "0.0" }));
+            let js = options.numbers == Numbers::Js;
+            assert_eq!(
+                text(Leaf::Number("0.0")).as_deref(),
+                Some(if none {
+                    NONE
+                } else if js {
+                    "0"
+                } else {
+                    "0.0"
+                })
+            );
+            assert_eq!(text(Leaf::Number("1.0")).as_deref(), Some(if js { "1" } else { "1.0" }));
+            assert_eq!(text(Leaf::Number("1e21")).as_deref(), Some("1e+21"));
+            assert_eq!(text(Leaf::Number("1e16")).as_deref(), Some(if js { "10000000000000000" } else { "1e+16" }));
             assert_eq!(text(Leaf::Number("1e400")), None);
             let (t, f) = match options.booleans {
                 Booleans::Python => ("True", "False"),

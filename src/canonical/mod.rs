@@ -58,6 +58,17 @@ pub enum Order {
     Utf16,
 }
 
+/// How numbers are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Numbers {
+    /// Integers exactly, other numbers as Python's `repr(float)` (the default).
+    #[default]
+    Python,
+    /// As JavaScript's `String(JSON.parse(text))`: the nearest double, shortest
+    /// round-trip digits, `1e+21`, `1e-7`, `0.000001`, `-0` as `0`.
+    Js,
+}
+
 /// The canonical-form variant to build or expect. `Default` is [`CanonicalOptions::DEFAULT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CanonicalOptions {
@@ -69,23 +80,33 @@ pub struct CanonicalOptions {
     pub padding: bool,
     /// How entries are sorted.
     pub order: Order,
+    /// How numbers are written.
+    pub numbers: Numbers,
 }
 
 impl CanonicalOptions {
     /// The spec read with its Python origin.
-    pub const DEFAULT: CanonicalOptions =
-        CanonicalOptions { falsy: Falsy::None, booleans: Booleans::Python, padding: true, order: Order::CodePoint };
+    pub const DEFAULT: CanonicalOptions = CanonicalOptions {
+        falsy: Falsy::None,
+        booleans: Booleans::Python,
+        padding: true,
+        order: Order::CodePoint,
+        numbers: Numbers::Python,
+    };
 
-    /// Every variant, the default first; used to diagnose a sender.
+    /// Every variant, the default first; used to diagnose a sender. The
+    /// variants that differ only in `padding` are next to each other.
     pub fn all_variants() -> Vec<CanonicalOptions> {
         let mut all = vec![Self::DEFAULT];
-        for order in [Order::CodePoint, Order::Utf16] {
-            for padding in [true, false] {
+        for numbers in [Numbers::Python, Numbers::Js] {
+            for order in [Order::CodePoint, Order::Utf16] {
                 for falsy in [Falsy::None, Falsy::Null] {
                     for booleans in [Booleans::Python, Booleans::Lower, Booleans::Digit] {
-                        let variant = CanonicalOptions { falsy, booleans, padding, order };
-                        if variant != Self::DEFAULT {
-                            all.push(variant);
+                        for padding in [true, false] {
+                            let variant = CanonicalOptions { falsy, booleans, padding, order, numbers };
+                            if variant != Self::DEFAULT {
+                                all.push(variant);
+                            }
                         }
                     }
                 }
@@ -287,7 +308,7 @@ mod tests {
     #[test]
     fn every_variant_is_listed_once_default_first() {
         let all = CanonicalOptions::all_variants();
-        assert_eq!(all.len(), 24);
+        assert_eq!(all.len(), 48);
         assert_eq!(all[0], CanonicalOptions::DEFAULT);
         for (i, a) in all.iter().enumerate() {
             assert!(!all[i + 1..].contains(a));

@@ -1,5 +1,8 @@
-//! How a JSON number is written in a canonical entry: integers exactly as
-//! Python's `int` prints them, other numbers as Python's `repr(float)`.
+//! How a JSON number is written in a canonical entry, under `numbers: 'python'`
+//! (the default: integers exactly as Python's `int` prints them, other numbers
+//! as Python's `repr(float)`) or `numbers: 'js'` (as JavaScript's
+//! `String(JSON.parse(text))`: every number is the nearest double, written by
+//! `Number::toString`). Both start from the same shortest round-trip digits.
 
 use std::borrow::Cow;
 
@@ -41,14 +44,22 @@ pub(crate) fn is_integer_text(json_text: &str) -> bool {
     !json_text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
 }
 
-/// `repr(x)` of a finite Python float: the shortest digits that round-trip,
-/// in fixed notation for decimal exponents -4..16, otherwise scientific.
-pub fn python_float_repr(value: f64) -> String {
-    // `{:e}` gives the shortest round-trip digits, e.g. "1.2345e-7" or "-5e0".
+/// The shortest decimal digits that read back as `|value|` (the one closest
+/// to it when several do), and the decimal exponent of the first digit:
+/// `1.2345e-7` is `("12345", -7)`. Python's `repr` and JavaScript's
+/// `Number::toString` both start from these digits.
+fn shortest_digits(value: f64) -> (String, i32) {
+    // `{:e}` gives the shortest round-trip digits, e.g. "1.2345e-7" or "5e0".
     let scientific = format!("{:e}", value.abs());
     let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    (mantissa.chars().filter(char::is_ascii_digit).collect(), exponent)
+}
+
+/// `repr(x)` of a finite Python float: the shortest digits that round-trip,
+/// in fixed notation for decimal exponents -4..16, otherwise scientific.
+pub fn python_float_repr(value: f64) -> String {
+    let (digits, exponent) = shortest_digits(value);
     let sign = if value.is_sign_negative() { "-" } else { "" };
 
     if !(-4..16).contains(&exponent) {
@@ -71,6 +82,50 @@ pub fn python_float_repr(value: f64) -> String {
     }
 }
 
+/// Canonical text of JSON number text under `numbers: 'js'`, or `None` for a
+/// number beyond the `f64` range (JavaScript would write `Infinity`, which no
+/// `JSON.stringify` ever sends).
+pub fn js_number_text(json_text: &str) -> Option<NumberText<'static>> {
+    let value: f64 = json_text.parse().ok()?;
+    if !value.is_finite() {
+        return None;
+    }
+    Some(NumberText { text: Cow::Owned(js_number_repr(value)), is_zero: value == 0.0 })
+}
+
+/// `Number::toString(x)` of a finite double (ECMAScript, Number::toString with
+/// radix 10): with `k` shortest digits and the point after `n` of them, digits
+/// and zeros when `k <= n <= 21`, a point inside when `0 < n <= 21`, `0.` and
+/// zeros when `-6 < n <= 0`, otherwise `d.ddde+x`. `-0` is `0`.
+pub fn js_number_repr(value: f64) -> String {
+    if value == 0.0 {
+        return "0".to_owned();
+    }
+    let (digits, exponent) = shortest_digits(value);
+    let sign = if value < 0.0 { "-" } else { "" };
+    let k = digits.len() as i32;
+    let n = exponent + 1;
+    if k <= n && n <= 21 {
+        let zeros = "0".repeat((n - k) as usize);
+        return format!("{sign}{digits}{zeros}");
+    }
+    if 0 < n && n <= 21 {
+        let (integer, fraction) = digits.split_at(n as usize);
+        return format!("{sign}{integer}.{fraction}");
+    }
+    if -6 < n && n <= 0 {
+        let zeros = "0".repeat((-n) as usize);
+        return format!("{sign}0.{zeros}{digits}");
+    }
+    let (first, rest) = digits.split_at(1);
+    let fraction = if rest.is_empty() { String::new() } else { format!(".{rest}") };
+    let exponent_sign = if n - 1 < 0 { '-' } else { '+' };
+    format!("{sign}{first}{fraction}e{exponent_sign}{}", (n - 1).unsigned_abs())
+}
+
+/// The longest text [`js_number_repr`] writes: `-0.00000` and 17 digits.
+pub(crate) const JS_NUMBER_MAX_CHARS: usize = 25;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +144,49 @@ mod tests {
         assert!(python_number_text("1e400").is_none());
         assert!(python_number_text("-1e400").is_none());
         assert_eq!(python_number_text("1e-400").unwrap(), NumberText { text: "0.0".into(), is_zero: true });
+    }
+
+    #[test]
+    fn js_numbers_are_what_string_of_json_parse_writes() {
+        // Each pair was checked with node: String(JSON.parse(text)).
+        for (text, js) in [
+            ("1.0", "1"),
+            ("1e21", "1e+21"),
+            ("1E21", "1e+21"),
+            ("1e20", "100000000000000000000"),
+            ("1e-7", "1e-7"),
+            ("0.000001", "0.000001"),
+            ("0.1", "0.1"),
+            ("-0.0", "0"),
+            ("-0", "0"),
+            ("12345678901234567890", "12345678901234567000"),
+            ("99999999999999999999", "100000000000000000000"),
+            ("2.5e-5", "0.000025"),
+            ("123e-20", "1.23e-18"),
+            ("1.5e300", "1.5e+300"),
+            ("-1e-7", "-1e-7"),
+            ("5e-324", "5e-324"),
+            ("1.7976931348623157e308", "1.7976931348623157e+308"),
+            ("-0.0000012345678901234567", "-0.0000012345678901234567"),
+            ("123456789012.5", "123456789012.5"),
+            ("100", "100"),
+        ] {
+            assert_eq!(js_number_text(text).unwrap().text, js, "{text}");
+        }
+        assert!(js_number_text("1e400").is_none());
+        assert!(js_number_text("-0.0").unwrap().is_zero);
+        assert!(!js_number_text("5e-324").unwrap().is_zero);
+        assert!(js_number_text("1e-400").unwrap().is_zero);
+    }
+
+    #[test]
+    fn js_number_text_is_never_longer_than_its_bound() {
+        for value in
+            [-1.2345678901234567e-6, -1.2345678901234567e-300, -1.2345678901234567e20, -f64::MAX, -f64::MIN_POSITIVE]
+        {
+            assert!(js_number_repr(value).len() <= JS_NUMBER_MAX_CHARS, "{value}");
+        }
+        assert_eq!(js_number_repr(-1.2345678901234567e-6).len(), JS_NUMBER_MAX_CHARS);
     }
 
     #[test]

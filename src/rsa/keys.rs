@@ -21,6 +21,18 @@ use zeroize::{ZeroizeOnDrop, Zeroizing};
 use crate::error::{Error, Result};
 use crate::rsa::hazmat::{CrtKey, Modulus};
 
+/// What the `x-access-token` header carries: base64url of the public key's
+/// SubjectPublicKeyInfo as PEM text (the spec's reading, the default) or as DER
+/// bytes (the public JavaScript client). Both name the same key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TokenEncoding {
+    /// base64url of the PEM text (the default).
+    #[default]
+    Pem,
+    /// base64url of the DER bytes.
+    Der,
+}
+
 /// Smallest accepted modulus, in bits.
 pub const MIN_BITS: usize = 2048;
 /// Largest accepted modulus, in bits.
@@ -52,7 +64,12 @@ pub struct VerifyingKey(Arc<PublicParts>);
 struct PublicParts {
     public: RsaPublicKey,
     pem: String,
+    /// base64url (padded) of the PEM text.
     token: String,
+    /// base64url (padded) of the SubjectPublicKeyInfo DER bytes.
+    token_der: String,
+    /// The SubjectPublicKeyInfo DER bytes.
+    der: Vec<u8>,
     /// The modulus with its Montgomery constants, computed once.
     modulus: Modulus,
     /// The public exponent (the policy keeps it below 2^32).
@@ -233,17 +250,33 @@ impl VerifyingKey {
         let pem =
             public.to_public_key_pem(LineEnding::LF).map_err(|e| Error::CryptoFailure { reason: e.to_string() })?;
         let token = URL_SAFE.encode(pem.as_bytes());
+        let der =
+            public.to_public_key_der().map_err(|e| Error::CryptoFailure { reason: e.to_string() })?.as_bytes().to_vec();
+        let token_der = URL_SAFE.encode(&der);
         let modulus = Modulus::new(public.n()).ok_or_else(|| invalid("the modulus is even".into()))?;
         let e_bytes = public.e().to_bytes_be();
         let exponent = (e_bytes.len() <= 4)
             .then(|| e_bytes.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)))
             .ok_or_else(|| Error::KeyExponentUnsupported { exponent: public.e().to_string() })?;
-        Ok(VerifyingKey(Arc::new(PublicParts { public, pem, token, modulus, exponent })))
+        Ok(VerifyingKey(Arc::new(PublicParts { public, pem, token, token_der, der, modulus, exponent })))
     }
 
     /// The `x-access-token` value: base64url of the SubjectPublicKeyInfo PEM bytes.
     pub fn token(&self) -> &str {
         &self.0.token
+    }
+
+    /// The `x-access-token` value in `encoding` (padded base64url).
+    pub fn token_in(&self, encoding: TokenEncoding) -> &str {
+        match encoding {
+            TokenEncoding::Pem => &self.0.token,
+            TokenEncoding::Der => &self.0.token_der,
+        }
+    }
+
+    /// The SubjectPublicKeyInfo DER bytes.
+    pub fn public_key_der(&self) -> &[u8] {
+        &self.0.der
     }
 
     /// The SubjectPublicKeyInfo PEM, LF line endings.
@@ -283,6 +316,11 @@ impl VerifyingKey {
     pub(crate) fn parse_any_public(pem: &str) -> Option<RsaPublicKey> {
         let pem = pem.trim();
         RsaPublicKey::from_public_key_pem(pem).ok().or_else(|| RsaPublicKey::from_pkcs1_pem(pem).ok())
+    }
+
+    /// Reads a public key from DER bytes, SubjectPublicKeyInfo or PKCS#1, without the policy.
+    pub(crate) fn parse_any_public_der(der: &[u8]) -> Option<RsaPublicKey> {
+        RsaPublicKey::from_public_key_der(der).ok().or_else(|| RsaPublicKey::from_pkcs1_der(der).ok())
     }
 }
 

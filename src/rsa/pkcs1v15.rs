@@ -12,17 +12,47 @@ use num_bigint_dig::ModInverse;
 use rand_core::RngCore;
 use rsa::pkcs1v15::Pkcs1v15Sign;
 use rsa::BigUint;
-use sha2::{Digest, Sha256};
+use sha2::{Digest as _, Sha256};
 
 use crate::error::{Error, Result};
 use crate::rsa::hazmat::{be_from_limbs, less_than, limbs, limbs_from_be};
 use crate::rsa::keys::{SigningKey, VerifyingKey};
 
+/// What the RSA-SHA256 signature covers: the message, or its SHA-256 digest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Digest {
+    /// PKCS#1 v1.5 with SHA-256 over the message (the spec; the default).
+    #[default]
+    Single,
+    /// PKCS#1 v1.5 with SHA-256 over the 32-byte SHA-256 digest of the message:
+    /// what `crypto.sign('RSA-SHA256', sha256(message), key)` makes.
+    Double,
+}
+
+/// The SHA-256 digest that goes into the signature's encoding.
+pub(crate) fn signed_digest(message: &str, digest: Digest) -> [u8; 32] {
+    let once: [u8; 32] = Sha256::digest(message.as_bytes()).into();
+    match digest {
+        Digest::Single => once,
+        Digest::Double => Sha256::digest(once).into(),
+    }
+}
+
+/// The bytes a native RSA-SHA256 (node:crypto, WebCrypto) signs or verifies for
+/// `message`: the message itself, or its SHA-256 digest under [`Digest::Double`].
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn native_input(message: &str, digest: Digest) -> Vec<u8> {
+    match digest {
+        Digest::Single => message.as_bytes().to_vec(),
+        Digest::Double => Sha256::digest(message.as_bytes()).to_vec(),
+    }
+}
+
 /// The base64url (padded) PKCS#1 v1.5 SHA-256 signature of a message.
 /// Signing is blinded, each CRT half runs in constant time, and the result is
 /// verified before it is returned.
-pub fn sign_message(message: &str, key: &SigningKey) -> Result<String> {
-    let digest = Sha256::digest(message.as_bytes());
+pub fn sign_message(message: &str, key: &SigningKey, digest: Digest) -> Result<String> {
+    let digest = signed_digest(message, digest);
     let signature = match key.crt() {
         Some(_) => sign_digest(&digest, key)?,
         // A multi-prime key: the `rsa` crate's own (blinded) signing.
@@ -114,9 +144,9 @@ pub fn signature_mismatch() -> Error {
 }
 
 /// Checks a base64url signature (padded or not) of `message`.
-pub fn verify_message(message: &str, signature: &str, key: &VerifyingKey) -> Result<()> {
+pub fn verify_message(message: &str, signature: &str, key: &VerifyingKey, digest: Digest) -> Result<()> {
     let bytes = decode_signature(signature, key)?;
-    verify_signature_bytes(message, &bytes, key)
+    verify_signature_bytes(message, &bytes, key, digest)
 }
 
 /// The signature's bytes, refused unless they are base64url of the key's length.
@@ -137,10 +167,72 @@ pub fn decode_signature(signature: &str, key: &VerifyingKey) -> Result<Vec<u8>> 
 }
 
 /// The RSA check of signature bytes of the key's length.
-pub fn verify_signature_bytes(message: &str, signature: &[u8], key: &VerifyingKey) -> Result<()> {
-    let digest = Sha256::digest(message.as_bytes());
-    let em = encode_digest(&digest, key.signature_len())?;
+pub fn verify_signature_bytes(message: &str, signature: &[u8], key: &VerifyingKey, digest: Digest) -> Result<()> {
+    let em = encode_digest(&signed_digest(message, digest), key.signature_len())?;
     verify_encoded(&em, signature, key)
+}
+
+/// What a signature holds once opened with a public key (`s^e mod n`), for
+/// diagnosis only: verification never parses the encoding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Opened {
+    /// A PKCS#1 v1.5 encoding of this SHA-256 digest: the key is the signer's.
+    Sha256([u8; 32]),
+    /// A PKCS#1 v1.5 encoding of something else: this key signed, by a rule
+    /// we do not know (another hash, or no DigestInfo), named here.
+    Other(&'static str),
+    /// No PKCS#1 v1.5 signature encoding: another key made it (or none did).
+    NotThisKey,
+}
+
+/// Opens a signature of the key's length with the public key.
+pub(crate) fn open_signature(signature: &[u8], key: &VerifyingKey) -> Opened {
+    let modulus = key.modulus();
+    let Some(s) = limbs_from_be(signature, modulus.limb_count()) else {
+        return Opened::NotThisKey;
+    };
+    if !less_than(&s, &limbs(key.modulus_value(), modulus.limb_count())) {
+        return Opened::NotThisKey;
+    }
+    let em = be_from_limbs(&modulus.pow_public(&s, key.exponent()), key.signature_len());
+    // 00 01 FF..FF 00 T, with at least eight FF bytes.
+    let padding = em.iter().skip(2).take_while(|b| **b == 0xff).count();
+    if em.len() < 11 || em[0] != 0 || em[1] != 1 || padding < 8 || em.get(2 + padding) != Some(&0) {
+        return Opened::NotThisKey;
+    }
+    let t = &em[3 + padding..];
+    if let Some(digest) = t.strip_prefix(&SHA256_DIGEST_INFO[..]).and_then(|d| <[u8; 32]>::try_from(d).ok()) {
+        return Opened::Sha256(digest);
+    }
+    const KNOWN: [(&[u8], &str); 4] = [
+        (&[0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14], "SHA-1"),
+        (
+            &[
+                0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00,
+                0x04, 0x30,
+            ],
+            "SHA-384",
+        ),
+        (
+            &[
+                0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00,
+                0x04, 0x40,
+            ],
+            "SHA-512",
+        ),
+        (
+            &[
+                0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04, 0x05, 0x00,
+                0x04, 0x1c,
+            ],
+            "SHA-224",
+        ),
+    ];
+    match KNOWN.iter().find(|(prefix, _)| t.starts_with(prefix)) {
+        Some((_, name)) => Opened::Other(name),
+        None if t.len() == 32 => Opened::Other("a bare 32-byte digest without DigestInfo"),
+        None => Opened::Other("a payload that is not a DigestInfo"),
+    }
 }
 
 /// URL-safe base64 with or without `=` padding: how the spec encodes the signature and
@@ -184,7 +276,7 @@ mod tests {
     }
 
     fn encoded(message: &str, key: &SigningKey) -> BigUint {
-        let digest = Sha256::digest(message.as_bytes());
+        let digest = signed_digest(message, Digest::Single);
         BigUint::from_bytes_be(&encode_digest(&digest, key.verifying_key().signature_len()).unwrap())
     }
 
@@ -196,9 +288,9 @@ mod tests {
         assert!(key.crt().is_some(), "a two-prime key signs by our CRT");
         let message = "amount:100;currency:EUR1700000000";
         take_observed();
-        let first = sign_message(message, &key).unwrap();
-        let second = sign_message(message, &key).unwrap();
-        let third = sign_message(message, &key).unwrap();
+        let first = sign_message(message, &key, Digest::Single).unwrap();
+        let second = sign_message(message, &key, Digest::Single).unwrap();
+        let third = sign_message(message, &key, Digest::Single).unwrap();
         assert!(first == second && second == third, "PKCS#1 v1.5 signatures are deterministic");
         let observed = take_observed();
         assert_eq!(observed.len(), 3, "each signature went through sign_digest");
@@ -222,7 +314,7 @@ mod tests {
         let message = "amount:100;currency:EUR1700000000";
         take_observed();
         seams::set_fault_in_p_half(true);
-        let result = sign_message(message, &key);
+        let result = sign_message(message, &key, Digest::Single);
         seams::set_fault_in_p_half(false);
         match result {
             Err(Error::CryptoFailure { reason }) => assert_eq!(reason, "the signature did not verify"),
@@ -238,7 +330,32 @@ mod tests {
         let difference = (s_e + n - &m) % n;
         assert_eq!(&gcd(difference, n.clone()), &key.rsa().primes()[1], "the fault was in the p half");
         // And without the fault, the same path signs.
-        assert!(sign_message(message, &key).is_ok());
+        assert!(sign_message(message, &key, Digest::Single).is_ok());
+    }
+
+    #[test]
+    fn the_double_digest_signs_the_digest_of_the_digest_and_opens_to_it() {
+        let key = vector_key("rsa2048");
+        let public = key.verifying_key();
+        let message = "YToxMg1700000000";
+        for digest in [Digest::Single, Digest::Double] {
+            let signature = sign_message(message, &key, digest).unwrap();
+            let bytes = decode_signature(&signature, public).unwrap();
+            assert!(verify_signature_bytes(message, &bytes, public, digest).is_ok());
+            let other = if digest == Digest::Single { Digest::Double } else { Digest::Single };
+            assert!(verify_signature_bytes(message, &bytes, public, other).is_err());
+            assert_eq!(open_signature(&bytes, public), Opened::Sha256(signed_digest(message, digest)));
+        }
+        let double: [u8; 32] = Sha256::digest(Sha256::digest(message.as_bytes())).into();
+        assert_eq!(signed_digest(message, Digest::Double), double);
+        assert_eq!(native_input(message, Digest::Double), Sha256::digest(message.as_bytes()).to_vec());
+        assert_eq!(native_input(message, Digest::Single), message.as_bytes());
+        // Another key's signature does not open to an encoding under this one.
+        let other = vector_key("rsa3072");
+        let foreign = decode_base64url(&sign_message(message, &other, Digest::Single).unwrap()).unwrap();
+        let mut cut = foreign[..public.signature_len()].to_vec();
+        cut[0] = 0;
+        assert_eq!(open_signature(&cut, public), Opened::NotThisKey);
     }
 
     #[test]

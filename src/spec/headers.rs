@@ -10,6 +10,10 @@ pub const HEADER_SIGNATURE: &str = "x-access-signature";
 /// `x-access-token`: URL-safe base64 of the signer's public key PEM.
 pub const HEADER_TOKEN: &str = "x-access-token";
 
+/// `x-access-merchant-algorithm`: the algorithm of a request signed with HMAC
+/// (the service's documentation names the header; the spec does not).
+pub const HEADER_ALGORITHM: &str = "x-access-merchant-algorithm";
+
 /// The four names in the spec's order.
 pub const HEADERS: [&str; 4] = [HEADER_TIMESTAMP, HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TOKEN];
 

@@ -16,8 +16,8 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::options::{self, Member, Members, ShapeError};
-use crate::canonical::CanonicalOptions;
 use crate::error::Error;
+use crate::profile::Profile;
 
 #[wasm_bindgen]
 extern "C" {
@@ -183,6 +183,20 @@ pub(super) fn text_from_js(value: &JsValue, max_bytes: usize) -> Result<Option<S
     Ok(None)
 }
 
+/// Bytes from a `Uint8Array` (or `Buffer`) or an `ArrayBuffer`, up to 64 KiB (more is
+/// refused as `None` before it is copied); `None` for anything else.
+pub(super) fn bytes_arg(value: &JsValue) -> Option<Vec<u8>> {
+    const MAX_BYTES: u32 = 64 << 10;
+    let array = if let Some(bytes) = value.dyn_ref::<Uint8Array>().filter(|_| ArrayBuffer::is_view(value)) {
+        bytes.clone()
+    } else if let Some(buffer) = value.dyn_ref::<ArrayBuffer>() {
+        Uint8Array::new(buffer)
+    } else {
+        return None;
+    };
+    (array.length() <= MAX_BYTES).then(|| array.to_vec())
+}
+
 /// UTF-8 bytes already in wasm memory as text, refused as [`text_from_js`] refuses bytes.
 pub(super) fn utf8_text(bytes: &[u8], max_bytes: usize) -> Result<&str, Error> {
     if bytes.len() > max_bytes {
@@ -228,20 +242,21 @@ fn entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>, ShapeError> {
     object_entries(value).map_err(|_| ShapeError::Throws)
 }
 
-/// The canonical options (`{ falsy, booleans, padding, order }`), from a JS value.
-pub(super) fn canonical_options(value: &JsValue) -> Result<CanonicalOptions, Error> {
+/// The profile options (`{ profile, falsy, booleans, padding, order, numbers, digest,
+/// token, signatureEncoding }`), from a JS value.
+pub(super) fn canonical_options(value: &JsValue) -> Result<Profile, Error> {
     if value.is_undefined() || value.is_null() {
-        return Ok(CanonicalOptions::DEFAULT);
+        return Ok(Profile::SPEC);
     }
     options::canonical_options(options::canonical_shape(members(value))?)
 }
 
 /// The canonical options held by a member of another option object.
-pub(super) fn nested_canonical_options(member: &Member<JsValue>) -> Result<CanonicalOptions, Error> {
+pub(super) fn nested_canonical_options(member: &Member<JsValue>) -> Result<Profile, Error> {
     match member {
         Member::Other(_, value) => canonical_options(value),
-        member if member.is_absent() => Ok(CanonicalOptions::DEFAULT),
-        _ => options::canonical_shape::<JsValue>(Err(ShapeError::NotObject)).map(|_| CanonicalOptions::DEFAULT),
+        member if member.is_absent() => Ok(Profile::SPEC),
+        _ => options::canonical_shape::<JsValue>(Err(ShapeError::NotObject)).map(|_| Profile::SPEC),
     }
 }
 

@@ -1,21 +1,34 @@
 //! Keys: the glue classes `SigningKey` and `VerifyingKey` (which the JS
-//! wrappers wrap in the package's own classes, `pkg-template/core.mjs`), and
-//! the verifying keys a caller gives: PEM text, the package's key objects
-//! (resolved by the wrappers' `keyPem`, without calling into them), or any
-//! object with `publicKeyPem()`; one, or an array for key rotation.
+//! wrappers wrap in the package's own classes, `pkg-template/core.mjs`), the
+//! HMAC secrets (kept here, in wasm memory, under a number the package's
+//! `HmacKey` holds privately), and the verifying keys a caller gives: PEM
+//! text, the package's key objects (resolved by the wrappers' `keyPem`,
+//! without calling into them), or any object with `publicKeyPem()`; one, or
+//! an array for key rotation, RSA and HMAC mixed.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
 use super::cache::TextCache;
-use super::gateway::{array_items, is_array, member, method_text, string_arg, ItemsError};
+use super::gateway::{
+    array_items, bytes_arg, canonical_options, is_array, member, method_text, string_arg, ItemsError,
+};
 use super::js::{js_error, wipe};
 use super::options::{whole_number_member, THROWS};
 use super::JsResult;
+use crate::callback::keys::CallbackKey;
 use crate::error::Error;
+use crate::hmac::HmacKey;
 use crate::rsa::keys;
+
+/// The token of `key` in the encoding and padding the options give (the spec's: PEM, padded).
+fn token_of(key: &keys::VerifyingKey, options: &JsValue) -> Result<String, Error> {
+    let profile = canonical_options(options)?;
+    let token = key.token_in(profile.token);
+    Ok(if profile.canonical.padding { token } else { token.trim_end_matches('=') }.to_owned())
+}
 
 /// An RSA private key that signs requests.
 #[wasm_bindgen]
@@ -44,9 +57,13 @@ impl SigningKey {
         keys::SigningKey::generate(bits).map(SigningKey).map_err(js_error)
     }
 
-    /// The `x-access-token` header value for this key.
-    pub fn token(&self) -> String {
-        self.0.verifying_key().token().to_owned()
+    /// The `x-access-token` header value for this key, in the options' `token`
+    /// encoding and `padding` (PEM, padded, unless told).
+    pub fn token(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: JsValue,
+    ) -> JsResult<String> {
+        token_of(self.0.verifying_key(), &options).map_err(js_error)
     }
 
     /// The public key as SubjectPublicKeyInfo PEM.
@@ -92,9 +109,13 @@ impl VerifyingKey {
         keys::VerifyingKey::from_pem(&pem).map(VerifyingKey).map_err(js_error)
     }
 
-    /// The `x-access-token` value the service sends with this key.
-    pub fn token(&self) -> String {
-        self.0.token().to_owned()
+    /// The `x-access-token` value the service sends with this key, in the
+    /// options' `token` encoding and `padding` (PEM, padded, unless told).
+    pub fn token(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: JsValue,
+    ) -> JsResult<String> {
+        token_of(&self.0, &options).map_err(js_error)
     }
 
     /// The key as SubjectPublicKeyInfo PEM.
@@ -111,8 +132,74 @@ impl VerifyingKey {
 }
 
 thread_local! {
+    /// The HMAC secrets, by the number the package's `HmacKey` holds. Each is
+    /// wiped when removed (`__hmacKeyFree`), as its `Zeroizing` buffer drops.
+    static HMAC_KEYS: RefCell<Vec<(u32, HmacKey)>> = const { RefCell::new(Vec::new()) };
+    /// The next number for an HMAC key; numbers are never reused.
+    static NEXT_HMAC: Cell<u32> = const { Cell::new(1) };
     /// Parsed verifying keys by PEM, so that repeated calls skip parsing.
     static KEY_CACHE: RefCell<TextCache<keys::VerifyingKey, 16>> = const { RefCell::new(TextCache::new()) };
+}
+
+/// Most HMAC keys alive at once: more is a leak (keys made and never freed).
+const MAX_HMAC_KEYS: usize = 4096;
+
+/// Reads an HMAC secret (a string, or bytes) into wasm memory and returns its
+/// number; the caller's bytes are not kept. The JS core's `HmacKey.fromSecret`.
+#[wasm_bindgen(js_name = __hmacKeyFromSecret, skip_typescript)]
+pub fn hmac_key_from_secret(secret: JsValue) -> JsResult<u32> {
+    let key = match secret.as_string() {
+        Some(text) => {
+            let key = HmacKey::from_text(&text);
+            wipe(text);
+            key
+        }
+        None => match bytes_arg(&secret) {
+            Some(mut bytes) => {
+                let key = HmacKey::from_bytes(&bytes);
+                zeroize::Zeroize::zeroize(&mut bytes);
+                key
+            }
+            None => Err(Error::InvalidArgument {
+                name: "secret".into(),
+                reason: "must be the secret as a string or bytes (Uint8Array, Buffer, ArrayBuffer)".into(),
+            }),
+        },
+    }
+    .map_err(js_error)?;
+    HMAC_KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        if keys.len() >= MAX_HMAC_KEYS {
+            return Err(js_error(Error::InvalidArgument {
+                name: "secret".into(),
+                reason: format!(
+                    "would be the {}th live HMAC key; free() the keys you no longer use",
+                    MAX_HMAC_KEYS + 1
+                ),
+            }));
+        }
+        let id = NEXT_HMAC.with(|next| next.replace(next.get().wrapping_add(1)));
+        keys.push((id, key));
+        Ok(id)
+    })
+}
+
+/// Wipes and forgets the HMAC key with this number (nothing if there is none).
+#[wasm_bindgen(js_name = __hmacKeyFree, skip_typescript)]
+pub fn hmac_key_free(id: u32) {
+    // Dropped outside the borrow; the secret is wiped when the last clone drops.
+    let removed = HMAC_KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        keys.iter().position(|(key_id, _)| *key_id == id).map(|at| keys.swap_remove(at))
+    });
+    drop(removed);
+}
+
+/// The HMAC key with this number, or the error of a freed key.
+pub(super) fn hmac_key(id: u32) -> Result<HmacKey, Error> {
+    HMAC_KEYS
+        .with(|keys| keys.borrow().iter().find(|(key_id, _)| *key_id == id).map(|(_, key)| key.clone()))
+        .ok_or_else(|| Error::InvalidArgument { name: "key".into(), reason: FREED_KEY.into() })
 }
 
 /// Most verifying keys accepted at once (the current key and a few during rotation).
@@ -123,9 +210,10 @@ const MAX_VERIFYING_KEYS: usize = 64;
 const FREED_KEY: &str = "is a key that was freed (free() was called on it)";
 
 /// Verifying keys from one key or an array of them. `key_pem` is the wrappers'
-/// resolver of their own key objects: the PEM of a live one, `null` for a freed one,
-/// `undefined` for anything else; it runs no caller code and never throws.
-pub(super) fn verifying_keys(value: &JsValue, key_pem: &Function) -> Result<Vec<keys::VerifyingKey>, Error> {
+/// resolver of their own key objects: the PEM of a live RSA one, the number of
+/// a live `HmacKey`, `null` for a freed one, `undefined` for anything else; it
+/// runs no caller code and never throws.
+pub(super) fn verifying_keys(value: &JsValue, key_pem: &Function) -> Result<Vec<CallbackKey>, Error> {
     let refused = |reason: String| Error::InvalidArgument { name: "verifyingKey".into(), reason };
     let throws = || refused(THROWS.into());
     let items: Vec<JsValue> = if is_array(value).map_err(|_| throws())? {
@@ -139,23 +227,27 @@ pub(super) fn verifying_keys(value: &JsValue, key_pem: &Function) -> Result<Vec<
     items.iter().map(|item| verifying_key(item, key_pem)).collect()
 }
 
-fn verifying_key(value: &JsValue, key_pem: &Function) -> Result<keys::VerifyingKey, Error> {
+fn verifying_key(value: &JsValue, key_pem: &Function) -> Result<CallbackKey, Error> {
     let refused = |reason: &str| Error::InvalidArgument { name: "verifyingKey".into(), reason: reason.into() };
-    let not_a_key = || refused("must be a VerifyingKey, a PEM string, or an array of them");
+    let not_a_key = || refused("must be a VerifyingKey, an HmacKey, a PEM string, or an array of them");
     let pem = match value.as_string() {
         Some(pem) => pem,
         None if !value.is_object() && !value.is_function() => return Err(not_a_key()),
         None => match key_pem.call1(&JsValue::UNDEFINED, value) {
             Ok(pem) if pem.is_string() => pem.as_string().ok_or_else(not_a_key)?,
+            Ok(id) if id.as_f64().is_some() => {
+                let id = id.as_f64().map_or(0, |id| id as u32);
+                return hmac_key(id).map(CallbackKey::Hmac).map_err(|_| refused(FREED_KEY));
+            }
             Ok(freed) if freed.is_null() => return Err(refused(FREED_KEY)),
             // Anything else with publicKeyPem(); a getter or method that throws is caught.
             _ => method_text(value, "publicKeyPem").ok_or_else(not_a_key)?,
         },
     };
     if let Some(key) = KEY_CACHE.with(|cache| cache.borrow().get(&pem)) {
-        return Ok(key);
+        return Ok(CallbackKey::Rsa(key));
     }
     let key = keys::VerifyingKey::from_pem(&pem)?;
     KEY_CACHE.with(|cache| cache.borrow_mut().insert(pem, key.clone()));
-    Ok(key)
+    Ok(CallbackKey::Rsa(key))
 }

@@ -7,9 +7,13 @@
 //! members a reader takes further (`options`, `timestamp`).
 
 use crate::callback::VerifyOptions;
-use crate::canonical::{Booleans, CanonicalOptions, Falsy, Order, TIMESTAMP_RULE};
+use crate::canonical::{Booleans, Falsy, Numbers, Order, TIMESTAMP_RULE};
 use crate::error::Error;
+use crate::hmac::{SignatureEncoding, DEFAULT_ALGORITHM_HEADER};
 use crate::json::{Limits, MAX_SAFE_INTEGER};
+use crate::profile::{profile_named, Profile, PROFILES};
+use crate::rsa::keys::TokenEncoding;
+use crate::rsa::pkcs1v15::Digest;
 
 /// A member's value as read once by the gateway.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,40 +131,101 @@ impl<O> Members<O> {
     }
 }
 
-/// Member names of the canonical options.
-pub(crate) const CANONICAL_FIELDS: &[&str] = &["falsy", "booleans", "padding", "order"];
+/// Member names of the profile options (the canonical options and the signature's).
+pub(crate) const CANONICAL_FIELDS: &[&str] =
+    &["profile", "falsy", "booleans", "padding", "order", "numbers", "digest", "token", "signatureEncoding"];
 
-/// Reads the canonical options from their checked members (see [`canonical_shape`]).
-pub(crate) fn canonical_options<O>(mut members: Members<O>) -> Result<CanonicalOptions, Error> {
-    let mut options = CanonicalOptions::DEFAULT;
-    if let Some(falsy) = option_text(members.take("falsy"), "falsy")? {
-        options.falsy = match falsy.as_str() {
-            "none" => Falsy::None,
-            "null" => Falsy::Null,
-            other => return Err(bad_choice("falsy", other, "none, null")),
-        };
+/// One choice of an option: its JS spelling and its value.
+type Choices<T> = [(&'static str, T)];
+
+const FALSY: &Choices<Falsy> = &[("none", Falsy::None), ("null", Falsy::Null)];
+const BOOLEANS: &Choices<Booleans> =
+    &[("python", Booleans::Python), ("lower", Booleans::Lower), ("digit", Booleans::Digit)];
+const ORDER: &Choices<Order> = &[("codepoint", Order::CodePoint), ("utf16", Order::Utf16)];
+const NUMBERS: &Choices<Numbers> = &[("python", Numbers::Python), ("js", Numbers::Js)];
+const DIGEST: &Choices<Digest> = &[("single", Digest::Single), ("double", Digest::Double)];
+const TOKEN: &Choices<TokenEncoding> = &[("pem", TokenEncoding::Pem), ("der", TokenEncoding::Der)];
+const SIGNATURE_ENCODING: &Choices<SignatureEncoding> =
+    &[("base64url", SignatureEncoding::Base64Url), ("hex", SignatureEncoding::Hex)];
+
+/// The JS spelling of `value` among `choices`.
+fn spelling<T: PartialEq>(choices: &Choices<T>, value: T) -> &'static str {
+    choices.iter().find(|(_, choice)| *choice == value).map_or("", |(name, _)| name)
+}
+
+/// Reads member `name` as one of `choices` into `slot` (left as it is when absent).
+fn choose<O, T: Copy>(members: &mut Members<O>, name: &str, choices: &Choices<T>, slot: &mut T) -> Result<(), Error> {
+    let spellings: Vec<&str> = choices.iter().map(|(spelled, _)| *spelled).collect();
+    if let Some(at) = choice_index(members.take(name), name, &spellings)? {
+        *slot = choices[at].1;
     }
-    if let Some(booleans) = option_text(members.take("booleans"), "booleans")? {
-        options.booleans = match booleans.as_str() {
-            "python" => Booleans::Python,
-            "lower" => Booleans::Lower,
-            "digit" => Booleans::Digit,
-            other => return Err(bad_choice("booleans", other, "python, lower, digit")),
-        };
+    Ok(())
+}
+
+/// Which of `spellings` member `name` holds (`None` when absent); the one
+/// non-generic reader behind [`choose`].
+fn choice_index<O>(member: Member<O>, name: &str, spellings: &[&str]) -> Result<Option<usize>, Error> {
+    match option_text(member, name)? {
+        None => Ok(None),
+        Some(text) => match spellings.iter().position(|spelled| *spelled == text) {
+            Some(at) => Ok(Some(at)),
+            None => Err(bad_choice(name, &text, &spellings.join(", "))),
+        },
     }
+}
+
+/// Reads the profile options from their checked members (see [`canonical_shape`]):
+/// a named `profile` (the spec's when none), with each other member overriding it.
+pub(crate) fn canonical_options<O>(mut members: Members<O>) -> Result<Profile, Error> {
+    let mut profile = match option_text(members.take("profile"), "profile")? {
+        None => Profile::SPEC,
+        Some(name) => profile_named(&name).ok_or_else(|| {
+            let names: Vec<&str> = PROFILES.iter().map(|named| named.name).collect();
+            bad_choice("profile", &name, &names.join(", "))
+        })?,
+    };
+    let canonical = &mut profile.canonical;
+    choose(&mut members, "falsy", FALSY, &mut canonical.falsy)?;
+    choose(&mut members, "booleans", BOOLEANS, &mut canonical.booleans)?;
     match members.take("padding") {
-        Member::Bool(padding) => options.padding = padding,
+        Member::Bool(padding) => canonical.padding = padding,
         member if member.is_absent() => {}
         member => return Err(option_type("padding", "a boolean", member.type_name())),
     }
-    if let Some(order) = option_text(members.take("order"), "order")? {
-        options.order = match order.as_str() {
-            "codepoint" => Order::CodePoint,
-            "utf16" => Order::Utf16,
-            other => return Err(bad_choice("order", other, "codepoint, utf16")),
-        };
+    choose(&mut members, "order", ORDER, &mut canonical.order)?;
+    choose(&mut members, "numbers", NUMBERS, &mut canonical.numbers)?;
+    choose(&mut members, "digest", DIGEST, &mut profile.digest)?;
+    choose(&mut members, "token", TOKEN, &mut profile.token)?;
+    choose(&mut members, "signatureEncoding", SIGNATURE_ENCODING, &mut profile.signature_encoding)?;
+    Ok(profile)
+}
+
+/// The profile as JS spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Spelling {
+    pub(crate) falsy: &'static str,
+    pub(crate) booleans: &'static str,
+    pub(crate) padding: bool,
+    pub(crate) order: &'static str,
+    pub(crate) numbers: &'static str,
+    pub(crate) digest: &'static str,
+    pub(crate) token: &'static str,
+    pub(crate) signature_encoding: &'static str,
+}
+
+/// The JS spelling of every rule of a profile.
+pub(crate) fn profile_spelling(profile: &Profile) -> Spelling {
+    let c = &profile.canonical;
+    Spelling {
+        falsy: spelling(FALSY, c.falsy),
+        booleans: spelling(BOOLEANS, c.booleans),
+        padding: c.padding,
+        order: spelling(ORDER, c.order),
+        numbers: spelling(NUMBERS, c.numbers),
+        digest: spelling(DIGEST, profile.digest),
+        token: spelling(TOKEN, profile.token),
+        signature_encoding: spelling(SIGNATURE_ENCODING, profile.signature_encoding),
     }
-    Ok(options)
 }
 
 /// The canonical options' members, or their refusal as `INVALID_OPTION`.
@@ -184,26 +249,8 @@ fn bad_choice(name: &str, value: &str, allowed: &str) -> Error {
     Error::InvalidOption { name: name.into(), reason: format!("cannot be '{value}'; use one of {allowed}") }
 }
 
-/// The canonical options as JS spells them: `[falsy, booleans, padding, order]`.
-pub(crate) fn canonical_spelling(options: &CanonicalOptions) -> (&'static str, &'static str, bool, &'static str) {
-    let falsy = match options.falsy {
-        Falsy::None => "none",
-        Falsy::Null => "null",
-    };
-    let booleans = match options.booleans {
-        Booleans::Python => "python",
-        Booleans::Lower => "lower",
-        Booleans::Digit => "digit",
-    };
-    let order = match options.order {
-        Order::CodePoint => "codepoint",
-        Order::Utf16 => "utf16",
-    };
-    (falsy, booleans, options.padding, order)
-}
-
 /// Member names of `signRequest`'s options.
-pub(crate) const SIGN_FIELDS: &[&str] = &["merchantId", "backend", "strict", "timestamp", "options"];
+pub(crate) const SIGN_FIELDS: &[&str] = &["merchantId", "backend", "strict", "timestamp", "options", "algorithmHeader"];
 
 /// `signRequest`'s options, checked; `timestamp` and `options` go on to their own readers.
 pub(crate) struct SignFields<O> {
@@ -212,6 +259,8 @@ pub(crate) struct SignFields<O> {
     pub(crate) strict: bool,
     pub(crate) timestamp: Member<O>,
     pub(crate) options: Member<O>,
+    /// `x-access-merchant-algorithm` of a request signed with an HMAC key.
+    pub(crate) algorithm_header: String,
 }
 
 pub(crate) fn sign_fields<O>(list: Result<Vec<(String, Member<O>)>, ShapeError>) -> Result<SignFields<O>, Error> {
@@ -225,12 +274,15 @@ pub(crate) fn sign_fields<O>(list: Result<Vec<(String, Member<O>)>, ShapeError>)
     };
     let backend = optional_text(members.take("backend"), "backend")?;
     let strict = optional_bool(members.take("strict"), "strict")?.unwrap_or(false);
+    let algorithm_header = optional_text(members.take("algorithmHeader"), "algorithmHeader")?
+        .unwrap_or_else(|| DEFAULT_ALGORITHM_HEADER.into());
     Ok(SignFields {
         merchant_id,
         backend,
         strict,
         timestamp: members.take("timestamp"),
         options: members.take("options"),
+        algorithm_header,
     })
 }
 
@@ -255,10 +307,12 @@ pub(crate) struct VerifyFields<O> {
 impl<O> VerifyFields<O> {
     /// The core's options, with the canonical ones read and the clock read only when a
     /// tolerance is set without `now`.
-    pub(crate) fn into_options(self, canonical: CanonicalOptions, clock: impl FnOnce() -> u64) -> VerifyOptions {
+    pub(crate) fn into_options(self, profile: Profile, clock: impl FnOnce() -> u64) -> VerifyOptions {
         let now = self.now.or_else(|| self.tolerance_seconds.map(|_| clock()));
         VerifyOptions {
-            canonical,
+            canonical: profile.canonical,
+            digest: profile.digest,
+            signature_encoding: profile.signature_encoding,
             tolerance_seconds: self.tolerance_seconds,
             now,
             limits: self.limits,
@@ -410,6 +464,7 @@ pub(crate) fn native_chosen(backend: Option<&str>, rsa: NativeRsa) -> Result<boo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::canonical::CanonicalOptions;
 
     type M = Member<()>;
 
@@ -424,7 +479,7 @@ mod tests {
     #[test]
     fn canonical_options_read_every_spelling_and_refuse_others() {
         let read = |members: &[(&str, M)]| canonical_shape(list(members)).and_then(canonical_options);
-        assert_eq!(read(&[]).ok(), Some(CanonicalOptions::DEFAULT));
+        assert_eq!(read(&[]).ok(), Some(Profile::SPEC));
         let all = read(&[
             ("falsy", text("null")),
             ("booleans", text("digit")),
@@ -432,14 +487,20 @@ mod tests {
             ("order", text("utf16")),
         ])
         .ok();
-        let expected =
-            CanonicalOptions { falsy: Falsy::Null, booleans: Booleans::Digit, padding: false, order: Order::Utf16 };
-        assert_eq!(all, Some(expected));
-        assert_eq!(canonical_spelling(&expected), ("null", "digit", false, "utf16"));
+        let expected = CanonicalOptions {
+            falsy: Falsy::Null,
+            booleans: Booleans::Digit,
+            padding: false,
+            order: Order::Utf16,
+            numbers: Numbers::Python,
+        };
+        assert_eq!(all.map(|p| p.canonical), Some(expected));
+        let spelled = profile_spelling(&Profile { canonical: expected, ..Profile::SPEC });
         assert_eq!(
-            read(&[("falsy", Member::Null), ("order", Member::Undefined)]).ok(),
-            Some(CanonicalOptions::DEFAULT)
+            (spelled.falsy, spelled.booleans, spelled.padding, spelled.order),
+            ("null", "digit", false, "utf16")
         );
+        assert_eq!(read(&[("falsy", Member::Null), ("order", Member::Undefined)]).ok(), Some(Profile::SPEC));
         for (members, code) in [
             (vec![("falsy", text("all"))], "INVALID_OPTION"),
             (vec![("sort", text("utf16"))], "INVALID_OPTION"),
@@ -451,9 +512,62 @@ mod tests {
             assert_eq!(error, Some(code.to_string()), "{members:?}");
         }
         let unknown = read(&[("sort", text("x"))]).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(unknown.contains("falsy, booleans, padding, order"), "{unknown}");
+        assert!(
+            unknown.contains("profile, falsy, booleans, padding, order, numbers, digest, token, signatureEncoding"),
+            "{unknown}"
+        );
         let shape = canonical_shape::<()>(Err(ShapeError::NotObject)).err().map(|e| e.code().to_string());
         assert_eq!(shape, Some("INVALID_OPTION".to_string()));
+    }
+
+    #[test]
+    fn a_named_profile_with_overrides_and_every_new_dimension() {
+        let read = |members: &[(&str, M)]| canonical_shape(list(members)).and_then(canonical_options);
+        let js = profile_named("public-js-client");
+        assert_eq!(read(&[("profile", text("public-js-client"))]).ok(), js);
+        let padded = read(&[("profile", text("public-js-client")), ("padding", Member::Bool(true))]).ok();
+        assert_eq!(
+            padded.map(|p| (p.canonical.padding, p.digest, p.token)),
+            Some((true, Digest::Double, TokenEncoding::Der))
+        );
+        let each = read(&[
+            ("numbers", text("js")),
+            ("digest", text("double")),
+            ("token", text("der")),
+            ("signatureEncoding", text("hex")),
+        ])
+        .ok();
+        let spelled = each.as_ref().map(profile_spelling);
+        assert_eq!(
+            spelled.map(|s| (s.numbers, s.digest, s.token, s.signature_encoding)),
+            Some(("js", "double", "der", "hex"))
+        );
+        for named in PROFILES {
+            let s = profile_spelling(&named.profile);
+            let members = [
+                ("falsy", text(s.falsy)),
+                ("booleans", text(s.booleans)),
+                ("padding", Member::Bool(s.padding)),
+                ("order", text(s.order)),
+                ("numbers", text(s.numbers)),
+                ("digest", text(s.digest)),
+                ("token", text(s.token)),
+                ("signatureEncoding", text(s.signature_encoding)),
+            ];
+            assert_eq!(read(&members).ok(), Some(named.profile), "{} spelled out reads back", named.name);
+        }
+        for (name, value) in [
+            ("profile", "python"),
+            ("numbers", "float"),
+            ("digest", "triple"),
+            ("token", "spki"),
+            ("signatureEncoding", "base64"),
+        ] {
+            let error = read(&[(name, text(value))]).err().map(|e| (e.code().to_string(), e.to_string()));
+            let (code, message) = error.unwrap_or_default();
+            assert_eq!(code, "INVALID_OPTION", "{name}");
+            assert!(message.contains("use one of"), "{message}");
+        }
     }
 
     #[test]
@@ -467,6 +581,7 @@ mod tests {
         assert_eq!((fields.merchant_id.as_str(), fields.strict, fields.backend), ("m", true, None));
         assert_eq!(timestamp_text(&fields.timestamp).ok().as_deref(), Some("5"));
         assert_eq!(fields.options, Member::Undefined);
+        assert_eq!(fields.algorithm_header, DEFAULT_ALGORITHM_HEADER);
         for members in [
             vec![],
             vec![("merchantId", Member::Number(1.0))],
@@ -508,12 +623,12 @@ mod tests {
         else {
             panic!("refused")
         };
-        let options = fields.into_options(CanonicalOptions::DEFAULT, || 42);
+        let options = fields.into_options(Profile::SPEC, || 42);
         assert_eq!((options.tolerance_seconds, options.now, options.limits.max_bytes), (Some(300), Some(42), 1024));
         let Ok(fields) = read(&[("now", Member::Number(7.0)), ("allowAmbiguous", Member::Bool(true))]) else {
             panic!("refused")
         };
-        let options = fields.into_options(CanonicalOptions::DEFAULT, || 42);
+        let options = fields.into_options(Profile::SPEC, || 42);
         assert_eq!((options.tolerance_seconds, options.now, options.allow_ambiguous), (None, Some(7), true));
         assert_eq!(
             read(&[("toleranceSeconds", Member::Null)]).err().map(|e| e.code().to_string()),

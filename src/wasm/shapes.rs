@@ -4,31 +4,81 @@
 
 use serde::Serialize;
 
-use super::options::canonical_spelling;
+use super::options::profile_spelling;
+use crate::callback::diagnose::{Cause, Diagnosis};
 use crate::callback::model::Callback;
 use crate::callback::{VerifiedCallback, VerifyOptions};
 use crate::canonical::ambiguity::Ambiguity;
-use crate::canonical::{CanonicalOptions, CanonicalSteps};
+use crate::canonical::CanonicalSteps;
 use crate::error::Error;
+use crate::profile::{Profile, PROFILES};
 use crate::request::signing::{AccessHeaders, PreparedRequest};
 use crate::spec::availability::{Integration, AVAILABILITY};
 use crate::spec::limits::lifetime_max;
 use crate::validate;
 
-/// The canonical options as JS spells them.
+/// A profile as JS spells it: an option object every function takes as it is.
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct OptionsOut {
     falsy: &'static str,
     booleans: &'static str,
     padding: bool,
     order: &'static str,
+    numbers: &'static str,
+    digest: &'static str,
+    /// Left out where it is not known (a verified callback: any token encoding is accepted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token: Option<&'static str>,
+    signature_encoding: &'static str,
 }
 
-impl From<&CanonicalOptions> for OptionsOut {
-    fn from(options: &CanonicalOptions) -> Self {
-        let (falsy, booleans, padding, order) = canonical_spelling(options);
-        OptionsOut { falsy, booleans, padding, order }
+impl From<&Profile> for OptionsOut {
+    fn from(profile: &Profile) -> Self {
+        let s = profile_spelling(profile);
+        OptionsOut {
+            falsy: s.falsy,
+            booleans: s.booleans,
+            padding: s.padding,
+            order: s.order,
+            numbers: s.numbers,
+            digest: s.digest,
+            token: Some(s.token),
+            signature_encoding: s.signature_encoding,
+        }
     }
+}
+
+impl From<&VerifyOptions> for OptionsOut {
+    fn from(options: &VerifyOptions) -> Self {
+        let profile = Profile {
+            canonical: options.canonical,
+            digest: options.digest,
+            signature_encoding: options.signature_encoding,
+            ..Profile::SPEC
+        };
+        OptionsOut { token: None, ..OptionsOut::from(&profile) }
+    }
+}
+
+/// A row of `profiles()`.
+#[derive(Serialize)]
+pub(crate) struct ProfileOut {
+    name: &'static str,
+    description: &'static str,
+    options: OptionsOut,
+}
+
+/// Every named profile.
+pub(crate) fn profile_rows() -> Vec<ProfileOut> {
+    PROFILES
+        .iter()
+        .map(|named| ProfileOut {
+            name: named.name,
+            description: named.description,
+            options: OptionsOut::from(&named.profile),
+        })
+        .collect()
 }
 
 /// `canonicalSteps`' result.
@@ -46,7 +96,8 @@ impl<'a> From<&'a CanonicalSteps> for StepsOut<'a> {
     }
 }
 
-/// The four headers of a signed request.
+/// The headers of a signed request: the four of the spec (RSA), or the
+/// algorithm in place of the token (HMAC).
 #[derive(Serialize)]
 struct HeadersOut<'a> {
     #[serde(rename = "x-access-timestamp")]
@@ -55,8 +106,10 @@ struct HeadersOut<'a> {
     merchant_id: &'a str,
     #[serde(rename = "x-access-signature")]
     signature: &'a str,
-    #[serde(rename = "x-access-token")]
-    token: &'a str,
+    #[serde(rename = "x-access-token", skip_serializing_if = "Option::is_none")]
+    token: Option<&'a str>,
+    #[serde(rename = "x-access-merchant-algorithm", skip_serializing_if = "Option::is_none")]
+    algorithm: Option<&'a str>,
 }
 
 /// `signRequest`'s result: the exact body text to send and its headers.
@@ -72,7 +125,8 @@ impl<'a> SignedOut<'a> {
             timestamp: &h.timestamp,
             merchant_id: &h.merchant_id,
             signature: &h.signature,
-            token: &h.token,
+            token: h.token.as_deref(),
+            algorithm: h.algorithm.as_deref(),
         };
         SignedOut { body, headers }
     }
@@ -85,23 +139,27 @@ struct PreparedHeaders<'a> {
     timestamp: &'a str,
     #[serde(rename = "x-access-merchant-id")]
     merchant_id: &'a str,
-    #[serde(rename = "x-access-token")]
-    token: &'a str,
+    #[serde(rename = "x-access-token", skip_serializing_if = "Option::is_none")]
+    token: Option<&'a str>,
 }
 
-/// `prepareRequest`'s result.
+/// `prepareRequest`'s result: `digest` says what an RSA-SHA256 signs
+/// (`'double'`: the SHA-256 digest of `message`, not `message` itself).
 #[derive(Serialize)]
 pub(crate) struct PreparedOut<'a> {
     body: &'a str,
     message: &'a str,
     headers: PreparedHeaders<'a>,
     padding: bool,
+    digest: &'static str,
 }
 
 impl<'a> PreparedOut<'a> {
     pub(crate) fn new(body: &'a str, p: &'a PreparedRequest) -> Self {
-        let headers = PreparedHeaders { timestamp: &p.timestamp, merchant_id: &p.merchant_id, token: &p.token };
-        PreparedOut { body, message: &p.message, headers, padding: p.padding }
+        let headers =
+            PreparedHeaders { timestamp: &p.timestamp, merchant_id: &p.merchant_id, token: p.token.as_deref() };
+        let digest = profile_spelling(&Profile { digest: p.digest, ..Profile::SPEC }).digest;
+        PreparedOut { body, message: &p.message, headers, padding: p.padding, digest }
     }
 }
 
@@ -134,7 +192,7 @@ pub(crate) fn verified_json(verified: &VerifiedCallback, options: &VerifyOptions
             timestamp: verified.timestamp,
             merchant_id: &verified.merchant_id,
             key_index: verified.key_index,
-            options: OptionsOut::from(&options.canonical),
+            options: OptionsOut::from(options),
             ambiguous: !verified.ambiguities.is_empty(),
             ambiguities: &verified.ambiguities,
         },
@@ -155,21 +213,36 @@ pub(crate) struct DiagnosisOut {
     matched: bool,
     options: Option<OptionsOut>,
     matching: Vec<OptionsOut>,
+    key_index: Option<usize>,
+    /// `'rsa'` or `'hmac'`: the algorithm of the key that matched.
+    algorithm: Option<&'static str>,
+    token: Option<&'static str>,
     default_error: Option<ErrorOut>,
     token_matches_key: bool,
     messages_tried: usize,
+    /// `'key'`, `'body'` or `'rule'` when nothing matched.
+    cause: Option<&'static str>,
     hint: String,
 }
 
-impl From<crate::callback::Diagnosis> for DiagnosisOut {
-    fn from(d: crate::callback::Diagnosis) -> Self {
+impl DiagnosisOut {
+    /// The result, with `is_rsa` telling the algorithm of the configured key at an index.
+    pub(crate) fn new(d: Diagnosis, is_rsa: impl Fn(usize) -> bool) -> Self {
         DiagnosisOut {
             matched: d.matched,
             options: d.options.as_ref().map(OptionsOut::from),
             matching: d.matching.iter().map(OptionsOut::from).collect(),
+            key_index: d.key_index,
+            algorithm: d.key_index.map(|index| if is_rsa(index) { "rsa" } else { "hmac" }),
+            token: d.token.map(|token| profile_spelling(&Profile { token, ..Profile::SPEC }).token),
             default_error: d.default_error.map(|e| ErrorOut { code: e.code(), message: e.to_string() }),
             token_matches_key: d.token_matches_key,
             messages_tried: d.messages_tried,
+            cause: d.cause.map(|cause| match cause {
+                Cause::Key => "key",
+                Cause::Body => "body",
+                Cause::Rule => "rule",
+            }),
             hint: d.hint,
         }
     }
@@ -227,7 +300,8 @@ mod tests {
             timestamp: "1700000000".into(),
             merchant_id: "m".into(),
             signature: "c2ln".into(),
-            token: "dG9r".into(),
+            token: Some("dG9r".into()),
+            algorithm: None,
         };
         let text = serde_json::to_string(&SignedOut::new("{}", &headers)).unwrap_or_default();
         assert_eq!(
@@ -238,22 +312,40 @@ mod tests {
             message: "e30=1".into(),
             timestamp: "1".into(),
             merchant_id: "m".into(),
-            token: "dG9r".into(),
+            token: Some("dG9r".into()),
+            algorithm: None,
             padding: false,
+            digest: crate::rsa::pkcs1v15::Digest::Double,
+            signature_encoding: crate::hmac::SignatureEncoding::Base64Url,
         };
         let text = serde_json::to_string(&PreparedOut::new("{}", &prepared)).unwrap_or_default();
         assert_eq!(
             text,
-            r#"{"body":"{}","message":"e30=1","headers":{"x-access-timestamp":"1","x-access-merchant-id":"m","x-access-token":"dG9r"},"padding":false}"#
+            r#"{"body":"{}","message":"e30=1","headers":{"x-access-timestamp":"1","x-access-merchant-id":"m","x-access-token":"dG9r"},"padding":false,"digest":"double"}"#
+        );
+        let hmac = AccessHeaders { token: None, algorithm: Some("HMAC-SHA512".into()), ..headers };
+        let text = serde_json::to_string(&SignedOut::new("{}", &hmac)).unwrap_or_default();
+        assert!(
+            text.ends_with(r#""x-access-signature":"c2ln","x-access-merchant-algorithm":"HMAC-SHA512"}}"#),
+            "{text}"
         );
     }
 
     #[test]
     fn options_and_steps_as_js_spells_them() {
-        let text = serde_json::to_string(&OptionsOut::from(&CanonicalOptions::DEFAULT)).unwrap_or_default();
-        assert_eq!(text, r#"{"falsy":"none","booleans":"python","padding":true,"order":"codepoint"}"#);
-        let steps =
-            crate::canonical::canonical_steps(&crate::json::Json::Object(vec![]), "1", &CanonicalOptions::DEFAULT);
+        let text = serde_json::to_string(&OptionsOut::from(&Profile::SPEC)).unwrap_or_default();
+        assert_eq!(
+            text,
+            r#"{"falsy":"none","booleans":"python","padding":true,"order":"codepoint","numbers":"python","digest":"single","token":"pem","signatureEncoding":"base64url"}"#
+        );
+        let verified = serde_json::to_string(&OptionsOut::from(&VerifyOptions::default())).unwrap_or_default();
+        assert!(!verified.contains("token"), "{verified}");
+        assert_eq!(profile_rows().len(), PROFILES.len());
+        let steps = crate::canonical::canonical_steps(
+            &crate::json::Json::Object(vec![]),
+            "1",
+            &crate::canonical::CanonicalOptions::DEFAULT,
+        );
         let Ok(steps) = steps else { panic!("no steps") };
         let text = serde_json::to_string(&StepsOut::from(&steps)).unwrap_or_default();
         assert!(text.starts_with(r#"{"entries":[],"joined":"","encoded":"#), "{text}");

@@ -6,8 +6,13 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
-/** Canonical-form variant. Defaults: falsy 'none', booleans 'python', padding true, order 'codepoint'. */
+/**
+ * A sender's rules: the canonical form, and how the message is signed. Every function that
+ * takes options takes all of these (each uses what applies to it). Defaults: the 'spec' profile.
+ */
 export interface CanonicalOptions {
+  /** Start from a named profile (see `profiles()`); the other members override it. */
+  profile?: ProfileName;
   /** 'none': null, "", 0, 0.0 and false are written `None` (default). 'null': only null is. */
   falsy?: 'none' | 'null';
   /** How true/false are written when not `None`: 'python' True/False (default), 'lower' true/false, 'digit' 1/0. */
@@ -16,17 +21,35 @@ export interface CanonicalOptions {
   padding?: boolean;
   /** Entry order: 'codepoint' (default, as Python) or 'utf16' (as JS `Array.prototype.sort`). */
   order?: 'codepoint' | 'utf16';
+  /** Numbers: 'python' (default: integers exact, floats as `repr`) or 'js' (as `String(JSON.parse(text))`). */
+  numbers?: 'python' | 'js';
+  /** What RSA-SHA256 signs: 'single' (default: the message) or 'double' (the message's SHA-256 digest). */
+  digest?: 'single' | 'double';
+  /** `x-access-token` (RSA): base64url of the public key's 'pem' text (default) or 'der' bytes. Verifying accepts both. */
+  token?: 'pem' | 'der';
+  /** An HMAC signature's text: 'base64url' (default; follows `padding`) or 'hex'. */
+  signatureEncoding?: 'base64url' | 'hex';
 }
+/** The named profiles. */
+export type ProfileName = 'spec' | 'public-js-client' | 'callback-docs';
+/** Every rule of a profile, spelled out. */
+export type ProfileOptions = Required<Omit<CanonicalOptions, 'profile'>>;
+/** A row of `profiles()`. */
+export interface ProfileInfo { name: ProfileName; description: string; options: ProfileOptions; }
 /** A request or callback body: exact JSON text (signed as is), UTF-8 bytes, or a plain object. */
 export type Body = string | Uint8Array | object;
 /** Unix seconds, as a number or a string of digits. */
 export type Timestamp = number | string;
 export interface CanonicalStepsResult { entries: string[]; joined: string; encoded: string; message: string; }
+/** The headers of a signed request: the spec's four (RSA), or the algorithm in place of the token (HMAC). */
 export interface AccessHeaders {
   'x-access-timestamp': string;
   'x-access-merchant-id': string;
   'x-access-signature': string;
-  'x-access-token': string;
+  /** RSA: base64url of the public key (the `token` option). */
+  'x-access-token'?: string;
+  /** HMAC: the `algorithmHeader` option ('HMAC-SHA512' unless told). */
+  'x-access-merchant-algorithm'?: string;
 }
 /**
  * Which RSA implementation runs. 'native': node:crypto in Node (sync), WebCrypto in the
@@ -44,6 +67,11 @@ export interface SignOptions {
    * holding ':' or ';', or text holding ';' followed by ':' text. Off by default.
    */
   strict?: boolean | undefined;
+  /**
+   * The `x-access-merchant-algorithm` value of a request signed with an HmacKey. The spec does not
+   * document it; default 'HMAC-SHA512'.
+   */
+  algorithmHeader?: string | undefined;
 }
 export interface SignedRequest { body: string; headers: AccessHeaders; }
 /** Header names in any letter case. */
@@ -85,19 +113,31 @@ export interface VerifiedCallback extends Callback {
     /** As received: x-access-merchant-id is not covered by the signature. */
     merchantId: string;
     keyIndex: number;
-    options: Required<CanonicalOptions>;
+    options: Omit<ProfileOptions, 'token'>;
     /** True only with `allowAmbiguous`, for a body its signed message does not determine. */
     ambiguous: boolean;
     ambiguities: Ambiguity[];
   };
 }
+/** What `diagnoseCallback` found. */
 export interface Diagnosis {
   matched: boolean;
-  options: Required<CanonicalOptions> | null;
-  matching: Array<Required<CanonicalOptions>>;
+  /** The sender's rules: pass them to `verifyCallback` as `{ options }` as they are. A named profile when one matches. */
+  options: ProfileOptions | null;
+  /** Every combination that verifies (several when the body has no leaf they treat differently). */
+  matching: ProfileOptions[];
+  /** Which of the given keys verifies. */
+  keyIndex: number | null;
+  /** That key's algorithm. */
+  algorithm: 'rsa' | 'hmac' | null;
+  /** The encoding of the token the sender sent, when it carries an RSA key. */
+  token: 'pem' | 'der' | null;
   defaultError: { code: ErrorCode; message: string } | null;
   tokenMatchesKey: boolean;
+  /** Distinct messages built and checked. */
   messagesTried: number;
+  /** When nothing matched, the first cause the evidence leaves: the key, else the body, else a rule we do not know. */
+  cause: 'key' | 'body' | 'rule' | null;
   hint: string;
 }
 export type ErrorCode =
@@ -128,12 +168,14 @@ const TS_NATIVE_TYPES: &'static str = r#"
 export interface PreparedRequest {
   /** The exact body text to send. */
   body: string;
-  /** The canonical message: sign the SHA-256 of its UTF-8 bytes (RSA PKCS#1 v1.5). */
+  /** The canonical message: RSA PKCS#1 v1.5 signs the SHA-256 of its UTF-8 bytes (see `digest`). */
   message: string;
   /** The headers but `x-access-signature`. */
-  headers: { 'x-access-timestamp': string; 'x-access-merchant-id': string; 'x-access-token': string };
+  headers: { 'x-access-timestamp': string; 'x-access-merchant-id': string; 'x-access-token'?: string };
   /** Whether `x-access-signature` keeps its base64url `=` padding (the `padding` option). */
   padding: boolean;
+  /** 'double': RSA-SHA256 signs the SHA-256 digest of `message`, not `message` itself. */
+  digest: 'single' | 'double';
 }
 /** What the wrappers' `prepareCallback` returns: all of `verifyCallback` but the RSA check. */
 export interface PreparedCallback {
@@ -141,6 +183,8 @@ export interface PreparedCallback {
   message: string;
   /** The decoded `x-access-signature`, of the key's length. */
   signature: Uint8Array;
+  /** What RSA-SHA256 verifies (the message, or its SHA-256 under `digest: 'double'`); undefined for HMAC, checked already. */
+  data: Uint8Array | undefined;
   /** Which of the given keys the token names: verify with this one. */
   keyIndex: number;
   /** What `verifyCallback` returns once the signature checks... */

@@ -69,3 +69,73 @@ test('WebCrypto and wasm agree on every vector in Chromium', async () => {
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('every sender dialect signs byte-exact and verifies in Chromium, with WebCrypto and with the wasm', async () => {
+  const keys = Object.fromEntries(fs.readdirSync(keysDir).map((f) => [`keys/${f}`, fs.readFileSync(path.join(keysDir, f), 'utf8')]));
+  const ours = JSON.parse(fs.readFileSync(path.join(root, 'tests', 'fixtures', 'dialects_reference.json'), 'utf8'));
+  const files = [readVector('dialects.json'), ours];
+  const page = await e2e.browser.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.goto(`${e2e.server.origin}/pkg/package.json`);
+  const report = await page.evaluate(async ({ files, keys }) => {
+    const m = await import('/pkg/web/index.js');
+    await m.default();
+    const failures = [];
+    const counts = { messages: 0, rsa: 0, hmac: 0 };
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    const code = async (run) => {
+      try {
+        await run();
+        return 'ok';
+      } catch (e) {
+        return e.code;
+      }
+    };
+    const good = (verdict) => ['ok', 'INVALID_CALLBACK', 'AMBIGUOUS_CALLBACK'].includes(verdict);
+    const signingKeys = {};
+    const keyFor = (relative) => (signingKeys[relative] ??= m.SigningKey.fromPem(keys[relative]));
+    const tampered = (body) => (body.trim() === '' ? '{"zz":"1"}' : body.replace('{', '{"zz":"1",').replace(',}', '}'));
+    for (const file of files) {
+      for (const c of file.messages) {
+        if (m.canonicalMessage(c.body, c.timestamp, c.options) !== c.message) failures.push(`${c.name}: message`);
+        counts.messages++;
+      }
+      for (const c of file.rsa) {
+        const o = { merchantId: c.merchant_id, timestamp: c.headers['x-access-timestamp'], options: c.options };
+        const native = await m.signRequestAsync(c.body, keyFor(c.key), { ...o, backend: 'native' });
+        const wasm = m.signRequest(c.body, keyFor(c.key), o);
+        if (!same(native.headers, c.headers)) failures.push(`${c.name}: WebCrypto headers differ from the vector`);
+        if (!same(wasm.headers, c.headers)) failures.push(`${c.name}: wasm headers differ from the vector`);
+        const verifying = keyFor(c.key).verifyingKey();
+        const v = { options: c.options };
+        if (!good(await code(() => m.verifyCallbackAsync(c.body, c.headers, verifying, { ...v, backend: 'native' })))) failures.push(`${c.name}: WebCrypto does not verify`);
+        if (!good(await code(() => m.verifyCallback(c.body, c.headers, verifying, v)))) failures.push(`${c.name}: wasm does not verify`);
+        for (const [how, run] of [['WebCrypto', m.verifyCallbackAsync], ['wasm', m.verifyCallback]]) {
+          const verdict = await code(() => run(tampered(c.body), c.headers, verifying, v));
+          if (verdict !== 'INVALID_SIGNATURE') failures.push(`${c.name}: tampered gives ${verdict} (${how})`);
+        }
+        const d = m.diagnoseCallback(c.body, c.headers, verifying);
+        if (!d.matched || d.token !== c.options.token) failures.push(`${c.name}: diagnosis ${d.hint}`);
+        counts.rsa++;
+      }
+      for (const c of file.hmac) {
+        const key = m.HmacKey.fromSecret(c.secret);
+        const o = { merchantId: c.merchant_id, timestamp: c.timestamp, options: c.options };
+        const signed = await m.signRequestAsync(c.body, key, o);
+        if (signed.headers['x-access-signature'] !== c.signature) failures.push(`${c.name}: HMAC signature differs`);
+        if (!good(await code(() => m.verifyCallbackAsync(c.body, signed.headers, key, { options: c.options })))) failures.push(`${c.name}: HMAC does not verify`);
+        const verdict = await code(() => m.verifyCallback(tampered(c.body), signed.headers, key, { options: c.options }));
+        if (verdict !== 'INVALID_SIGNATURE') failures.push(`${c.name}: tampered HMAC gives ${verdict}`);
+        key.free();
+        counts.hmac++;
+      }
+    }
+    return { failures, counts };
+  }, { files, keys });
+  assert.deepEqual(report.failures, []);
+  const total = (kind) => files.reduce((n, f) => n + f[kind].length, 0);
+  assert.deepEqual(report.counts, { messages: total('messages'), rsa: total('rsa'), hmac: total('hmac') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -169,7 +169,8 @@ describe('prepareRequest / prepareCallback', () => {
     const c = signatures.find((v) => v.key === 'keys/rsa2048.pkcs8.pem' && v.body.length > 20);
     const key = keyFor(apiKeys, api, c.key);
     const prepared = api.prepareRequest(c.body, key, { merchantId: c.merchant_id, timestamp: c.headers['x-access-timestamp'], options: c.options });
-    assert.deepEqual(Object.keys(prepared), ['body', 'message', 'headers', 'padding']);
+    assert.deepEqual(Object.keys(prepared), ['body', 'message', 'headers', 'padding', 'digest']);
+    assert.equal(prepared.digest, 'single');
     assert.deepEqual(Object.keys(prepared.headers), ['x-access-timestamp', 'x-access-merchant-id', 'x-access-token']);
     const { createSign } = await import('node:crypto');
     const signature = createSign('sha256').update(prepared.message).sign(readKey(c.key));

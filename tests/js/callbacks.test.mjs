@@ -310,7 +310,9 @@ describe('diagnoseCallback', () => {
     const signed = serviceCallback(project, { body });
     const d = api.diagnoseCallback(signed.body, signed.headers, projectPublic);
     assert.equal(d.matched, true);
-    assert.deepEqual(d.options, { falsy: 'none', booleans: 'python', padding: true, order: 'codepoint' });
+    assert.deepEqual(d.options, {
+      falsy: 'none', booleans: 'python', padding: true, order: 'codepoint', numbers: 'python', digest: 'single', token: 'pem', signatureEncoding: 'base64url',
+    });
     assert.equal(d.defaultError, null);
   });
 

@@ -100,21 +100,21 @@ for (const [build, api] of Object.entries(builds)) {
       revocable.revoke();
       const cases = [
         ['a freed SigningKey', freed, `'signingKey' ${FREED}`],
-        ['a PEM string', privatePem, "'signingKey' must be a SigningKey (SigningKey.fromPem()), not a string"],
-        ['a number', 7, "'signingKey' must be a SigningKey (SigningKey.fromPem()), not a number"],
-        ['a BigInt', 7n, "'signingKey' must be a SigningKey (SigningKey.fromPem()), not a BigInt"],
-        ['a plain object', {}, "'signingKey' must be a SigningKey (SigningKey.fromPem()), not an object"],
-        ['an array of a key', [live], "'signingKey' must be a SigningKey (SigningKey.fromPem()), not an array"],
-        ['null', null, "'signingKey' must be a SigningKey (SigningKey.fromPem()), not null"],
-        ['undefined', undefined, "'signingKey' must be a SigningKey (SigningKey.fromPem()), not undefined"],
-        ['a VerifyingKey', liveVerifying, "'signingKey' must be a SigningKey (SigningKey.fromPem()), not a VerifyingKey"],
-        ['a freed VerifyingKey', freedVerifying, "'signingKey' must be a SigningKey (SigningKey.fromPem()), not a VerifyingKey"],
-        ['a SigningKey of the other build', other.SigningKey.fromPem(privatePem), "'signingKey' must be a SigningKey (SigningKey.fromPem()), not an object"],
+        ['a PEM string', privatePem, "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not a string"],
+        ['a number', 7, "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not a number"],
+        ['a BigInt', 7n, "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not a BigInt"],
+        ['a plain object', {}, "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not an object"],
+        ['an array of a key', [live], "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not an array"],
+        ['null', null, "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not null"],
+        ['undefined', undefined, "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not undefined"],
+        ['a VerifyingKey', liveVerifying, "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not a VerifyingKey"],
+        ['a freed VerifyingKey', freedVerifying, "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not a VerifyingKey"],
+        ['a SigningKey of the other build', other.SigningKey.fromPem(privatePem), "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not an object"],
         ['an object made from the prototype', Object.create(api.SigningKey.prototype), "'signingKey' is not a SigningKey made by this package (SigningKey.fromPem() or SigningKey.generate())"],
         ['the prototype with a pointer set', Object.assign(Object.create(api.SigningKey.prototype), { __wbg_ptr: 8 }), "'signingKey' is not a SigningKey made by this package (SigningKey.fromPem() or SigningKey.generate())"],
-        ['a revoked Proxy', revocable.proxy, "'signingKey' must be a SigningKey (SigningKey.fromPem()), not an object"],
+        ['a revoked Proxy', revocable.proxy, "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not an object"],
         ['a Proxy of a live key', new Proxy(live, {}), "'signingKey' is not a SigningKey made by this package (SigningKey.fromPem() or SigningKey.generate())"],
-        ['a Proxy whose getPrototypeOf throws', new Proxy({}, { getPrototypeOf() { throw new Error('mine'); } }), "'signingKey' must be a SigningKey (SigningKey.fromPem()), not an object"],
+        ['a Proxy whose getPrototypeOf throws', new Proxy({}, { getPrototypeOf() { throw new Error('mine'); } }), "'signingKey' must be a SigningKey (SigningKey.fromPem()) or an HmacKey (HmacKey.fromSecret()), not an object"],
       ];
       for (const [label, key, message] of cases) {
         for (const [name, sign] of Object.entries(signers)) assert.equal(invalidArgument(`${name} with ${label}`, () => sign(key)), message, `${name} with ${label}`);

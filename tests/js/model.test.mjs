@@ -799,7 +799,8 @@ describe('verifyCallback returns the callback model plus verification', () => {
       const { verification, ...model } = verified;
       assert.deepEqual(model, api.parseCallback(body));
       assert.deepEqual(verification, {
-        timestamp: TS, merchantId: 'merchant-1', keyIndex: 0, options: { falsy: 'none', booleans: 'python', padding: true, order: 'codepoint' },
+        timestamp: TS, merchantId: 'merchant-1', keyIndex: 0,
+        options: { falsy: 'none', booleans: 'python', padding: true, order: 'codepoint', numbers: 'python', digest: 'single', signatureEncoding: 'base64url' },
         ambiguous: false, ambiguities: [],
       });
       assert.equal(verified.instruction.confirmUrl, 'https://api.example/api/v1/payment/p2p/payin/confirm');

@@ -13,7 +13,8 @@ use super::super::options::{native_chosen, verify_fields, NativeRsa};
 use super::super::shapes::{verified_json, DiagnosisOut};
 use super::super::JsResult;
 use super::Rsa;
-use crate::callback::{self, VerifyOptions};
+use crate::callback::keys::ConfiguredKey;
+use crate::callback::{self, diagnose, VerifyOptions};
 use crate::error::Error;
 use crate::json::Limits;
 use crate::rsa::pkcs1v15;
@@ -22,13 +23,15 @@ use crate::rsa::pkcs1v15;
 const INLINE_MODEL_MAX_BYTES: usize = 8 << 10;
 
 /// Everything of `verifyCallback` but (with a native RSA) the RSA check, in the same
-/// order with the same errors. Returns `{ message, signature, keyIndex, result }`:
+/// order with the same errors. Returns `{ message, signature, data, keyIndex, result }`:
 /// `result` is the JSON text `verifyCallback` returns once the signature checks, the
 /// `Error` it would throw then (a verified body without the callback shape), or `null`
 /// for a large body (`__finishCallback` gives it after the check); `keyIndex` picks the
-/// configured key to verify with. `message` (ASCII bytes; a string for 'prepare') and
-/// `signature` are `undefined` when the `backend` option chose the wasm, which then
-/// checked the signature here. `keyPem` resolves the JS core's key objects.
+/// configured key to verify with. For the native check, `message` is the bytes
+/// RSA-SHA256 verifies (the message's, or its SHA-256 under `digest: 'double'`); for
+/// 'prepare', the message's text, with those bytes in `data`. Both are `undefined` when
+/// the check was made here: the `backend` option chose the wasm, or the signature is an
+/// HMAC. `keyPem` resolves the JS core's key objects.
 #[wasm_bindgen(js_name = __prepareCallback, skip_typescript)]
 pub fn prepare_callback(
     raw_body: JsValue,
@@ -44,14 +47,17 @@ pub fn prepare_callback(
     let keys = verifying_keys(&keys, key_pem).map_err(js_error)?;
     let text = raw_body_text(&raw_body, &options.limits).map_err(js_error)?;
     let prepared = callback::prepare_callback(&text, &headers, &keys, &options).map_err(js_error)?;
-    if !native {
-        let key = &keys[prepared.key_index];
-        pkcs1v15::verify_signature_bytes(&prepared.message, &prepared.signature, key).map_err(js_error)?;
+    // The caller's native RSA check is still to come (an HMAC signature was checked while preparing).
+    let pending = native && prepared.rsa_pending;
+    if !native && prepared.rsa_pending {
+        let key = keys[prepared.key_index].rsa().ok_or(Error::NoVerifyingKey).map_err(js_error)?;
+        pkcs1v15::verify_signature_bytes(&prepared.message, &prepared.signature, key, prepared.digest)
+            .map_err(js_error)?;
     }
     // The model, bound to the signed entries; for a native check it is thrown or
     // returned by the JS core only after the signature has checked, and above
     // INLINE_MODEL_MAX_BYTES made only then, so a large forged body never costs a model.
-    let deferred = native && rsa == NativeRsa::Available && text.len() > INLINE_MODEL_MAX_BYTES;
+    let deferred = pending && rsa == NativeRsa::Available && text.len() > INLINE_MODEL_MAX_BYTES;
     let result = if deferred {
         JsValue::NULL
     } else {
@@ -61,14 +67,27 @@ pub fn prepare_callback(
             Err(error) => return Err(js_error(error)),
         }
     };
-    let (message, signature) = match (native, rsa) {
-        (false, _) => (JsValue::UNDEFINED, JsValue::UNDEFINED),
-        (true, NativeRsa::Prepare) => (JsValue::from(prepared.message), signature_bytes(&prepared.signature)),
-        // For the native check, the message as its (ASCII) bytes: no string to decode and encode again.
-        (true, _) => (Uint8Array::from(prepared.message.as_bytes()).into(), signature_bytes(&prepared.signature)),
+    let data = || Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_slice());
+    let (message, signature, data) = match (pending, rsa) {
+        // prepareCallback: the message and signature always; the bytes RSA-SHA256
+        // verifies when the RSA check is the caller's (not for HMAC, checked here).
+        (_, NativeRsa::Prepare) => {
+            let data = if prepared.rsa_pending { data().into() } else { JsValue::UNDEFINED };
+            (JsValue::from(&prepared.message), signature_bytes(&prepared.signature), data)
+        }
+        (false, _) => (JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED),
+        // For the native check, the bytes RSA-SHA256 verifies: the message's (ASCII)
+        // bytes, no string to decode and encode again; or its digest under 'double'.
+        (true, _) => (data().into(), signature_bytes(&prepared.signature), JsValue::UNDEFINED),
     };
     let key_index = JsValue::from(prepared.key_index as u32);
-    Ok(object(&[("message", &message), ("signature", &signature), ("keyIndex", &key_index), ("result", &result)]))
+    Ok(object(&[
+        ("message", &message),
+        ("signature", &signature),
+        ("data", &data),
+        ("keyIndex", &key_index),
+        ("result", &result),
+    ]))
 }
 
 fn signature_bytes(signature: &[u8]) -> JsValue {
@@ -93,28 +112,25 @@ pub fn signature_mismatch() -> JsValue {
     js_error(pkcs1v15::signature_mismatch())
 }
 
-/// For a callback that fails to verify: which canonical variant the sender used,
-/// or that none matches (then the key, the timestamp or the body is wrong).
+/// For a callback that fails to verify: which rules the sender used (against
+/// one key or several), or why none matches (the key, else the body, else a rule
+/// we do not know).
 #[wasm_bindgen(js_name = __diagnoseCallback, skip_typescript)]
-pub fn diagnose_callback(raw_body: JsValue, headers: JsValue, key: JsValue, key_pem: &Function) -> JsResult<JsValue> {
+pub fn diagnose_callback(raw_body: JsValue, headers: JsValue, keys: JsValue, key_pem: &Function) -> JsResult<JsValue> {
     let headers = received_headers(&headers).map_err(js_error)?;
-    let keys = verifying_keys(&key, key_pem).map_err(js_error)?;
-    let [key] = keys.as_slice() else {
-        let reason = "must be exactly one key".into();
-        return Err(js_error(Error::InvalidArgument { name: "verifyingKey".into(), reason }));
-    };
+    let keys = verifying_keys(&keys, key_pem).map_err(js_error)?;
     let limits = Limits::callback();
     let text = raw_body_text(&raw_body, &limits).map_err(js_error)?;
-    let diagnosis = callback::diagnose_callback(&text, &headers, key, &limits).map_err(js_error)?;
-    to_js(&DiagnosisOut::from(diagnosis))
+    let diagnosis = diagnose::diagnose_callback(&text, &headers, &keys, &limits).map_err(js_error)?;
+    to_js(&DiagnosisOut::new(diagnosis, |index| keys.get(index).is_some_and(|key| key.rsa().is_some())))
 }
 
 /// The options, and whether the `backend` option chose the caller's native RSA.
 fn verify_options(options: &JsValue, rsa: NativeRsa) -> Result<(VerifyOptions, bool), Error> {
     let fields = verify_fields(members(options))?;
     let native = native_chosen(fields.backend.as_deref(), rsa)?;
-    let canonical = nested_canonical_options(&fields.options)?;
-    Ok((fields.into_options(canonical, now_seconds), native))
+    let profile = nested_canonical_options(&fields.options)?;
+    Ok((fields.into_options(profile, now_seconds), native))
 }
 
 /// The raw body as text: a string or UTF-8 bytes (nothing is the empty body).

@@ -6,7 +6,7 @@ use super::super::body::body_from_js;
 use super::super::gateway::{canonical_options, member, text_from_js, utf8_text};
 use super::super::js::{js_error, to_js};
 use super::super::options::timestamp_text;
-use super::super::shapes::StepsOut;
+use super::super::shapes::{profile_rows, StepsOut};
 use super::super::JsResult;
 use crate::canonical::{self, CanonicalOptions};
 use crate::error::Error;
@@ -18,7 +18,7 @@ pub fn canonical_entries(
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: Option<JsValue>,
 ) -> JsResult<Vec<String>> {
-    let options = canonical_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(js_error)?;
+    let options = canonical_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(js_error)?.canonical;
     let body = body_from_js(&body, &Limits::default()).map_err(js_error)?;
     canonical::canonical_entries(&body.json, &options).map_err(js_error)
 }
@@ -64,7 +64,7 @@ fn message(body: &JsValue, timestamp: JsValue, options: &JsValue) -> Result<Stri
 
 /// The canonical options, then the timestamp's text.
 fn message_options(timestamp: JsValue, options: &JsValue) -> Result<(CanonicalOptions, String), Error> {
-    let options = canonical_options(options)?;
+    let options = canonical_options(options)?.canonical;
     Ok((options, timestamp_text(&member(timestamp))?))
 }
 
@@ -75,9 +75,16 @@ pub fn canonical_steps(
     #[wasm_bindgen(unchecked_param_type = "Timestamp")] timestamp: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "CanonicalOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
-    let options = canonical_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(js_error)?;
+    let options = canonical_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(js_error)?.canonical;
     let timestamp = timestamp_text(&member(timestamp)).map_err(js_error)?;
     let body = body_from_js(&body, &Limits::default()).map_err(js_error)?;
     let steps = canonical::canonical_steps(&body.json, &timestamp, &options).map_err(js_error)?;
     to_js(&StepsOut::from(&steps))
+}
+
+/// The named profiles: `{ name, description, options }`, `spec` first. Pass
+/// `{ profile: name }` (alone or with overrides) wherever options are taken.
+#[wasm_bindgen(unchecked_return_type = "ProfileInfo[]")]
+pub fn profiles() -> JsResult<JsValue> {
+    to_js(&profile_rows())
 }

@@ -1,40 +1,74 @@
-//! Signing requests: the private `__signRequest` behind the JS core's
-//! `signRequest`, `signRequestAsync` and `prepareRequest`.
+//! Signing requests: the private `__signRequest` (RSA) and `__signRequestHmac`
+//! behind the JS core's `signRequest`, `signRequestAsync` and `prepareRequest`.
 
+use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
 use super::super::body::body_from_js;
 use super::super::gateway::{members, nested_canonical_options, text_from_js};
 use super::super::js::{js_error, now_seconds, object, to_js};
-use super::super::keys::SigningKey;
+use super::super::keys::{hmac_key, SigningKey};
 use super::super::options::{native_chosen, sign_fields, timestamp_text, Member, NativeRsa};
 use super::super::shapes::{PreparedOut, SignedOut};
 use super::super::JsResult;
 use super::Rsa;
-use crate::canonical::CanonicalOptions;
 use crate::error::Error;
 use crate::json::{Json, Limits};
-use crate::request::signing::{self, RequestBody};
+use crate::profile::Profile;
+use crate::request::signing::{self, RequestBody, RequestKey, Signer};
 use crate::rsa::pkcs1v15;
 
 /// Signs a body, or prepares it for the caller's native RSA: `{ signed }` (what
-/// `signRequest` returns) when the `backend` option chose the wasm, `{ prepared }`
-/// (what `prepareRequest` returns) otherwise. The JS core never reads the options.
+/// `signRequest` returns) when the `backend` option chose the wasm, `{ prepared,
+/// data }` otherwise: what `prepareRequest` returns, and the bytes a native
+/// RSA-SHA256 signs (the message, or its SHA-256 digest under `digest: 'double'`).
+/// The JS core never reads the options.
 #[wasm_bindgen(js_name = __signRequest, skip_typescript)]
 pub fn sign_request(body: JsValue, signing_key: &SigningKey, options: JsValue, rsa: Rsa) -> JsResult<JsValue> {
     let (options, native) = sign_options(&options, rsa.into()).map_err(js_error)?;
-    let (text, tree) = body_to_sign(&body).map_err(js_error)?;
-    let body = tree.as_ref().map_or(RequestBody::Text(&text), RequestBody::Tree);
-    let (merchant_id, timestamp, canonical) = (&options.merchant_id, &options.timestamp, &options.canonical);
-    let key = signing_key.0.verifying_key();
-    let limits = Limits::default();
-    let prepared = signing::prepare_body(body, key, merchant_id, timestamp, canonical, options.strict, &limits)
-        .map_err(js_error)?;
+    let (text, prepared) = prepare(&body, Signer::Rsa(signing_key.0.verifying_key()), &options).map_err(js_error)?;
     if native {
+        let data = Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_slice());
+        return Ok(object(&[("prepared", &to_js(&PreparedOut::new(&text, &prepared))?), ("data", &data)]));
+    }
+    let headers = prepared.sign(RequestKey::Rsa(&signing_key.0)).map_err(js_error)?;
+    Ok(object(&[("signed", &to_js(&SignedOut::new(&text, &headers))?)]))
+}
+
+/// Signs a body with the HMAC key of number `key` (always here: there is no
+/// native HMAC to wait for): `{ signed }`, or `{ prepared }` for `rsa: 'prepare'`.
+#[wasm_bindgen(js_name = __signRequestHmac, skip_typescript)]
+pub fn sign_request_hmac(body: JsValue, key: u32, options: JsValue, rsa: Rsa) -> JsResult<JsValue> {
+    let mode = NativeRsa::from(rsa);
+    let (options, _) = sign_options(&options, mode).map_err(js_error)?;
+    let key = hmac_key(key).map_err(js_error)?;
+    let (text, prepared) = prepare(&body, Signer::Hmac(&options.algorithm_header), &options).map_err(js_error)?;
+    if mode == NativeRsa::Prepare {
         return Ok(object(&[("prepared", &to_js(&PreparedOut::new(&text, &prepared))?)]));
     }
-    let signature = pkcs1v15::sign_message(&prepared.message, &signing_key.0).map_err(js_error)?;
-    Ok(object(&[("signed", &to_js(&SignedOut::new(&text, &prepared.into_headers(&signature)))?)]))
+    let headers = prepared.sign(RequestKey::Hmac(&key, &options.algorithm_header)).map_err(js_error)?;
+    Ok(object(&[("signed", &to_js(&SignedOut::new(&text, &headers))?)]))
+}
+
+/// The body's exact text and everything of its signature but the signature itself.
+fn prepare(
+    body: &JsValue,
+    signer: Signer<'_>,
+    options: &SignOptions,
+) -> Result<(String, signing::PreparedRequest), Error> {
+    let (text, tree) = body_to_sign(body)?;
+    let body = tree.as_ref().map_or(RequestBody::Text(&text), RequestBody::Tree);
+    let limits = Limits::default();
+    let prepared = signing::prepare_body(
+        body,
+        signer,
+        &options.merchant_id,
+        &options.timestamp,
+        &options.profile,
+        options.strict,
+        &limits,
+    )?;
+    Ok((text, prepared))
 }
 
 /// The body's exact text, and its tree when it was given as a JS object.
@@ -50,19 +84,26 @@ fn body_to_sign(body: &JsValue) -> Result<(String, Option<Json>), Error> {
 struct SignOptions {
     merchant_id: String,
     timestamp: String,
-    canonical: CanonicalOptions,
+    profile: Profile,
     strict: bool,
+    algorithm_header: String,
 }
 
 /// The options, and whether the `backend` option chose the caller's native RSA.
 fn sign_options(options: &JsValue, rsa: NativeRsa) -> Result<(SignOptions, bool), Error> {
     let fields = sign_fields(members(options))?;
     let native = native_chosen(fields.backend.as_deref(), rsa)?;
-    let canonical = nested_canonical_options(&fields.options)?;
+    let profile = nested_canonical_options(&fields.options)?;
     let timestamp = match fields.timestamp {
         Member::Undefined => now_seconds().to_string(),
         stamp => timestamp_text(&stamp)?,
     };
-    let options = SignOptions { merchant_id: fields.merchant_id, timestamp, canonical, strict: fields.strict };
+    let options = SignOptions {
+        merchant_id: fields.merchant_id,
+        timestamp,
+        profile,
+        strict: fields.strict,
+        algorithm_header: fields.algorithm_header,
+    };
     Ok((options, native))
 }
