@@ -235,6 +235,27 @@ if (!ONLY || 'diagnoseCallback'.includes(ONLY)) {
   }
 }
 
+// The diagnosis of a genuine 1 KB callback signed by the public JS client's rules
+// (tests/js/support/js-client-port.mjs, node:crypto): every combination is tried.
+const diagnoseDialect = [];
+if (!ONLY || 'diagnoseCallback'.includes(ONLY)) {
+  const { signLikeJsClient } = await import(pathToFileURL(path.join(root, 'tests', 'js', 'support', 'js-client-port.mjs')).href);
+  // With leaves every rule writes differently, so that each combination builds its own message.
+  const extra = { flag: true, rate: 1.5e-7, ratio: 1.0, zero: 0, empty: '', 'k\u{1F600}': 1, 'k\u{FF5E}': 2 };
+  const dialect = signLikeJsClient({ ...JSON.parse(callbackBody), extra }, signingPem, 'merchant-1', timestamp);
+  const runs = [];
+  for (let i = 0; i < 25; i += 1) {
+    const t0 = performance.now();
+    const d = pi.diagnoseCallback(dialect.body, dialect.headers, verifyingKey);
+    runs.push(performance.now() - t0);
+    if (!d.matched || d.options.digest !== 'double' || d.token !== 'der') throw new Error(`the diagnosis did not name the public JS client: ${d.hint}`);
+  }
+  const ms = stats(runs);
+  const messages = pi.diagnoseCallback(dialect.body, dialect.headers, verifyingKey).messagesTried;
+  diagnoseDialect.push({ name: `1 KB callback, public JS client rules (${messages} messages)`, ms, targetMs: 50, met: ms.max <= 50 });
+  console.log(`  diagnoseCallback, 1 KB public JS client callback: median ${ms.median.toFixed(2)} ms (max ${ms.max.toFixed(2)}, ${messages} distinct messages); target < 50 ms`);
+}
+
 if (ONLY) {
   console.log('\n(--only: no size, no cold start, nothing written)');
   process.exit(0);
@@ -273,7 +294,7 @@ console.log(`cold start (import + key + first sign, in a fresh process, ${COLD_R
 // Output
 // ---------------------------------------------------------------------------
 
-const output = { machine, settings: { rounds: ROUNDS, batchMs: BATCH_MS, rsaBatchMs: rsaMs, coldRuns: COLD_RUNS }, comparisons: results, diagnoseHostile: diagnoseTimes, wasmSize: size, coldStart };
+const output = { machine, settings: { rounds: ROUNDS, batchMs: BATCH_MS, rsaBatchMs: rsaMs, coldRuns: COLD_RUNS }, comparisons: results, diagnoseHostile: diagnoseTimes, diagnoseDialect, wasmSize: size, coldStart };
 fs.mkdirSync(path.join(root, 'bench'), { recursive: true });
 fs.writeFileSync(path.join(root, 'bench', 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
 
@@ -290,7 +311,8 @@ const table = `| comparison | ours (median) | baseline (median) | ratio (median)
 ${rows.join('\n')}
 | \`.wasm\` size (raw / gzip -9) | ${size.raw.toLocaleString('en-US')} B / **${size.gzip.toLocaleString('en-US')} B** (${(size.gzip / 1024).toFixed(1)} KiB) | | | | ≤ 100 KiB gzip | ${mark(size.met)} |
 | Node cold start: import + key + first sign (fresh process) | **${coldStart.totalMs.median.toFixed(1)} ms** (min ${coldStart.totalMs.min.toFixed(1)}, max ${coldStart.totalMs.max.toFixed(1)}) | | | | ≤ 50 ms | ${mark(coldStart.met)} |
-${diagnoseTimes.map((d) => `| diagnoseCallback, hostile ${d.name} (5 runs) | **${d.ms.median.toFixed(1)} ms** (max ${d.ms.max.toFixed(1)}) | | | | ≤ 1000 ms | ${mark(d.met)} |`).join('\n')}`;
+${diagnoseTimes.map((d) => `| diagnoseCallback, hostile ${d.name} (5 runs) | **${d.ms.median.toFixed(1)} ms** (max ${d.ms.max.toFixed(1)}) | | | | ≤ 1000 ms | ${mark(d.met)} |`).join('\n')}
+${diagnoseDialect.map((d) => `| diagnoseCallback, ${d.name} (25 runs) | **${d.ms.median.toFixed(2)} ms** (max ${d.ms.max.toFixed(2)}) | | | | < 50 ms | ${mark(d.met)} |`).join('\n')}`;
 
 const mdPath = path.join(root, 'BENCHMARKS.md');
 const previous = fs.existsSync(mdPath) ? fs.readFileSync(mdPath, 'utf8') : '';

@@ -359,6 +359,50 @@ mod tests {
         assert_eq!(ReceivedHeaders::from_pairs(doubled).unwrap_err().code(), "INVALID_HEADER");
     }
 
+    /// Under `numbers: 'js'` more texts share a message (`1` and `1.0`; integers past 2^53
+    /// that round to one double). The model reads numbers only as exact integers within
+    /// ±(2^53-1), so a rewrite into another text of the same message gives no other model.
+    #[test]
+    fn js_numbers_share_messages_but_never_give_two_models() {
+        use crate::canonical::Numbers;
+        use crate::request::signing::sign_body;
+        use crate::rsa::keys::SigningKey;
+        let path = format!("{}/tests/vectors/keys/rsa2048.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));
+        let key = SigningKey::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let js = Profile {
+            canonical: CanonicalOptions { numbers: Numbers::Js, ..CanonicalOptions::DEFAULT },
+            ..Profile::SPEC
+        };
+        let options = VerifyOptions::with_profile(&js);
+        let keys = [key.verifying_key().clone()];
+        let callback = |amount: &str| {
+            format!(
+                r#"{{"project_id":"p","general":{{"request_id":"r","payment_id":"o"}},"status":{{"status":"success","sub_status":null,"status_description":null}},"payment_info":{{"amount":{amount},"currency":"RUB"}}}}"#
+            )
+        };
+        let genuine = callback("150050");
+        let body = parse_body(&genuine, &Limits::default()).unwrap();
+        let headers =
+            ReceivedHeaders::from_pairs(sign_body(&body, &key, "m", "1700000000", js).unwrap().pairs()).unwrap();
+        let verified = verify_callback(&genuine, &headers, &keys, &options).unwrap();
+        assert_eq!(verified.callback.payment_info.and_then(|info| info.amount), Some(150050));
+        for rewrite in ["150050.0", "1.5005e5", "150050.00000000001"] {
+            let text = callback(rewrite);
+            let same = canonical_message(&parse_body(&text, &Limits::default()).unwrap(), "1700000000", &js.canonical);
+            assert_eq!(same.unwrap(), canonical_message(&body, "1700000000", &js.canonical).unwrap(), "{rewrite}");
+            let error = verify_callback(&text, &headers, &keys, &options).unwrap_err();
+            assert_eq!(error.code(), "INVALID_CALLBACK", "{rewrite}");
+        }
+        // Past 2^53 two integers round to one double: both are refused, whichever was signed.
+        let big = callback("9007199254740993");
+        let body = parse_body(&big, &Limits::default()).unwrap();
+        let headers =
+            ReceivedHeaders::from_pairs(sign_body(&body, &key, "m", "1700000000", js).unwrap().pairs()).unwrap();
+        for text in [big.clone(), callback("9007199254740992")] {
+            assert_eq!(verify_callback(&text, &headers, &keys, &options).unwrap_err().code(), "INVALID_CALLBACK");
+        }
+    }
+
     #[test]
     fn tolerance_needs_now_and_bounds_skew() {
         let mut options = VerifyOptions { tolerance_seconds: Some(300), ..VerifyOptions::default() };

@@ -34,6 +34,8 @@ export interface CanonicalOptions {
 export type ProfileName = 'spec' | 'public-js-client' | 'callback-docs';
 /** Every rule of a profile, spelled out. */
 export type ProfileOptions = Required<Omit<CanonicalOptions, 'profile'>>;
+/** The rules a callback was verified with (any token encoding is accepted, so none is named). */
+export type VerifiedOptions = Omit<ProfileOptions, 'token'>;
 /** A row of `profiles()`. */
 export interface ProfileInfo { name: ProfileName; description: string; options: ProfileOptions; }
 /** A request or callback body: exact JSON text (signed as is), UTF-8 bytes, or a plain object. */
@@ -113,7 +115,7 @@ export interface VerifiedCallback extends Callback {
     /** As received: x-access-merchant-id is not covered by the signature. */
     merchantId: string;
     keyIndex: number;
-    options: Omit<ProfileOptions, 'token'>;
+    options: VerifiedOptions;
     /** True only with `allowAmbiguous`, for a body its signed message does not determine. */
     ambiguous: boolean;
     ambiguities: Ambiguity[];

@@ -33,11 +33,24 @@ test('the js examples parse as ES modules', () => {
 });
 
 test('the canonical options table names every option the package accepts', () => {
-  for (const [name, values] of Object.entries({ falsy: ['none', 'null'], booleans: ['python', 'lower', 'digit'], order: ['codepoint', 'utf16'] })) {
+  const options = {
+    falsy: ['none', 'null'],
+    booleans: ['python', 'lower', 'digit'],
+    order: ['codepoint', 'utf16'],
+    numbers: ['python', 'js'],
+    digest: ['single', 'double'],
+    token: ['pem', 'der'],
+    signatureEncoding: ['base64url', 'hex'],
+    profile: api.profiles().map((p) => p.name),
+  };
+  for (const [name, values] of Object.entries(options)) {
+    assert.match(readme, new RegExp(`^\\| \`${name}\` \\|`, 'm'), `the table has a row for ${name}`);
     for (const value of values) {
       assert.match(readme, new RegExp(`\`'${value}'\``), `${name}: ${value}`);
       api.canonicalEntries('{}', { [name]: value });
     }
   }
   assert.match(readme, /\| `padding` \|/);
+  // Every option a profile spells out is a row of the table.
+  for (const name of Object.keys(api.profiles()[0].options)) assert.match(readme, new RegExp(`^\\| \`${name}\` \\|`, 'm'), name);
 });

@@ -21,7 +21,8 @@ const later: Promise<SignedRequest> = signRequestAsync({ a: 1 }, key, { merchant
 const prepared: PreparedRequest = prepareRequest('{}', key, { merchantId: 'm', timestamp: 1700000000 });
 const message: string = prepared.message;
 const padding: boolean = prepared.padding;
-const token: string = prepared.headers['x-access-token'];
+const token: string | undefined = prepared.headers['x-access-token'];
+const digest: 'single' | 'double' = prepared.digest;
 const ready: PreparedCallback = prepareCallback('{}', { 'x-access-timestamp': '1' }, VerifyingKey.fromPem(''));
 const bytes: Uint8Array = ready.signature;
 const model: VerifiedCallback | null = ready.callback;
@@ -35,4 +36,4 @@ signRequest('{}', key, { merchantId: 'm', backend: 'gpu' });
 // @ts-expect-error: the async variants return promises
 const notAPromise: SignedRequest = signRequestAsync('{}', key, { merchantId: 'm' });
 
-export { signed, later, message, padding, token, ready, bytes, model, checked, checkedLater, web, webChecked, notAPromise };
+export { signed, later, message, padding, token, digest, ready, bytes, model, checked, checkedLater, web, webChecked, notAPromise };

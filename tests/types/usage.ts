@@ -4,6 +4,7 @@
 // `@ts-expect-error` line proves that a mistake is refused at compile time
 // (tsc fails if such a line compiles).
 import paymentIntake, {
+  HmacKey,
   SigningKey,
   VerifyingKey,
   availability,
@@ -18,6 +19,7 @@ import paymentIntake, {
   issueCodes,
   parseCallback,
   parseInfoResponse,
+  profiles,
   signRequest,
   toMinorUnits,
   validateRequest,
@@ -44,12 +46,15 @@ import type {
   PaymentInfo,
   PaymentInstruction,
   PaymentIntakeError,
+  ProfileInfo,
+  ProfileOptions,
   Requisites,
   SignOptions,
   SignedRequest,
   Timestamp,
   ValidationReport,
   VerifiedCallback,
+  VerifiedOptions,
   VerifyCallbackOptions,
   VerifyingKeyInput,
   WidgetPayinInput,
@@ -188,7 +193,7 @@ try {
   const asCallback: Callback = callback;
   const verifiedAt: number = callback.verification.timestamp;
   const keyIndex: number = callback.verification.keyIndex;
-  const usedOptions: Required<CanonicalOptions> = callback.verification.options;
+  const usedOptions: VerifiedOptions = callback.verification.options;
   const duplicateKey: string = asCallback.idempotencyKey;
   const isFinal: boolean = callback.isFinal && callback.isKnownState;
   const info: PaymentInfo | null = callback.paymentInfo;
@@ -269,7 +274,25 @@ signRequest('{}', signingKey, { merchantId: 'merchant-1', timestamp: maybeTimest
 const viaDefault: typeof validateRequest = paymentIntake.validateRequest;
 const signOptions: SignOptions = { merchantId: 'merchant-1' };
 
+// Dialects: profiles, the new dimensions, HMAC keys wherever a key is taken.
+const listed: ProfileInfo[] = profiles();
+const jsClient: ProfileOptions = listed[1]!.options;
+const dialect: CanonicalOptions = { profile: 'public-js-client', padding: true, numbers: 'js', digest: 'double', token: 'der', signatureEncoding: 'hex' };
+// @ts-expect-error -- not a profile
+canonicalMessage('{}', 1, { profile: 'python' });
+// @ts-expect-error -- not a digest rule
+canonicalMessage('{}', 1, { digest: 'triple' });
+const hmac: HmacKey = HmacKey.fromSecret('test-only-hmac-secret-0123456789');
+const hmacSigned: SignedRequest = signRequest('{}', hmac, { merchantId: 'm', algorithmHeader: 'HMAC-SHA512', options: dialect });
+const algorithmHeader: string | undefined = hmacSigned.headers['x-access-merchant-algorithm'];
+verifyCallback(rawBody, receivedHeaders, [hmac, signingKey.verifyingKey(), 'PEM'], { options: jsClient });
+const named: Diagnosis = diagnoseCallback(rawBody, receivedHeaders, [hmac]);
+const cause: 'key' | 'body' | 'rule' | null = named.cause;
+const derToken: string = signingKey.token({ token: 'der' });
+hmac.free();
+
 export const used = [
+  jsClient, algorithmHeader, cause, derToken,
   bits, token, publicPem, privatePem, verifyingToken, signatureHeader, wrongCode, minor, major, codes, thrown, entries, message,
   headerForms, parsed, variant, sender, infoWarnings, bodies, viaDefault, signOptions,
 ];
