@@ -275,3 +275,18 @@ fn signing_frees_no_unwiped_copy_of_a_secret() {
          (sizes {later_sizes:?})"
     );
 }
+
+/// An HMAC secret is wiped when its key drops (the JS `free()` drops it), and the
+/// detector sees an unwiped copy of the same bytes (so a pass means something).
+#[test]
+fn dropping_an_hmac_key_wipes_its_secret() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let secret = "test-only-hmac-secret-0123456789abcdef";
+    *PATTERNS.lock().unwrap() = vec![secret.as_bytes()[..16].try_into().unwrap()];
+    let copy = secret.as_bytes().to_vec();
+    assert_eq!(unwiped_frees(|| drop(copy)).0, 1, "the detector missed a copy of the secret");
+    let key = payment_intake::HmacKey::from_text(secret).unwrap();
+    key.sign("YTox1700000000", payment_intake::SignatureEncoding::Base64Url, true).unwrap();
+    let (hits, sizes) = unwiped_frees(|| drop(key));
+    assert_eq!(hits, 0, "an HmacKey freed {hits} buffers holding its secret (sizes {sizes:?})");
+}

@@ -199,6 +199,15 @@ describe('HmacKey', () => {
     const named = api.signRequest(body, secret, { merchantId: 'm', timestamp: 1700000000, algorithmHeader: 'sha512' });
     assert.equal(named.headers['x-access-merchant-algorithm'], 'sha512');
     throwsCode(() => api.signRequest(body, secret, { merchantId: 'm', algorithmHeader: 'HMAC SHA512' }), 'INVALID_ARGUMENT');
+    // prepareRequest and prepareCallback take an HmacKey too: the HMAC is made and checked in the wasm.
+    const prepared = api.prepareRequest(body, secret, { merchantId: 'm', timestamp: 1700000000 });
+    assert.equal(prepared.headers['x-access-token'], undefined);
+    assert.equal(prepared.message, api.canonicalMessage(body, 1700000000));
+    const ready = api.prepareCallback(body, byHmac.headers, keys);
+    assert.equal(ready.keyIndex, 1);
+    assert.equal(ready.data, undefined, 'nothing is left for a native RSA');
+    assert.equal(ready.callback.paymentId, 'o');
+    throwsCode(() => api.prepareCallback(tampered(body), byHmac.headers, keys), 'INVALID_SIGNATURE');
     // A hex signature under base64url options is refused, with a hint that names the encoding.
     const hex = api.signRequest(body, secret, { merchantId: 'm', timestamp: 1700000000, options: { signatureEncoding: 'hex' } });
     const error = throwsCode(() => api.verifyCallback(body, hex.headers, keys), 'INVALID_SIGNATURE');

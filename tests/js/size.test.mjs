@@ -10,8 +10,13 @@ import zlib from 'node:zlib';
 
 import { pkgDir } from './helpers.mjs';
 
-/** Regression budget: the size measured when it was set (229 KiB gzip), plus some room. */
-export const BUDGET_GZIP_BYTES = 256 * 1024;
+/**
+ * Regression budget: the size measured when it was set, plus some room. Set at 256 KiB
+ * (229 KiB measured); raised to 280 KiB when HMAC-SHA512 and the sender dialects came in
+ * (269.2 KiB measured: SHA-512 alone is about 10 KB of unrolled code before wasm-opt;
+ * BENCHMARKS.md, Size, has the breakdown).
+ */
+export const BUDGET_GZIP_BYTES = 280 * 1024;
 /** The target. */
 export const TARGET_GZIP_BYTES = 100 * 1024;
 
