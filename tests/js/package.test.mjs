@@ -165,5 +165,38 @@ describe('installed from the packed tarball into a fresh project', () => {
     assert.match(out, /^ok 1/);
   });
 
+  test('the installed package speaks every dialect: RSA (node:crypto and wasm) and HMAC, diagnosed by name', () => {
+    assert.ok(app, 'installed');
+    const dialectScript = `
+      const pi = require('payment-intake');
+      const fs = require('node:fs');
+      const vectors = ${JSON.stringify(path.join(root, 'tests', 'vectors'))};
+      const d = JSON.parse(fs.readFileSync(vectors + '/dialects.json', 'utf8'));
+      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+      let n = 0;
+      for (const c of d.rsa) {
+        const key = pi.SigningKey.fromPem(fs.readFileSync(vectors + '/' + c.key, 'utf8'));
+        const o = { merchantId: c.merchant_id, timestamp: c.headers['x-access-timestamp'], options: c.options };
+        for (const backend of ['native', 'wasm']) {
+          if (!same(pi.signRequest(c.body, key, { ...o, backend }).headers, c.headers)) throw new Error(c.name + ' ' + backend);
+        }
+        const diagnosis = pi.diagnoseCallback(c.body, c.headers, key.verifyingKey());
+        if (!diagnosis.matched || diagnosis.token !== c.options.token) throw new Error('diagnosis of ' + c.name);
+        key.free();
+        n++;
+      }
+      for (const c of d.hmac) {
+        const key = pi.HmacKey.fromSecret(c.secret);
+        const signed = pi.signRequest(c.body, key, { merchantId: c.merchant_id, timestamp: c.timestamp, options: c.options });
+        if (signed.headers['x-access-signature'] !== c.signature) throw new Error(c.name);
+        key.free();
+        n++;
+      }
+      if (pi.profiles()[1].name !== 'public-js-client') throw new Error('profiles');
+      console.log('ok', n);`;
+    const out = run(process.execPath, ['-e', dialectScript], app);
+    assert.match(out, /^ok 40/);
+  });
+
   test('clean up', () => fs.rmSync(work, { recursive: true, force: true }));
 });
