@@ -250,6 +250,12 @@ pub enum Error {
         /// Why the key could not be read.
         reason: String,
     },
+    /// An HMAC secret that cannot be one: empty, too short or too long, or text
+    /// with whitespace at either end (`INVALID_KEY`, as for an unreadable RSA key).
+    InvalidSecret {
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The private key is encrypted; decrypt it first (`KEY_ENCRYPTED`).
     KeyEncrypted,
     /// The key is not RSA (EC, DSA, Ed25519, a certificate…) (`KEY_TYPE_UNSUPPORTED`).
@@ -366,7 +372,7 @@ impl Error {
             Error::InvalidTimestamp { .. } => ErrorCode::InvalidTimestamp,
             Error::InvalidOption { .. } => ErrorCode::InvalidOption,
             Error::InvalidArgument { .. } => ErrorCode::InvalidArgument,
-            Error::InvalidKey { .. } => ErrorCode::InvalidKey,
+            Error::InvalidKey { .. } | Error::InvalidSecret { .. } => ErrorCode::InvalidKey,
             Error::KeyEncrypted => ErrorCode::KeyEncrypted,
             Error::KeyTypeUnsupported { .. } => ErrorCode::KeyTypeUnsupported,
             Error::KeySizeUnsupported { .. } => ErrorCode::KeySizeUnsupported,
@@ -455,6 +461,7 @@ impl fmt::Display for Error {
             Error::InvalidOption { name, reason } => write!(f, "Canonical option '{name}' {reason}"),
             Error::InvalidArgument { name, reason } => write!(f, "'{name}' {reason}"),
             Error::InvalidKey { reason } => write!(f, "Not a readable RSA key: {reason}"),
+            Error::InvalidSecret { reason } => write!(f, "Not a usable HMAC secret: {reason}"),
             Error::KeyEncrypted => write!(f, "The private key is encrypted"),
             Error::KeyTypeUnsupported { found } => {
                 write!(f, "Only RSA keys are supported, this is {found}")
@@ -572,6 +579,7 @@ mod tests {
             Error::InvalidOption { name: text(), reason: text() },
             Error::InvalidArgument { name: text(), reason: text() },
             Error::InvalidKey { reason: text() },
+            Error::InvalidSecret { reason: text() },
             Error::KeyEncrypted,
             Error::KeyTypeUnsupported { found: text() },
             Error::KeySizeUnsupported { bits: 1024 },

@@ -114,7 +114,7 @@ impl HmacKey {
 }
 
 fn invalid_secret(reason: &str) -> Error {
-    Error::InvalidKey { reason: format!("the HMAC secret {reason}") }
+    Error::InvalidSecret { reason: format!("the secret {reason}") }
 }
 
 /// A signature's text in `encoding`.
