@@ -15,7 +15,7 @@ try {
   wireCopyButtons();
   const signer = createSigner();
   createBuilder({ onBuilt: (built) => signer.setBuilt(built) });
-  createCallbackChecker({ signingKey: signer.signingKey });
+  createCallbackChecker({ currentSigner: signer.currentSigner });
   status.textContent = 'Ready. Runs locally in WebAssembly.';
   status.className = 'load-status ready';
   document.body.dataset.ready = 'true';

@@ -1,8 +1,9 @@
 // Renders a callback model (from verifyCallback or parseCallback) as a
 // readable summary: status and finality, idempotency key, amounts,
-// requisites and payment instruction. Text only (textContent), never HTML.
+// requisites and payment instruction; and a diagnosis (diagnoseCallback) with
+// every rule it names. Text only (textContent), never HTML.
 import { fromMinorUnits } from '../pkg/web/index.js';
-import { el, formatUnix } from './dom.js';
+import { DEFAULT_PROFILE, describeProfile, el, formatUnix } from './dom.js';
 
 const present = (v) => v !== null && v !== undefined && v !== '';
 
@@ -117,4 +118,87 @@ export function renderCallback(container, callback, { verified, verification, co
     );
   }
   container.replaceChildren(...parts);
+}
+
+const ALGORITHM_NAMES = { rsa: 'RSA (PKCS#1 v1.5, SHA-256)', hmac: 'HMAC-SHA512' };
+
+/** One row per rule of `options` for `algorithm`: [label, value, data-field], differing ones marked. */
+function ruleRows(options, algorithm) {
+  const rows = [
+    ['Booleans', 'booleans'], ['Falsy values', 'falsy'], ['Numbers', 'numbers'], ['Entry order', 'order'], ['base64 “=” padding', 'padding'],
+    ...(algorithm === 'hmac' ? [['Signature text', 'signatureEncoding']] : [['Digest', 'digest'], ['Token encoding', 'token']]),
+  ];
+  return rows.map(([label, name]) => {
+    const value = name === 'padding' ? (options.padding ? 'on' : 'off') : options[name];
+    const differs = options[name] !== DEFAULT_PROFILE[name];
+    // Marked like the sentence's differing members, under another class: the sentence's `.differs` stay the ones to count.
+    return [label, el(differs ? 'strong' : 'span', { class: differs ? 'off-default' : undefined, title: differs ? 'differs from the spec profile' : undefined }, value), `rule-${name}`];
+  });
+}
+
+/** The named profile whose rules are `options` (for `algorithm`'s members), or null. */
+function profileNameOf(options, algorithm, named) {
+  const skip = algorithm === 'hmac' ? ['digest', 'token'] : ['signatureEncoding'];
+  const row = named.find((p) => Object.keys(p.options).every((k) => skip.includes(k) || p.options[k] === options[k]));
+  return row ? row.name : null;
+}
+
+/** What a failed match says, by its cause. */
+function causeText(d, keyKind) {
+  if (d.cause === 'key') {
+    if (keyKind === 'hmac') {
+      return 'Key at fault: the secret given did not make this signature under any rules. Check the secret against the admin panel (or the callback is forged).';
+    }
+    if (!d.tokenMatchesKey) {
+      return 'Key at fault: x-access-token carries a different public key than the one pasted. The callback was signed with another key: forged, or your key is outdated (take the current one from the admin panel).';
+    }
+    return 'Key at fault: the key pasted did not make this signature under any rules.';
+  }
+  if (d.cause === 'body') {
+    return 'Body or timestamp at fault: the key is yours, but no combination of rules verifies. The body or the timestamp was changed after signing (or the signature was made with another key and the token copied).';
+  }
+  if (d.cause === 'rule') {
+    return 'A rule we do not know: the key and body look right, but no combination of the known rules verifies. The sender builds the message some other way.';
+  }
+  return 'No combination of rules verifies.';
+}
+
+/**
+ * Fills `box` with the diagnosis of a failed verification: when a combination of rules
+ * verifies, the algorithm, the profile and every rule, with a button that calls
+ * `onUseOptions(d.options)`; else the cause (key, body or rule) and the hint.
+ * `keyKind` is the kind of key the user gave ('rsa' or 'hmac'); `named` the profiles() rows.
+ */
+export function renderDiagnosis(box, d, { keyKind, named, onUseOptions }) {
+  const items = [el('h4', {}, 'Diagnosis')];
+  const algorithm = d.algorithm ?? keyKind;
+  if (d.matched) {
+    const name = profileNameOf(d.options, algorithm, named);
+    items.push(
+      el('p', { 'data-field': 'diagnosis' }, 'The signature is genuine, but the sender built the message with another canonical variant: ', describeProfile(d.options, algorithm), '.'),
+      list([
+        ['Algorithm', ALGORITHM_NAMES[algorithm] ?? algorithm, 'algorithm'],
+        ['Profile', name ?? 'none named (custom rules)', 'profile'],
+        ...ruleRows(d.options, algorithm),
+      ]),
+    );
+    if (d.matching.length > 1) {
+      items.push(el('p', { class: 'note', 'data-field': 'matching' }, `${d.matching.length} combinations of rules verify: this body has no value they write differently, so the rules above are the likeliest, not the only ones.`));
+    }
+    items.push(el('button', { type: 'button', id: 'c-use-variant' }, 'Verify with these options'));
+  } else {
+    items.push(
+      el('p', { 'data-field': 'diagnosis' }, causeText(d, keyKind)),
+      list([
+        ['Cause', d.cause ?? 'unknown', 'cause'],
+        ['Algorithm', ALGORITHM_NAMES[keyKind] ?? keyKind, 'algorithm'],
+        ['Token encoding (header)', d.token, 'token'],
+        ['Error without the diagnosis', d.defaultError ? d.defaultError.code : null, 'default-error'],
+      ]),
+    );
+  }
+  items.push(el('p', { class: 'note' }, `Hint: ${d.hint} (${d.messagesTried} messages tried)`));
+  box.replaceChildren(...items);
+  box.hidden = false;
+  box.querySelector('#c-use-variant')?.addEventListener('click', () => onUseOptions(d.options));
 }

@@ -1,9 +1,10 @@
-// Tool 3, "Check a callback": verifies a pasted callback (verifyCallback),
-// explains a failure (diagnoseCallback: the sender's canonical variant, or
-// whether the key or the body is at fault) and shows what the callback says.
-import { VerifyingKey, diagnoseCallback, parseCallback, signRequest, verifyCallback } from '../pkg/web/index.js';
-import { renderCallback } from './callback-view.js';
-import { $, debounce, describeError, describeProfile, el, readProfile, setFieldMessage, writeProfile } from './dom.js';
+// Tool 3, "Check a callback": verifies a pasted callback (verifyCallback) with an
+// RSA public key or an HMAC secret, explains a failure (diagnoseCallback: the
+// sender's rules, or whether the key, the body or a rule is at fault) and shows
+// what the callback says.
+import { HmacKey, VerifyingKey, diagnoseCallback, parseCallback, profiles, signRequest, verifyCallback } from '../pkg/web/index.js';
+import { renderCallback, renderDiagnosis } from './callback-view.js';
+import { $, debounce, describeError, el, profileLine, readProfile, setFieldMessage, wireKeyChoice, wireProfile, writeProfile } from './dom.js';
 import { parseHeaderText } from './headers.js';
 
 // Which input a thrown error code points at.
@@ -21,31 +22,7 @@ function verdict(kind, title, ...lines) {
   $('c-verdict').replaceChildren(el('strong', { 'data-field': 'verdict' }, title), ...lines.filter(Boolean).map((l) => el('span', { class: 'line' }, l)));
 }
 
-/** The diagnosis of a failed verification, in words. */
-function renderDiagnosis(diagnosis, onUseVariant) {
-  const box = $('c-diagnosis');
-  const items = [el('h4', {}, 'Diagnosis')];
-  if (diagnosis.matched) {
-    items.push(
-      el('p', { 'data-field': 'diagnosis' }, 'The signature is genuine, but the sender built the message with another canonical variant: ', describeProfile(diagnosis.options), '.'),
-      el('button', { type: 'button', id: 'c-use-variant' }, 'Verify with this variant'),
-    );
-  } else if (!diagnosis.tokenMatchesKey) {
-    items.push(
-      el('p', { 'data-field': 'diagnosis' }, 'Key at fault: x-access-token carries a different public key than the one pasted. The callback was signed with another key: forged, or your key is outdated (take the current one from the admin panel).'),
-    );
-  } else {
-    items.push(
-      el('p', { 'data-field': 'diagnosis' }, 'Body or timestamp at fault: the token is your key, but no canonical variant verifies. The body or the timestamp was changed after signing (or the signature was made with another key and the token copied).'),
-    );
-  }
-  items.push(el('p', { class: 'note' }, `Hint: ${diagnosis.hint} (${diagnosis.messagesTried} messages tried)`));
-  box.replaceChildren(...items);
-  box.hidden = false;
-  $('c-use-variant')?.addEventListener('click', () => onUseVariant(diagnosis.options));
-}
-
-/** A sample callback (Cyrillic requisites included), signed with `signingKey`. */
+/** A sample callback (Cyrillic requisites included), signed with `signingKey` (RSA or HMAC). */
 function sampleCallback(signingKey, merchantId) {
   const now = Math.floor(Date.now() / 1000);
   const body = {
@@ -72,47 +49,73 @@ function sampleCallback(signingKey, merchantId) {
   return signRequest(JSON.stringify(body, null, 2), signingKey, { merchantId: merchantId || 'merchant-1', timestamp: now });
 }
 
-export function createCallbackChecker({ signingKey }) {
+export function createCallbackChecker({ currentSigner }) {
+  const named = profiles();
+  const keyChoice = wireKeyChoice('c', 'check', () => check());
+  wireProfile('c', named, () => check());
+
+  /** The key to check with, from the chosen field; its error at that field. `{ key, field, given }`. */
+  function readKey() {
+    if (keyChoice.kind() === 'hmac') {
+      // As typed: the library refuses whitespace at the ends, and the page says so at the field.
+      const secret = $('c-secret').value;
+      if (!secret) return { key: null, field: 'c-secret', given: false };
+      try {
+        return { key: HmacKey.fromSecret(secret), field: 'c-secret', given: true };
+      } catch (error) {
+        setFieldMessage('c-secret', describeError(error));
+        return { key: null, field: 'c-secret', given: true };
+      }
+    }
+    const keyText = $('c-key').value.trim();
+    if (!keyText) return { key: null, field: 'c-key', given: false };
+    try {
+      return { key: VerifyingKey.fromPem(keyText), field: 'c-key', given: true };
+    } catch (error) {
+      setFieldMessage('c-key', describeError(error));
+      return { key: null, field: 'c-key', given: true };
+    }
+  }
+
   function check() {
-    for (const id of ['c-body', 'c-headers', 'c-key']) setFieldMessage(id, '');
+    for (const id of ['c-body', 'c-headers', 'c-key', 'c-secret']) setFieldMessage(id, '');
     $('c-diagnosis').hidden = true;
     const rawBody = $('c-body').value;
-    const keyText = $('c-key').value.trim();
     const headers = parseHeaderText($('c-headers').value);
     $('c-headers-note').textContent = headers.pairs.length ? `Read ${headers.pairs.length} header(s): ${headers.pairs.map(([n]) => n).join(', ')}` : '';
     if (headers.error) setFieldMessage('c-headers', headers.error);
     else if (headers.ignored.length) setFieldMessage('c-headers', `Not understood: ${headers.ignored.join(' | ')}`, 'warning');
 
     if (!rawBody.trim()) {
-      verdict('idle', 'Paste a callback body, its headers and the project’s public key.');
+      verdict('idle', 'Paste a callback body, its headers and the project’s public key (or HMAC secret).');
       $('c-callback').replaceChildren();
       return;
     }
-    let key = null;
-    if (keyText) {
-      try {
-        key = VerifyingKey.fromPem(keyText);
-      } catch (error) {
-        setFieldMessage('c-key', describeError(error));
-      }
-    }
+    const { key, field, given } = readKey();
     try {
       if (!key) {
-        verdict('bad', keyText ? 'Not verified: the public key is not readable.' : 'Not verified: no public key yet.', 'Paste the project’s public key (PEM) to verify.');
+        const what = field === 'c-secret' ? 'HMAC secret' : 'public key';
+        verdict(
+          'bad',
+          given ? `Not verified: the ${what} is not usable.` : `Not verified: no ${what} yet.`,
+          field === 'c-secret' ? 'Type the project’s HMAC secret to verify.' : 'Paste the project’s public key (PEM) to verify.',
+        );
         showParsed(null);
         return;
       }
-      verifyAndShow(rawBody, headers.pairs, key);
+      verifyAndShow(rawBody, headers.pairs, key, field);
     } finally {
       key?.free();
     }
   }
 
-  function verifyAndShow(rawBody, pairs, key) {
+  function verifyAndShow(rawBody, pairs, key, keyField) {
     const options = readProfile('c');
+    const kind = keyChoice.kind();
     try {
       const verified = verifyCallback(rawBody, pairs, key, { options });
-      verdict('good', '✓ Verified', `Signed by the configured key with profile ${profileText(verified.verification.options)}.`);
+      const by = kind === 'hmac' ? 'the configured HMAC secret (HMAC-SHA512)' : 'the configured RSA key';
+      verdict('good', '✓ Verified', `Signed by ${by} with profile ${profileLine(verified.verification.options, kind)}.`);
       showParsed(verified, verified.verification);
       return;
     } catch (error) {
@@ -120,13 +123,17 @@ export function createCallbackChecker({ signingKey }) {
       const hint = error.hint ?? '';
       const reason = hint && error.message.endsWith(hint) ? error.message.slice(0, -hint.length).replace(/[:\s]+$/, '') : error.message;
       verdict('bad', `✗ Not verified: ${error.code ?? 'ERROR'}`, reason, hint && `Hint: ${hint}`);
-      const field = FIELD_OF_CODE[error.code];
+      const field = FIELD_OF_CODE[error.code] === 'c-key' ? keyField : FIELD_OF_CODE[error.code];
       if (field) setFieldMessage(field, describeError(error));
       if (SIGNATURE_CODES.has(error.code)) {
         try {
-          renderDiagnosis(diagnoseCallback(rawBody, pairs, key), (variant) => {
-            writeProfile('c', variant);
-            check();
+          renderDiagnosis($('c-diagnosis'), diagnoseCallback(rawBody, pairs, key), {
+            keyKind: kind,
+            named,
+            onUseOptions: (options) => {
+              writeProfile('c', options);
+              check();
+            },
           });
         } catch (diagnoseError) {
           $('c-diagnosis').replaceChildren(el('p', { class: 'msg error' }, `Diagnosis failed: ${describeError(diagnoseError)}`));
@@ -152,21 +159,20 @@ export function createCallbackChecker({ signingKey }) {
     renderCallback($('c-callback'), callback, { verified: Boolean(verified), verification, copyId: 'c-callback' });
   }
 
-  const profileText = (o) => `${o.booleans}/${o.falsy}/${o.order}/padding ${o.padding ? 'on' : 'off'}`;
-
   const recheck = debounce(check, 200);
   $('check-form').addEventListener('input', recheck);
   $('check-form').addEventListener('submit', (event) => event.preventDefault());
   $('c-sample').addEventListener('click', () => {
-    const key = signingKey();
-    if (!key) {
-      verdict('bad', 'No signing key yet.', 'Paste or generate a private key in step 2 first; the sample is signed with it.');
+    const signer = currentSigner();
+    if (!signer) {
+      verdict('bad', 'No signing key yet.', 'Paste or generate a private key (or type an HMAC secret) in step 2 first; the sample is signed with it.');
       return;
     }
-    const signed = sampleCallback(key, $('s-merchant').value.trim());
+    const signed = sampleCallback(signer.key, $('s-merchant').value.trim());
     $('c-body').value = signed.body;
     $('c-headers').value = Object.entries(signed.headers).map(([n, v]) => `${n}: ${v}`).join('\n');
-    $('c-key').value = key.publicKeyPem();
+    keyChoice.set(signer.kind);
+    $(signer.kind === 'hmac' ? 'c-secret' : 'c-key').value = signer.verifyText;
     check();
   });
   check();

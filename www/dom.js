@@ -105,36 +105,117 @@ async function copyText(text) {
   if (!ok) throw new Error('copy refused');
 }
 
-export const DEFAULT_PROFILE = Object.freeze({ booleans: 'python', falsy: 'none', order: 'codepoint', padding: true });
+// The service's rules ('spec' profile), the baseline a differing member is marked against.
+export const DEFAULT_PROFILE = Object.freeze({
+  booleans: 'python', falsy: 'none', order: 'codepoint', padding: true,
+  numbers: 'python', digest: 'single', token: 'pem', signatureEncoding: 'base64url',
+});
 
-/** Reads the canonical profile controls named `<prefix>-booleans` etc. */
+/** Every rule a profile sets, in the order the page names them; `padding` is the checkbox. */
+export const PROFILE_MEMBERS = Object.freeze(['booleans', 'falsy', 'order', 'padding', 'numbers', 'digest', 'token', 'signatureEncoding']);
+/** Which rules apply to one algorithm only. */
+const RSA_ONLY = new Set(['digest', 'token']);
+const HMAC_ONLY = new Set(['signatureEncoding']);
+
+/** The control of a member: `<prefix>-booleans`, …, `<prefix>-signature-encoding`; null when the tool has none. */
+const memberControl = (prefix, name) => $(`${prefix}-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+
+/**
+ * Reads the canonical profile controls of a tool (`<prefix>-booleans` etc.): every rule
+ * spelled out, so the options passed on say exactly what is shown. A tool without a
+ * control for a member (checking has no token selector) leaves it out.
+ */
 export function readProfile(prefix) {
-  return {
-    booleans: $(`${prefix}-booleans`).value,
-    falsy: $(`${prefix}-falsy`).value,
-    order: $(`${prefix}-order`).value,
-    padding: $(`${prefix}-padding`).checked,
-  };
+  const options = {};
+  for (const name of PROFILE_MEMBERS) {
+    const control = memberControl(prefix, name);
+    if (control) options[name] = name === 'padding' ? control.checked : control.value;
+  }
+  return options;
 }
 
+/** Sets the controls to `profile` (members the tool has no control for are skipped), then the profile name. */
 export function writeProfile(prefix, profile) {
-  $(`${prefix}-booleans`).value = profile.booleans;
-  $(`${prefix}-falsy`).value = profile.falsy;
-  $(`${prefix}-order`).value = profile.order;
-  $(`${prefix}-padding`).checked = profile.padding;
+  for (const name of PROFILE_MEMBERS) {
+    const control = memberControl(prefix, name);
+    if (!control || profile[name] === undefined || profile[name] === null) continue;
+    if (name === 'padding') control.checked = Boolean(profile.padding);
+    else control.value = profile[name];
+  }
+  showProfileName(prefix);
 }
 
-/** `booleans: digit, falsy: none, …`; members differing from the default are marked. */
-export function describeProfile(profile) {
+/** The profiles() rows, set once by `wireProfile`. */
+let namedProfiles = [];
+
+/** The name of the profile whose rules the controls show, or '' (custom). */
+function matchingProfileName(prefix) {
+  const shown = readProfile(prefix);
+  const row = namedProfiles.find((p) => Object.keys(shown).every((name) => p.options[name] === shown[name]));
+  return row ? row.name : '';
+}
+
+/** Shows in `<prefix>-profile-name` which named profile the controls match, or "custom". */
+function showProfileName(prefix) {
+  const select = $(`${prefix}-profile-name`);
+  if (!select) return;
+  const name = matchingProfileName(prefix);
+  select.value = name;
+  const row = namedProfiles.find((p) => p.name === name);
+  const note = $(`${prefix}-profile-name-note`);
+  if (note) note.textContent = row ? row.description : 'Custom: the rules below match no named profile.';
+}
+
+/**
+ * Fills `<prefix>-profile-name` from `profiles()` (plus a "custom" state shown when
+ * the controls match none), sets every control when a profile is chosen, and
+ * follows the user's changes to the other controls.
+ */
+export function wireProfile(prefix, rows, onChange) {
+  namedProfiles = rows;
+  const select = $(`${prefix}-profile-name`);
+  select.replaceChildren(
+    ...rows.map((p) => el('option', { value: p.name }, p.name)),
+    el('option', { value: '', disabled: true }, 'custom'),
+  );
+  select.addEventListener('change', () => {
+    const row = rows.find((p) => p.name === select.value);
+    if (row) writeProfile(prefix, row.options);
+    onChange?.();
+  });
+  for (const name of PROFILE_MEMBERS) {
+    memberControl(prefix, name)?.addEventListener('change', () => showProfileName(prefix));
+  }
+  showProfileName(prefix);
+}
+
+/**
+ * `booleans: digit, falsy: none, …`; members differing from the service's rules are
+ * marked. `algorithm` ('rsa' or 'hmac') leaves out the members of the other one.
+ */
+export function describeProfile(profile, algorithm) {
   const parts = [];
-  for (const name of ['booleans', 'falsy', 'order', 'padding']) {
+  for (const name of PROFILE_MEMBERS) {
+    if (profile[name] === undefined || profile[name] === null) continue;
+    if ((algorithm === 'hmac' && RSA_ONLY.has(name)) || (algorithm === 'rsa' && HMAC_ONLY.has(name))) continue;
     const value = name === 'padding' ? (profile.padding ? 'on' : 'off') : profile[name];
     const differs = profile[name] !== DEFAULT_PROFILE[name];
-    parts.push(el(differs ? 'strong' : 'span', { class: differs ? 'differs' : undefined }, `${name}: ${value}`));
+    parts.push(el(differs ? 'strong' : 'span', { class: differs ? 'differs' : undefined, 'data-member': name }, `${name}: ${value}`));
   }
   const out = el('span', { class: 'profile-text' });
   parts.forEach((part, i) => out.append(...(i ? [', ', part] : [part])));
   return out;
+}
+
+/** `python/none/codepoint/padding on/…`: the rules in a line; `algorithm` as in describeProfile. */
+export function profileLine(o, algorithm) {
+  const parts = [o.booleans, o.falsy, o.order, `padding ${o.padding ? 'on' : 'off'}`, `numbers ${o.numbers}`];
+  if (algorithm !== 'hmac') {
+    parts.push(`digest ${o.digest}`);
+    if (o.token) parts.push(`token ${o.token}`);
+  }
+  if (algorithm !== 'rsa') parts.push(`signature ${o.signatureEncoding}`);
+  return parts.join('/');
 }
 
 /** Formats a Unix timestamp as `2023-11-14 22:13:20 UTC`, or '' when not one. */
@@ -142,4 +223,29 @@ export function formatUnix(seconds) {
   const n = Number(seconds);
   if (!Number.isFinite(n) || n <= 0 || n > 2 ** 32) return '';
   return `${new Date(n * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
+}
+
+/**
+ * The key choice of a tool (radios `<prefix>-key-kind`, 'rsa' or 'hmac'): shows the
+ * elements marked `data-key-kind` for the chosen one only, inside the tool's section.
+ * Returns a function that reads the choice.
+ */
+export function wireKeyChoice(prefix, section, onChange) {
+  const radios = [...document.querySelectorAll(`input[name="${prefix}-key-kind"]`)];
+  const kind = () => radios.find((r) => r.checked)?.value ?? 'rsa';
+  const show = () => {
+    for (const node of $(section).querySelectorAll('[data-key-kind]')) node.hidden = node.dataset.keyKind !== kind();
+  };
+  for (const radio of radios) {
+    radio.addEventListener('change', () => {
+      show();
+      onChange?.();
+    });
+  }
+  show();
+  const set = (value) => {
+    for (const radio of radios) radio.checked = radio.value === value;
+    show();
+  };
+  return { kind, set };
 }

@@ -1,8 +1,8 @@
-// Tool 2, "Sign it": signs the body with a pasted or page-generated private
-// key (signRequest) and shows the four headers, a ready curl command and each
-// canonical step (canonicalSteps) for the chosen canonical profile.
-import { SigningKey, canonicalSteps, signRequest, validateRequest } from '../pkg/web/index.js';
-import { $, debounce, describeError, el, formatUnix, readProfile, setFieldMessage } from './dom.js';
+// Tool 2, "Sign it": signs the body with a pasted or page-generated RSA private
+// key, or an HMAC secret (signRequest), and shows the headers it returns, a ready
+// curl command and each canonical step (canonicalSteps) for the chosen profile.
+import { HmacKey, SigningKey, canonicalSteps, profiles, signRequest, validateRequest } from '../pkg/web/index.js';
+import { $, debounce, describeError, el, formatUnix, profileLine, readProfile, setFieldMessage, wireKeyChoice, wireProfile } from './dom.js';
 
 // The operation index of the spec (interface.md, Endpoints).
 const OPERATIONS = [
@@ -13,7 +13,11 @@ const OPERATIONS = [
   '/api/v1/widget/payin', '/api/v1/widget/payin/info', '/api/v1/widget/payin/confirm', '/api/v1/widget/payin/cancel',
   '/api/v1/balance/info', '/api/v1/bank/all',
 ];
-const HEADER_NAMES = ['x-access-timestamp', 'x-access-merchant-id', 'x-access-signature', 'x-access-token'];
+// The headers a request gets before it is signed (shown empty); once signed, the table and curl follow signRequest's headers.
+const HEADER_NAMES = {
+  rsa: ['x-access-timestamp', 'x-access-merchant-id', 'x-access-signature', 'x-access-token'],
+  hmac: ['x-access-timestamp', 'x-access-merchant-id', 'x-access-signature', 'x-access-merchant-algorithm'],
+};
 
 /** A shell word in single quotes. */
 const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -22,7 +26,7 @@ export function curlCommand(baseUrl, path, headers, body) {
   const base = baseUrl.trim().replace(/\/+$/, '');
   const url = base ? shellQuote(base + path) : `"\${BASE_URL}${path}"`;
   const lines = [`curl -X POST ${url}`, `-H ${shellQuote('content-type: application/json')}`];
-  for (const name of HEADER_NAMES) lines.push(`-H ${shellQuote(`${name}: ${headers[name]}`)}`);
+  for (const [name, value] of Object.entries(headers)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   lines.push(`--data-raw ${shellQuote(body)}`);
   return lines.join(' \\\n  ');
 }
@@ -49,9 +53,13 @@ export function createSigner() {
   let built = { path: OPERATIONS[0], bodyText: '' };
   let signingKey = null;
   let keyText = null;
+  let hmacKey = null;
+  let secretText = null;
 
   $('s-path').replaceChildren(...OPERATIONS.map((p) => el('option', { value: p }, p)));
   $('s-timestamp').value = String(Math.floor(Date.now() / 1000));
+  const keyChoice = wireKeyChoice('s', 'sign', () => render());
+  wireProfile('s', profiles(), () => render());
 
   function showSource() {
     $('s-body-source').textContent = following ? 'Follows the body built in step 1.' : 'Edited here; step 1 no longer updates it.';
@@ -77,6 +85,33 @@ export function createSigner() {
       setFieldMessage('s-key', `${describeError(error)}${error.hint ? ` (${error.hint})` : ''}`);
     }
     return signingKey;
+  }
+
+  /** Reads the secret field as typed (no trimming: the library refuses whitespace at the ends); keeps one live HmacKey. */
+  function currentSecret() {
+    const text = $('s-secret').value;
+    if (text === secretText) return hmacKey;
+    secretText = text;
+    hmacKey?.free();
+    hmacKey = null;
+    setFieldMessage('s-secret', '');
+    if (!text) return null;
+    try {
+      hmacKey = HmacKey.fromSecret(text);
+      setFieldMessage('s-secret', `✓ HMAC-SHA512 secret of ${new TextEncoder().encode(text).length} bytes`, 'ok');
+    } catch (error) {
+      setFieldMessage('s-secret', `${describeError(error)}${error.hint ? ` (${error.hint})` : ''}`);
+    }
+    return hmacKey;
+  }
+
+  /** What step 4's message is signed with, in words. */
+  function showHow(kind, options) {
+    let how;
+    if (kind === 'hmac') how = `what is signed: HMAC-SHA512 of the message, written as ${options.signatureEncoding}`;
+    else if (options.digest === 'double') how = 'what is signed: RSA PKCS#1 v1.5 over SHA-256 of the message’s SHA-256 digest (digest double)';
+    else how = 'what is signed, SHA-256 + RSA PKCS#1 v1.5';
+    $('s-message-how').textContent = `(${how})`;
   }
 
   function showValidation(path, bodyText) {
@@ -114,10 +149,12 @@ export function createSigner() {
     }
   }
 
-  function showHeaders(headers) {
+  /** The headers signRequest returned (in its order), or the names the chosen key would get, empty. */
+  function showHeaders(headers, kind) {
+    const rows = headers ? Object.entries(headers) : HEADER_NAMES[kind].map((name) => [name, '—']);
     $('s-headers').tBodies[0].replaceChildren(
-      ...HEADER_NAMES.map((name) =>
-        el('tr', { 'data-header': name }, el('th', { scope: 'row' }, name), el('td', {}, el('code', {}, headers ? headers[name] : '—'))),
+      ...rows.map(([name, value]) =>
+        el('tr', { 'data-header': name }, el('th', { scope: 'row' }, name), el('td', {}, el('code', {}, value))),
       ),
     );
   }
@@ -140,11 +177,19 @@ export function createSigner() {
     if (!timestampOk) problems.push('timestamp');
 
     if (!showSteps(bodyText, timestampOk ? timestamp : null, options)) problems.push('a readable body');
-    const key = currentKey();
-    if (!key) problems.push($('s-key').value.trim() ? 'a readable private key' : 'a private key (paste one or generate a test pair)');
+    const kind = keyChoice.kind();
+    showHow(kind, options);
+    let key;
+    if (kind === 'hmac') {
+      key = currentSecret();
+      if (!key) problems.push($('s-secret').value ? 'a usable HMAC secret' : 'an HMAC secret');
+    } else {
+      key = currentKey();
+      if (!key) problems.push($('s-key').value.trim() ? 'a readable private key' : 'a private key (paste one or generate a test pair)');
+    }
 
     if (problems.length) {
-      showHeaders(null);
+      showHeaders(null, kind);
       $('s-curl').textContent = '';
       verdict.className = 'verdict bad';
       verdict.textContent = `Not signed yet: needs ${problems.join(', ')}.`;
@@ -152,19 +197,19 @@ export function createSigner() {
     }
     try {
       const signed = signRequest(bodyText, key, { merchantId, timestamp, options });
-      showHeaders(signed.headers);
+      showHeaders(signed.headers, kind);
       $('s-curl').textContent = curlCommand($('s-base-url').value, path, signed.headers, signed.body);
       verdict.className = 'verdict good';
-      verdict.textContent = `✓ Signed with a ${key.bits}-bit key, profile ${describeOptions(options)}.`;
+      const signer = kind === 'hmac' ? 'the HMAC-SHA512 secret' : `a ${key.bits}-bit RSA key`;
+      const named = $('s-profile-name').value;
+      verdict.textContent = `✓ Signed with ${signer}, profile ${named || 'custom'}: ${profileLine(options, kind)}.`;
     } catch (error) {
-      showHeaders(null);
+      showHeaders(null, kind);
       $('s-curl').textContent = '';
       verdict.className = 'verdict bad';
       verdict.textContent = `✗ ${describeError(error)}`;
     }
   }
-
-  const describeOptions = (o) => `${o.booleans}/${o.falsy}/${o.order}/padding ${o.padding ? 'on' : 'off'}`;
 
   const rerender = debounce(render, 150);
   $('sign-form').addEventListener('input', (event) => {
@@ -211,7 +256,17 @@ export function createSigner() {
       $('s-path').value = next.path;
       render();
     },
-    /** The SigningKey in use, or null. */
-    signingKey: () => currentKey(),
+    /**
+     * The key step 2 signs with, for tool 3's sample: `{ kind: 'rsa', key, verifyText: public PEM }`,
+     * `{ kind: 'hmac', key, verifyText: the secret }`, or null.
+     */
+    currentSigner() {
+      if (keyChoice.kind() === 'hmac') {
+        const key = currentSecret();
+        return key && { kind: 'hmac', key, verifyText: $('s-secret').value };
+      }
+      const key = currentKey();
+      return key && { kind: 'rsa', key, verifyText: key.publicKeyPem() };
+    },
   };
 }

@@ -162,6 +162,96 @@ describe('tool 2: sign it', () => {
       }));
   }
 
+  test("the 'public-js-client' profile sets every rule; the headers (DER token) and steps equal signRequest with that profile", () =>
+    withPage(async ({ page }) => {
+      const named = pkg.profiles();
+      assert.deepEqual(await optionValues(page, '#s-profile-name'), [...named.map((p) => p.name), ''], 'profiles() plus the custom state');
+      assert.equal(await page.inputValue('#s-profile-name'), 'spec');
+      await fillSigner(page);
+      await page.selectOption('#s-profile-name', 'public-js-client');
+      await settle(page);
+      const rules = named.find((p) => p.name === 'public-js-client').options;
+      for (const [name, id] of [['booleans', 's-booleans'], ['falsy', 's-falsy'], ['order', 's-order'], ['numbers', 's-numbers'], ['digest', 's-digest'], ['token', 's-token']]) {
+        assert.equal(await page.inputValue(`#${id}`), rules[name], `#${id} follows the profile`);
+      }
+      assert.equal(await page.isChecked('#s-padding'), rules.padding);
+      assert.match(await text(page, '#s-profile-name-note'), /public JavaScript client/);
+      assert.match(await text(page, '#s-message-how'), /SHA-256 of the message’s SHA-256 digest/);
+
+      const bodyText = await page.inputValue('#s-body');
+      const key = pkg.SigningKey.fromPem(pem);
+      const expected = pkg.signRequest(bodyText, key, { merchantId: 'merchant-1', timestamp: 1700000000, options: { profile: 'public-js-client' } });
+      assert.deepEqual(await readHeaders(page), expected.headers);
+      // The token is base64url of the public key's DER bytes (SubjectPublicKeyInfo), unpadded.
+      const token = expected.headers['x-access-token'];
+      assert.equal(token, key.token({ token: 'der', padding: false }));
+      assert.equal(Buffer.from(token, 'base64url').toString('base64'), key.publicKeyPem().replace(/-----[^-]+-----|\s/g, ''));
+      const steps = pkg.canonicalSteps(bodyText, '1700000000', { profile: 'public-js-client' });
+      assert.equal(await text(page, '#s-entries'), steps.entries.join('\n'));
+      assert.equal(await text(page, '#s-message'), steps.message);
+      assert.match(await text(page, '#s-verdict'), /profile public-js-client: lower\/null\/utf16\/padding off\/numbers js\/digest double\/token der/);
+
+      // Changing one rule leaves the profile: the selector says custom, and the headers follow the rules shown.
+      await page.selectOption('#s-token', 'pem');
+      await settle(page);
+      assert.equal(await page.inputValue('#s-profile-name'), '');
+      assert.match(await page.$eval('#s-profile-name', (s) => s.selectedOptions[0].textContent), /custom/);
+      assert.match(await text(page, '#s-profile-name-note'), /Custom/);
+      const custom = pkg.signRequest(bodyText, key, { merchantId: 'merchant-1', timestamp: 1700000000, options: { profile: 'public-js-client', token: 'pem' } });
+      assert.deepEqual(await readHeaders(page), custom.headers);
+      // Back to the rules of a named profile: it is named again.
+      await page.selectOption('#s-token', 'der');
+      assert.equal(await page.inputValue('#s-profile-name'), 'public-js-client');
+      key.free();
+    }));
+
+  test('an HMAC secret signs: the algorithm header replaces the token, in the table and in curl', () =>
+    withPage(async ({ page }) => {
+      const secret = 'merchant-secret-0123456789';
+      await fillSigner(page);
+      await page.check('#s-key-kind-hmac');
+      assert.ok(await page.isHidden('#s-key'), 'the private key field is hidden');
+      assert.ok(await page.isHidden('#s-token'), 'the RSA token rule is hidden');
+      await settle(page);
+      assert.match(await text(page, '#s-verdict'), /Not signed yet: needs an HMAC secret/);
+      assert.deepEqual(Object.keys(await readHeaders(page)), ['x-access-timestamp', 'x-access-merchant-id', 'x-access-signature', 'x-access-merchant-algorithm']);
+
+      await page.fill('#s-secret', secret);
+      await settle(page);
+      await page.waitForFunction(() => document.querySelector('#s-verdict').classList.contains('good'));
+      const bodyText = await page.inputValue('#s-body');
+      const hmac = pkg.HmacKey.fromSecret(secret);
+      const expected = pkg.signRequest(bodyText, hmac, { merchantId: 'merchant-1', timestamp: 1700000000 });
+      const shown = await readHeaders(page);
+      assert.deepEqual(shown, expected.headers);
+      assert.equal(shown['x-access-merchant-algorithm'], 'HMAC-SHA512');
+      assert.ok(!('x-access-token' in shown));
+      // Checked independently with node:crypto: HMAC-SHA512 over the canonical message, base64url with padding.
+      const message = pkg.canonicalMessage(bodyText, '1700000000', {});
+      assert.equal(shown['x-access-signature'], crypto.createHmac('sha512', secret).update(message).digest('base64url') + '==');
+      const curl = await text(page, '#s-curl');
+      assert.ok(curl.includes(`-H 'x-access-merchant-algorithm: HMAC-SHA512'`), curl);
+      assert.ok(!curl.includes('x-access-token'), curl);
+      assert.match(await text(page, '#s-verdict'), /Signed with the HMAC-SHA512 secret/);
+      assert.match(await text(page, '#s-message-how'), /HMAC-SHA512/);
+
+      await page.selectOption('#s-signature-encoding', 'hex');
+      await settle(page);
+      const hex = pkg.signRequest(bodyText, hmac, { merchantId: 'merchant-1', timestamp: 1700000000, options: { signatureEncoding: 'hex' } });
+      assert.deepEqual(await readHeaders(page), hex.headers);
+      assert.match(hex.headers['x-access-signature'], /^[0-9a-f]{128}$/);
+      hmac.free();
+
+      // The secret is taken as typed: a trailing space is refused, and the error sits at the field.
+      await page.fill('#s-secret', `${secret} `);
+      await settle(page);
+      const msg = await fieldMessage(page, 's-secret');
+      assert.match(msg.text, /^INVALID_KEY: .*whitespace at the start or end/);
+      assert.ok(msg.besideField && msg.visible && msg.invalid, JSON.stringify(msg));
+      assert.match(await text(page, '#s-verdict'), /Not signed yet: needs a usable HMAC secret/);
+      assert.equal((await readHeaders(page))['x-access-signature'], '—');
+    }));
+
   test('a base URL and an edited body go into the curl command; the body is validated for its operation', () =>
     withPage(async ({ page }) => {
       await fillSigner(page);

@@ -1,8 +1,10 @@
 // E2E, tool 3 of the debugger page in headless Chromium: every callback vector
 // gets the verdict the vectors expect, a tampered and a forged callback are
-// explained by the diagnosis, a callback signed with the `booleans: 'digit'`
-// variant is recognised, and the parsed callback (verified or clearly
-// unverified) shows status, finality, idempotency key and requisites.
+// explained by the diagnosis, callbacks signed with the `booleans: 'digit'`
+// variant and with the public-js-client rules are recognised (every rule named),
+// HMAC callbacks verify with their secret and not with another, and the parsed
+// callback (verified or clearly unverified) shows status, finality, idempotency
+// key and requisites.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { headerLines, pkg, readKey, readVector, settle, useServerAndBrowser } from './helpers.mjs';
@@ -30,6 +32,7 @@ async function check(page, { body, headers, key = projectKeyPem }) {
 
 const field = (page, name) => page.locator(`#c-callback [data-field="${name}"]`).textContent();
 const diagnosis = (page) => page.locator('#c-diagnosis [data-field="diagnosis"]').textContent();
+const diagnosisField = (page, name) => page.locator(`#c-diagnosis [data-field="${name}"]`).textContent();
 
 /** A callback body with a boolean, so that the boolean variants sign different messages. */
 function callbackWithBoolean(extra = {}) {
@@ -118,6 +121,104 @@ describe('tool 3: check a callback', () => {
       assert.equal(await page.inputValue('#c-booleans'), 'digit');
       assert.match(await page.locator('#c-verdict').textContent(), /profile digit\/none\/codepoint\/padding on/);
       assert.match(await field(page, 'trust'), /Verified callback/);
+    }));
+
+  test("signed with the public-js-client rules: the diagnosis names every rule, and verifying with them succeeds", () =>
+    withPage(async ({ page }) => {
+      // A boolean, a null and a float written 1.0: leaves on which the rules differ.
+      const body = callbackWithBoolean().replace('"is_test":true', '"is_test":true,"rate":1.0');
+      const signed = pkg.signRequest(body, projectSigningKey, { merchantId: 'merchant-1', timestamp: 1700000000, options: { profile: 'public-js-client' } });
+      const verdict = await check(page, { body: signed.body, headers: headerLines(signed.headers) });
+      assert.match(verdict, /Not verified: INVALID_SIGNATURE/);
+      const expected = pkg.diagnoseCallback(signed.body, signed.headers, projectKeyPem);
+      assert.equal(expected.token, 'der');
+      const rules = {
+        booleans: 'lower', falsy: 'null', numbers: 'js', order: 'utf16', padding: 'off', digest: 'double', token: 'der',
+      };
+      for (const [name, value] of Object.entries(rules)) {
+        assert.equal(await diagnosisField(page, `rule-${name}`), value, `the diagnosis names ${name}`);
+        assert.equal(String(expected.options[name] === false ? 'off' : expected.options[name]), value, `diagnoseCallback agrees on ${name}`);
+      }
+      assert.equal(await page.locator('#c-diagnosis [data-field="rule-signatureEncoding"]').count(), 0, 'no HMAC rule for an RSA key');
+      assert.match(await diagnosisField(page, 'algorithm'), /^RSA/);
+      assert.equal(await diagnosisField(page, 'profile'), 'public-js-client');
+      const sentence = await diagnosis(page);
+      for (const part of ['booleans: lower', 'falsy: null', 'order: utf16', 'padding: off', 'numbers: js', 'digest: double', 'token: der']) {
+        assert.ok(sentence.includes(part), `${part} in: ${sentence}`);
+      }
+
+      await page.click('#c-use-variant');
+      await page.waitForFunction(() => /✓ Verified/.test(document.querySelector('#c-verdict').textContent));
+      assert.equal(await page.inputValue('#c-profile-name'), 'public-js-client', 'the profile selector names the rules set');
+      assert.equal(await page.inputValue('#c-numbers'), 'js');
+      assert.equal(await page.inputValue('#c-digest'), 'double');
+      assert.equal(await page.inputValue('#c-order'), 'utf16');
+      assert.equal(await page.isChecked('#c-padding'), false);
+      assert.match(await page.locator('#c-verdict').textContent(), /profile lower\/null\/utf16\/padding off\/numbers js\/digest double/);
+      assert.match(await field(page, 'trust'), /Verified callback/);
+      // The same, as the library does it: verifying with the diagnosis's options succeeds.
+      assert.equal(pkg.verifyCallback(signed.body, signed.headers, projectKeyPem, { options: expected.options }).verification.merchantId, 'merchant-1');
+    }));
+
+  test('an HMAC-signed callback verifies with its secret; a wrong secret fails with INVALID_SIGNATURE, the key at fault', () =>
+    withPage(async ({ page }) => {
+      const secret = 'project-secret-0123456789';
+      const hmac = pkg.HmacKey.fromSecret(secret);
+      const signed = pkg.signRequest(validCase.body, hmac, { merchantId: 'merchant-1', timestamp: 1700000000 });
+      hmac.free();
+      assert.equal(signed.headers['x-access-merchant-algorithm'], 'HMAC-SHA512');
+      await page.check('#c-key-kind-hmac');
+      assert.ok(await page.isHidden('#c-key'), 'the public key field is hidden');
+      await page.fill('#c-body', signed.body);
+      await page.fill('#c-headers', headerLines(signed.headers));
+      await page.fill('#c-secret', secret);
+      await settle(page);
+      await page.waitForFunction(() => /✓ Verified/.test(document.querySelector('#c-verdict').textContent));
+      assert.match(await page.locator('#c-verdict').textContent(), /HMAC secret \(HMAC-SHA512\)/);
+      assert.match(await field(page, 'trust'), /Verified callback/);
+      assert.ok(await page.locator('#c-diagnosis').isHidden());
+
+      await page.fill('#c-secret', 'another-secret-0123456789');
+      await settle(page);
+      await page.waitForFunction(() => /Not verified/.test(document.querySelector('#c-verdict').textContent));
+      assert.match(await page.locator('#c-verdict').textContent(), /Not verified: INVALID_SIGNATURE/);
+      const expected = pkg.diagnoseCallback(signed.body, signed.headers, pkg.HmacKey.fromSecret('another-secret-0123456789'));
+      assert.equal(expected.cause, 'key');
+      assert.equal(await diagnosisField(page, 'cause'), 'key');
+      assert.equal(await diagnosisField(page, 'algorithm'), 'HMAC-SHA512');
+      assert.match(await diagnosis(page), /^Key at fault: the secret given/);
+      assert.match(await page.locator('#c-diagnosis').textContent(), new RegExp(`Hint: ${expected.hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      assert.match(await field(page, 'trust'), /UNVERIFIED/);
+
+      // The secret is taken as typed: a trailing space is refused at the field.
+      await page.fill('#c-secret', `${secret} `);
+      await settle(page);
+      assert.match(await page.locator('#c-secret-msg').textContent(), /^INVALID_KEY: .*whitespace/);
+      assert.equal(await page.getAttribute('#c-secret', 'aria-invalid'), 'true');
+      assert.match(await page.locator('#c-verdict').textContent(), /Not verified: the HMAC secret is not usable/);
+    }));
+
+  test("an HMAC callback with a hex signature: the diagnosis names signatureEncoding hex, and its options verify", () =>
+    withPage(async ({ page }) => {
+      const secret = 'project-secret-0123456789';
+      const hmac = pkg.HmacKey.fromSecret(secret);
+      const signed = pkg.signRequest(callbackWithBoolean(), hmac, { merchantId: 'merchant-1', timestamp: 1700000000, options: { signatureEncoding: 'hex', booleans: 'lower' } });
+      hmac.free();
+      await page.check('#c-key-kind-hmac');
+      await page.fill('#c-body', signed.body);
+      await page.fill('#c-headers', JSON.stringify(signed.headers));
+      await page.fill('#c-secret', secret);
+      await settle(page);
+      await page.waitForFunction(() => /Not verified/.test(document.querySelector('#c-verdict').textContent));
+      assert.equal(await diagnosisField(page, 'algorithm'), 'HMAC-SHA512');
+      assert.equal(await diagnosisField(page, 'rule-signatureEncoding'), 'hex');
+      assert.equal(await diagnosisField(page, 'rule-booleans'), 'lower');
+      assert.equal(await page.locator('#c-diagnosis [data-field="rule-digest"]').count(), 0, 'no RSA rule for an HMAC key');
+      assert.equal(await page.locator('#c-diagnosis [data-field="rule-token"]').count(), 0);
+      await page.click('#c-use-variant');
+      await page.waitForFunction(() => /✓ Verified/.test(document.querySelector('#c-verdict').textContent));
+      assert.equal(await page.inputValue('#c-signature-encoding'), 'hex');
+      assert.equal(await page.inputValue('#c-profile-name'), '', 'no named profile has these rules: custom');
     }));
 
   test('a final decline with Cyrillic text: final, decline reason, Unicode intact', () =>
