@@ -282,8 +282,20 @@ fn every_pattern() {
         ("customer.customer_type", &["ftd", "trust"], &["FTD", "new", "ftdtrust", ""], "PATTERN"),
         (
             "sender.card_holder",
-            &["IVAN IVANOV", "Иван Иванов", "Ґанна Їжак-Євенко", "D'Artagnan Jr.", "Anna\tMaria 2"],
-            &["Ivan_Ivanov", "Ivan@Ivanov", "Jörg", "Әлия", "王"],
+            // "Cyrillic (incl. Ukrainian letters)": the Cyrillic script, Kazakh, Belarusian and
+            // Serbian letters included, precomposed or decomposed (Й as И + U+0306).
+            &[
+                "IVAN IVANOV",
+                "Иван Иванов",
+                "Ґанна Їжак-Євенко",
+                "D'Artagnan Jr.",
+                "Anna\tMaria 2",
+                "Әлия Қасымқызы",
+                "Ўладзімір",
+                "Ђорђе Јовановић",
+                "Андри\u{0306}",
+            ],
+            &["Ivan_Ivanov", "Ivan@Ivanov", "Jörg", "王", "Αλέξανδρος", "\u{0306}Иван", "Иван 😀"],
             "PATTERN",
         ),
         (
@@ -533,6 +545,12 @@ fn operations_whose_bodies_the_spec_does_not_show() {
     for operation in not_shown {
         assert_valid(&validate_request(operation, &parse(r#"{"anything":[1,"x"]}"#)), operation);
         assert_error(&validate_request(operation, &text("x")), "", "WRONG_TYPE", operation);
+        // "Limits" is global: it applies in the bodies the spec does not show too.
+        let shared = |len| parse(&format!(r#"{{"general":{{"project_id":"p","payment_id":"{}"}}}}"#, "Ж".repeat(len)));
+        assert_valid(&validate_request(operation, &shared(255)), operation);
+        let report = validate_request(operation, &shared(256));
+        assert_eq!(report.error_codes(), ["TOO_LONG"], "{operation}");
+        assert_error(&report, "general.payment_id", "TOO_LONG", operation);
     }
     // P2P payout: only `general` is shown.
     let payout = parse(r#"{"general":{"project_id":"p","payment_id":"o"},"payment":{"whatever":1},"recipient":"x"}"#);

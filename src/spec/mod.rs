@@ -9,7 +9,8 @@
 //! - `decline_reasons`: the listed `status_description` values ("Errors");
 //! - `currency`: fraction digits by currency ("Amounts and currency codes");
 //! - `headers`: the four `x-access-*` header names ("Authentication");
-//! - `limits`: the numeric limits: amounts, lifetimes, merchant ids ("Limits").
+//! - `limits`: the Limits table as data (every field it names, wherever it
+//!   appears), amounts, lifetimes, merchant ids ("Limits").
 //!
 //! The code that checks or reads things (`validate/`, `callback/`,
 //! `request/`) takes these tables from here and holds none of its own.

@@ -3,11 +3,13 @@
 //! points that run every check in one pass.
 //!
 //! Submodules: `rules` checks single values, `operations` holds each
-//! operation's field schema, `cross_field` the rules that join fields. The
+//! operation's field schema, `limits` applies the Limits table wherever a field
+//! it names appears, `cross_field` the rules that join fields. The
 //! spec's tables they check against (operations, availability, limits) are
 //! `crate::spec`'s.
 
 mod cross_field;
+mod limits;
 pub(crate) mod operations;
 mod rules;
 
@@ -280,6 +282,7 @@ mod tests {
             include_str!("rules.rs"),
             include_str!("cross_field.rs"),
             include_str!("operations.rs"),
+            include_str!("limits.rs"),
         ];
         let code_shaped = |text: &&str| text.len() > 3 && text.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
         let mut reported = std::collections::BTreeSet::new();

@@ -1,10 +1,11 @@
 //! Each operation's request schema (the operations and their paths are the
 //! spec's table in `crate::spec::operations`), plus the walk that checks a
 //! body against a schema. Where the spec says a body is "not shown", only
-//! what it does show is checked (see [`Coverage`]).
+//! what it does show is checked (see [`Coverage`]), and the Limits table,
+//! which applies wherever a field it names appears (`super::limits`).
 
 use super::rules::{self, Format};
-use super::{cross_field, Findings, IssueValue};
+use super::{cross_field, limits, Findings, IssueValue};
 use crate::json::Json;
 use crate::spec::availability::Integration;
 use crate::spec::operations::Operation;
@@ -14,9 +15,10 @@ use crate::spec::operations::Operation;
 pub enum Coverage {
     /// Every field and the cross-field rules.
     Full,
-    /// Only `general` is shown (P2P payout create); other members are accepted unchecked.
+    /// Only `general` is shown (P2P payout create); other members are checked
+    /// only against the Limits table.
     GeneralOnly,
-    /// The body is "not shown": only that it is a JSON object.
+    /// The body is "not shown": only that it is a JSON object, and the Limits table.
     ObjectOnly,
 }
 
@@ -59,7 +61,14 @@ pub(crate) struct Field {
 }
 
 enum Kind {
-    /// A string of `min..=max` characters in a format.
+    /// A string in a format, of at least `min` characters, within the Limits
+    /// table's bound for it (the table names the field).
+    Limited {
+        min: usize,
+        format: Format,
+    },
+    /// A string of `min..=max` characters in a format, bounded by the
+    /// Resources' field tables only (the Limits table does not name it).
     Text {
         min: usize,
         max: usize,
@@ -77,14 +86,20 @@ enum Kind {
 /// No length limit given (the pattern bounds the length instead).
 const NO_MAX: usize = usize::MAX;
 
-/// A required string: at least one character. The spec gives no minimum for
-/// required identifiers; an empty one cannot identify anything.
-const fn required(name: &'static str, max: usize, format: Format) -> Field {
-    Field { name, required: true, kind: Kind::Text { min: 1, max, format } }
+/// A required string the Limits table bounds: at least one character. The spec
+/// gives no minimum for required identifiers; an empty one cannot identify anything.
+const fn required(name: &'static str, format: Format) -> Field {
+    Field { name, required: true, kind: Kind::Limited { min: 1, format } }
 }
 
-const fn optional(name: &'static str, max: usize, format: Format) -> Field {
-    Field { name, required: false, kind: Kind::Text { min: 0, max, format } }
+/// An optional string the Limits table bounds.
+const fn optional(name: &'static str, format: Format) -> Field {
+    Field { name, required: false, kind: Kind::Limited { min: 0, format } }
+}
+
+/// A string the Limits table does not name, with the bound of its field table.
+const fn text(name: &'static str, required: bool, min: usize, max: usize, format: Format) -> Field {
+    Field { name, required, kind: Kind::Text { min, max, format } }
 }
 
 const fn object(name: &'static str, required: bool, fields: &'static [Field]) -> Field {
@@ -95,66 +110,68 @@ const fn unchecked(name: &'static str) -> Field {
     Field { name, required: false, kind: Kind::Unchecked }
 }
 
-const URL_MAX: usize = 2048;
+/// `bank_symbol` of payment and sender ("string <=32" in the field tables; the
+/// Limits table's "bank symbol <= 64" is the Bank record's `symbol`).
+const BANK_SYMBOL_MAX: usize = 32;
 
 const GENERAL_PAYIN: &[Field] = &[
-    required("project_id", 32, Format::Free),
-    required("payment_id", 255, Format::Free),
-    optional("merchant_callback_url", URL_MAX, Format::HttpsUrl),
-    optional("merchant_success_callback_url", URL_MAX, Format::HttpsUrl),
-    optional("merchant_decline_callback_url", URL_MAX, Format::HttpsUrl),
-    optional("redirect_url", URL_MAX, Format::HttpsUrl),
+    required("project_id", Format::Free),
+    required("payment_id", Format::Free),
+    optional("merchant_callback_url", Format::HttpsUrl),
+    optional("merchant_success_callback_url", Format::HttpsUrl),
+    optional("merchant_decline_callback_url", Format::HttpsUrl),
+    optional("redirect_url", Format::HttpsUrl),
 ];
 
 /// P2P payout create's `general`: as for payins, without `redirect_url`.
 const GENERAL_PAYOUT: &[Field] = &[
-    required("project_id", 32, Format::Free),
-    required("payment_id", 255, Format::Free),
-    optional("merchant_callback_url", URL_MAX, Format::HttpsUrl),
-    optional("merchant_success_callback_url", URL_MAX, Format::HttpsUrl),
-    optional("merchant_decline_callback_url", URL_MAX, Format::HttpsUrl),
+    required("project_id", Format::Free),
+    required("payment_id", Format::Free),
+    optional("merchant_callback_url", Format::HttpsUrl),
+    optional("merchant_success_callback_url", Format::HttpsUrl),
+    optional("merchant_decline_callback_url", Format::HttpsUrl),
 ];
 
-const GENERAL_SHARED: &[Field] = &[required("project_id", 32, Format::Free), required("payment_id", 255, Format::Free)];
+const GENERAL_SHARED: &[Field] = &[required("project_id", Format::Free), required("payment_id", Format::Free)];
 
 /// Balance and bank list: the spec shows only `general.project_id`, without a
 /// 'req' mark; it is required here, as the only way to name the project.
-const GENERAL_PROJECT: &[Field] = &[required("project_id", 32, Format::Free)];
+const GENERAL_PROJECT: &[Field] = &[required("project_id", Format::Free)];
 
-const EXTRA_PARAM: Field =
-    Field { name: "extra_param", required: false, kind: Kind::Text { min: 1, max: 16, format: Format::ExtraParam } };
+/// Its length and characters are the Limits table's row.
+const EXTRA_PARAM: Field = optional("extra_param", Format::Free);
 const LIFETIME: Field = Field { name: "lifetime", required: false, kind: Kind::Lifetime };
 const AMOUNT: Field = Field { name: "amount", required: true, kind: Kind::Amount };
 
 const P2P_PAYMENT: &[Field] = &[
-    required("method", 32, Format::Method),
+    required("method", Format::Method),
     AMOUNT,
-    required("currency", NO_MAX, Format::Currency),
+    text("currency", true, 1, NO_MAX, Format::Currency),
     LIFETIME,
-    optional("bank_symbol", 32, Format::Free),
-    optional("description", 255, Format::Free),
+    text("bank_symbol", false, 0, BANK_SYMBOL_MAX, Format::Free),
+    optional("description", Format::Free),
     EXTRA_PARAM,
 ];
 
 const P2P_SENDER: &[Field] = &[
-    optional("pan", 32, Format::Free),
-    optional("phone", 24, Format::Phone),
-    optional("bank_symbol", 32, Format::Free),
-    Field { name: "card_holder", required: false, kind: Kind::Text { min: 1, max: 255, format: Format::CardHolder } },
+    optional("pan", Format::Free),
+    optional("phone", Format::Phone),
+    text("bank_symbol", false, 0, BANK_SYMBOL_MAX, Format::Free),
+    text("card_holder", false, 1, 255, Format::CardHolder),
 ];
 
 const P2P_CUSTOMER: &[Field] = &[
-    required("id", 255, Format::Free),
-    required("ip_address", 255, Format::IpAddress),
-    optional("first_name", 255, Format::Free),
-    optional("last_name", 255, Format::Free),
-    optional("customer_type", NO_MAX, Format::CustomerType),
-    required("country", NO_MAX, Format::Country),
-    optional("language", NO_MAX, Format::Language),
-    optional("email", 255, Format::Email),
-    optional("browser", 512, Format::Free),
-    optional("device_type", 512, Format::Free),
-    optional("user_agent", 1024, Format::Free),
+    required("id", Format::Free),
+    required("ip_address", Format::IpAddress),
+    optional("first_name", Format::Free),
+    optional("last_name", Format::Free),
+    text("customer_type", false, 0, NO_MAX, Format::CustomerType),
+    text("country", true, 1, NO_MAX, Format::Country),
+    text("language", false, 0, NO_MAX, Format::Language),
+    optional("email", Format::Email),
+    optional("browser", Format::Free),
+    optional("device_type", Format::Free),
+    optional("user_agent", Format::Free),
 ];
 
 const P2P_PAYIN: &[Field] = &[
@@ -166,27 +183,27 @@ const P2P_PAYIN: &[Field] = &[
 
 const WIDGET_PAYMENT: &[Field] = &[
     AMOUNT,
-    required("currency", NO_MAX, Format::Currency),
+    text("currency", true, 1, NO_MAX, Format::Currency),
     LIFETIME,
-    optional("description", 255, Format::Free),
+    optional("description", Format::Free),
     EXTRA_PARAM,
-    optional("widget_method", 32, Format::WidgetMethod),
+    optional("widget_method", Format::WidgetMethod),
 ];
 
 const WIDGET_CUSTOMER: &[Field] = &[
-    required("id", 255, Format::Free),
-    required("ip_address", 255, Format::IpAddress),
-    required("country", NO_MAX, Format::Country),
-    optional("language", NO_MAX, Format::Language),
-    optional("customer_type", NO_MAX, Format::CustomerType),
+    required("id", Format::Free),
+    required("ip_address", Format::IpAddress),
+    text("country", true, 1, NO_MAX, Format::Country),
+    text("language", false, 0, NO_MAX, Format::Language),
+    text("customer_type", false, 0, NO_MAX, Format::CustomerType),
     // Required for KE, NG, ZA: a cross-field rule.
-    optional("email", 255, Format::Email),
+    optional("email", Format::Email),
 ];
 
 const WIDGET_PAYIN: &[Field] = &[
     object("general", true, GENERAL_PAYIN),
     object("payment", true, WIDGET_PAYMENT),
-    object("sender", false, &[optional("bank_symbol", 32, Format::Free)]),
+    object("sender", false, &[text("bank_symbol", false, 0, BANK_SYMBOL_MAX, Format::Free)]),
     object("customer", true, WIDGET_CUSTOMER),
 ];
 
@@ -210,10 +227,12 @@ pub(crate) fn check(operation: Operation, body: &Json, findings: &mut Findings) 
             .with_actual(IssueValue::text(body.kind()));
         return;
     };
+    let mut path = String::with_capacity(64);
     let Some(schema) = operation.schema() else {
+        limits::check_below(None, body, &mut path, findings);
         return;
     };
-    check_object(schema, body, &mut String::with_capacity(64), findings);
+    check_object(schema, body, None, &mut path, findings);
     match operation {
         Operation::P2pPayinCreate => cross_field::check_payin(Integration::H2h, body, findings),
         Operation::WidgetPayinCreate => cross_field::check_payin(Integration::Widget, body, findings),
@@ -233,15 +252,24 @@ fn join(prefix: &str, name: &str) -> String {
     path
 }
 
-/// Checks an object's fields; `path` is its own path, extended in place for each
-/// field and restored (one buffer for the whole body, no string per field).
-fn check_object(fields: &[Field], object: &Json, path: &mut String, findings: &mut Findings) {
+/// Checks an object's fields; `name` is its own name (`None` for the body) and
+/// `path` its own path, extended in place for each field and restored (one
+/// buffer for the whole body, no string per field). Members the schema does
+/// not list are warned about and held to the Limits table.
+fn check_object(fields: &[Field], object: &Json, name: Option<&str>, path: &mut String, findings: &mut Findings) {
     let Json::Object(members) = object else {
         return;
     };
-    for (key, _) in members {
+    for (key, value) in members {
         if !fields.iter().any(|field| field.name == key) {
             warn_unknown(fields, key, path, findings);
+            let restore = path.len();
+            if restore > 0 {
+                path.push('.');
+            }
+            path.push_str(key);
+            limits::check_member(name, key, value, path, findings);
+            path.truncate(restore);
         }
     }
     for field in fields {
@@ -262,14 +290,18 @@ fn check_object(fields: &[Field], object: &Json, path: &mut String, findings: &m
                 findings.warning(path, "NULL_FIELD", format!("{path} is null; omit the field instead"));
             }
             None => {}
-            Some(value) => check_value(&field.kind, value, path, findings),
+            Some(value) => check_value(field, name, value, path, findings),
         }
         path.truncate(restore);
     }
 }
 
-fn check_value(kind: &Kind, value: &Json, path: &mut String, findings: &mut Findings) {
-    match (kind, value) {
+/// Checks the value of `field`, a member of the object `parent`.
+fn check_value(field: &Field, parent: Option<&str>, value: &Json, path: &mut String, findings: &mut Findings) {
+    match (&field.kind, value) {
+        (Kind::Limited { min, format }, Json::String(text)) => {
+            limits::check_text_limit((parent, field.name), text, *min, *format, path, findings);
+        }
         (Kind::Text { min, max, format }, Json::String(text)) => {
             rules::check_text(findings, path, text, *min, *max, *format);
         }
@@ -277,9 +309,9 @@ fn check_value(kind: &Kind, value: &Json, path: &mut String, findings: &mut Find
         (Kind::Lifetime, _) => {
             rules::check_integer(findings, path, value);
         }
-        (Kind::Object(fields), Json::Object(_)) => check_object(fields, value, path, findings),
-        (Kind::Unchecked, _) => {}
-        (Kind::Text { .. }, _) => {
+        (Kind::Object(fields), Json::Object(_)) => check_object(fields, value, Some(field.name), path, findings),
+        (Kind::Unchecked, _) => limits::check_member(parent, field.name, value, path, findings),
+        (Kind::Text { .. } | Kind::Limited { .. }, _) => {
             findings.error(path, "WRONG_TYPE", format!("{path} must be a string, found {}", value.kind()));
         }
         (Kind::Object(_), _) => {
@@ -340,6 +372,81 @@ mod tests {
         assert!(report.valid);
         assert!(report.has_warning("general.paymentid", "UNKNOWN_FIELD"));
         assert!(report.warnings[0].message.contains("did you mean general.payment_id?"));
+    }
+
+    /// Every string a schema bounds by the Limits table has a row there, and
+    /// no string the table names carries a bound of its own: each limit is
+    /// written once.
+    #[test]
+    fn schema_limits_come_from_the_limits_table() {
+        use crate::spec::limits::{field_limit, Bound};
+        fn walk(fields: &[Field], parent: Option<&str>, seen: &mut usize) {
+            for field in fields {
+                let limit = field_limit(parent, field.name).map(|limit| limit.bound);
+                match &field.kind {
+                    Kind::Limited { .. } => {
+                        assert!(matches!(limit, Some(Bound::Chars { .. })), "{parent:?}.{} has no row", field.name);
+                        *seen += 1;
+                    }
+                    Kind::Text { .. } => assert_eq!(limit, None, "{parent:?}.{} has a row", field.name),
+                    Kind::Amount => assert!(matches!(limit, Some(Bound::Integer { .. })), "{}", field.name),
+                    Kind::Lifetime => assert_eq!(limit, Some(Bound::Lifetime)),
+                    Kind::Object(inner) => walk(inner, Some(field.name), seen),
+                    Kind::Unchecked => {}
+                }
+            }
+        }
+        let mut seen = 0;
+        for operation in Operation::ALL {
+            walk(operation.schema().unwrap_or_default(), None, &mut seen);
+        }
+        assert!(seen > 40, "{seen}");
+    }
+
+    #[test]
+    fn limits_apply_in_bodies_the_spec_does_not_show_and_in_unlisted_members() {
+        let parse = |text: &str| crate::json::parse_body(text, &Default::default()).unwrap();
+        let body = |id: &str| parse(&format!(r#"{{"general":{{"project_id":"p","payment_id":"{id}"}}}}"#));
+        for operation in [Operation::WidgetPayinConfirm, Operation::WidgetPayinCancel, Operation::EcomPayinCreate] {
+            let report = validate_request(operation.path(), &body(&"x".repeat(256)));
+            assert_eq!(report.error_codes(), ["TOO_LONG"], "{operation:?}");
+            let issue = &report.errors[0];
+            assert_eq!(issue.path, "general.payment_id");
+            assert_eq!(
+                (issue.limit.clone(), issue.actual.clone()),
+                (Some(IssueValue::Int(255)), Some(IssueValue::Int(256)))
+            );
+            assert!(validate_request(operation.path(), &body(&"x".repeat(255))).valid, "{operation:?}");
+        }
+        // P2P payout create: its unshown members, and a member of general it does not list.
+        let payout = parse(&format!(
+            r#"{{"general":{{"project_id":"p","payment_id":"o","redirect_url":"{}"}},
+                "payment":{{"amount":0,"description":"{}"}},"sender":{{"pan":"{}"}}}}"#,
+            "x".repeat(2049),
+            "d".repeat(256),
+            "4".repeat(33)
+        ));
+        let report = validate_request(Operation::P2pPayoutCreate.path(), &payout);
+        let found: Vec<(&str, &str)> = report.errors.iter().map(|i| (i.path.as_str(), i.code)).collect();
+        assert_eq!(
+            found,
+            [
+                ("general.redirect_url", "TOO_LONG"),
+                ("payment.amount", "OUT_OF_RANGE"),
+                ("payment.description", "TOO_LONG"),
+                ("sender.pan", "TOO_LONG")
+            ]
+        );
+        assert!(report.has_warning("general.redirect_url", "UNKNOWN_FIELD"));
+        // A shown body: an unlisted member is still held to its limit, once.
+        let unlisted_member = parse(&format!(
+            r#"{{"general":{{"project_id":"p","payment_id":"o","description":"{}"}}}}"#,
+            "d".repeat(256)
+        ));
+        let report = validate_request(Operation::P2pPayinInfo.path(), &unlisted_member);
+        assert_eq!(report.error_codes(), ["TOO_LONG"]);
+        let report = validate_request(Operation::P2pPayinInfo.path(), &body(&"x".repeat(256)));
+        assert_eq!(report.error_codes(), ["TOO_LONG"], "a listed field is checked once");
     }
 
     #[test]

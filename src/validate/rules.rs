@@ -24,9 +24,12 @@ pub(crate) enum Format {
     Phone,
     /// `^[A-Za-z0-9_-]{1,16}$` (the length is checked as a length).
     ExtraParam,
+    /// Only `0-9` (the Limits table's `sbp_code`; the length is checked as a length).
+    Digits,
     /// `^(ftd|trust)$`
     CustomerType,
-    /// Latin, Cyrillic incl. Ukrainian letters, digits, whitespace, `-`, `.`, `'`.
+    /// Latin, Cyrillic incl. Ukrainian letters, digits, whitespace, `-`, `.`, `'`
+    /// (see [`is_card_holder`]).
     CardHolder,
     HttpsUrl,
     IpAddress,
@@ -46,6 +49,7 @@ impl Format {
                 | Format::Country
                 | Format::Language
                 | Format::ExtraParam
+                | Format::Digits
                 | Format::CustomerType
                 | Format::Method
                 | Format::WidgetMethod
@@ -88,10 +92,11 @@ pub(crate) fn check_text(findings: &mut Findings, path: &str, text: &str, min: u
         Format::Phone => (!is_ru_phone(text)).then_some(("PATTERN", "+7 followed by 10 digits, e.g. +79001234567")),
         Format::ExtraParam => (!text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
             .then_some(("PATTERN", "only the characters A-Z a-z 0-9 _ -")),
+        Format::Digits => (!text.bytes().all(|b| b.is_ascii_digit())).then_some(("PATTERN", "only the digits 0-9")),
         Format::CustomerType => {
             (!matches!(text, "ftd" | "trust")).then_some(("PATTERN", "'ftd' (primary) or 'trust' (secondary traffic)"))
         }
-        Format::CardHolder => (!text.chars().all(is_card_holder_char)).then_some((
+        Format::CardHolder => (!is_card_holder(text)).then_some((
             "PATTERN",
             "only Latin or Cyrillic (incl. Ukrainian) letters, digits, spaces, hyphens, periods and apostrophes",
         )),
@@ -129,13 +134,49 @@ fn is_ru_phone(text: &str) -> bool {
     text.strip_prefix("+7").is_some_and(|rest| rest.len() == 10 && rest.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Latin, Cyrillic (the Russian alphabet with Ё, plus Ukrainian І Ї Є Ґ), ASCII
-/// digits, whitespace, hyphen, period and the ASCII apostrophe. The spec names
-/// no typographic apostrophe (’), so it is not accepted.
-pub(crate) fn is_card_holder_char(c: char) -> bool {
-    c.is_ascii_alphanumeric()
-        || c.is_whitespace()
-        || matches!(c, 'А'..='я' | 'Ё' | 'ё' | 'І' | 'і' | 'Ї' | 'ї' | 'Є' | 'є' | 'Ґ' | 'ґ' | '-' | '.' | '\'')
+/// `sender.card_holder`: "Latin, Cyrillic (incl. Ukrainian letters), digits,
+/// whitespace, hyphen, period, apostrophe". Read as:
+/// - Latin: the ASCII letters (as before; `Jörg` is refused);
+/// - Cyrillic: every letter of the Cyrillic and Cyrillic Supplement blocks,
+///   U+0400..=U+052F, which hold the letters of the living languages written in
+///   Cyrillic (Russian, Ukrainian, Belarusian Ў, Kazakh Ә Ғ Қ Ң Ө Ұ Ү Һ І,
+///   Serbian Ђ Ј Љ Њ Ћ Џ, …), without the block's historic signs and combining
+///   marks (U+0482..=U+0489). Cyrillic Extended-A, -B, -C and -D
+///   (U+2DE0..=U+2DFF, U+A640..=U+A69F, U+1C80..=U+1C8F, U+1E030..=U+1E08F) are
+///   refused: they hold Old Church Slavonic and other historic letters and
+///   combining letters, which no name on a card is written in;
+/// - a Cyrillic letter may be written decomposed: one combining mark of
+///   [`CYRILLIC_COMBINING_MARKS`] directly after a Cyrillic letter (`И` + U+0306
+///   for `Й`, `І` + U+0308 for `Ї`). A mark anywhere else (first, after a space,
+///   a digit or a Latin letter, or a second mark) is refused;
+/// - ASCII digits, whitespace, hyphen, period and the ASCII apostrophe. The spec
+///   names no typographic apostrophe (’), so it is not accepted.
+///
+/// Lengths stay counted in characters (Unicode scalar values) like every other
+/// length, so a decomposed `Й` counts as 2.
+pub(crate) fn is_card_holder(text: &str) -> bool {
+    let mut after_cyrillic_letter = false;
+    text.chars().all(|c| {
+        let ok = if CYRILLIC_COMBINING_MARKS.contains(&c) {
+            after_cyrillic_letter
+        } else {
+            c.is_ascii_alphanumeric() || c.is_whitespace() || matches!(c, '-' | '.' | '\'') || is_cyrillic_letter(c)
+        };
+        after_cyrillic_letter = is_cyrillic_letter(c);
+        ok
+    })
+}
+
+/// The combining marks of the canonical decompositions of the letters
+/// U+0400..=U+052F: grave (Ѐ Ѝ), acute (Ѓ Ќ), macron (Ӣ Ӯ), breve (Й Ў Ӑ Ӗ Ӂ),
+/// diaeresis (Ё Ї Ӓ Ӧ Ӱ …), double acute (Ӳ), double grave (Ѷ).
+pub(crate) const CYRILLIC_COMBINING_MARKS: [char; 7] =
+    ['\u{0300}', '\u{0301}', '\u{0304}', '\u{0306}', '\u{0308}', '\u{030B}', '\u{030F}'];
+
+/// A letter of the Cyrillic (U+0400..=U+04FF) or Cyrillic Supplement
+/// (U+0500..=U+052F) block: all but U+0482..=U+0489 (a sign and combining marks).
+fn is_cyrillic_letter(c: char) -> bool {
+    matches!(c, '\u{0400}'..='\u{0481}' | '\u{048A}'..='\u{052F}')
 }
 
 /// The integer a JSON number stands for: `None` for a fraction or exponent
@@ -168,20 +209,48 @@ pub(crate) fn check_integer(findings: &mut Findings, path: &str, value: &Json) -
 
 /// An amount: a JSON integer in 1..=10000000000000 minor units.
 pub(crate) fn check_amount(findings: &mut Findings, path: &str, value: &Json) {
-    let Some(amount) = check_integer(findings, path, value) else {
+    let (Some(_), Json::Number(text)) = (check_integer(findings, path, value), value) else {
         return;
     };
-    if !(AMOUNT_MIN..=AMOUNT_MAX).contains(&amount) {
-        let bound = if amount < AMOUNT_MIN { AMOUNT_MIN } else { AMOUNT_MAX };
-        let actual = match value {
-            Json::Number(text) if text.parse::<i128>().is_err() => IssueValue::text(text.clone()),
-            _ => IssueValue::int(amount),
-        };
-        findings
-            .error(path, "OUT_OF_RANGE", format!("{path} must be {AMOUNT_MIN}..={AMOUNT_MAX} minor units"))
-            .with_limit(IssueValue::int(bound))
-            .with_actual(actual);
+    check_range(findings, path, text, Some(AMOUNT_MIN), AMOUNT_MAX, "OUT_OF_RANGE", " minor units");
+}
+
+/// Reports a JSON number outside `min..=max` (no lower bound for `None`) with
+/// `code`; `unit` follows the range in the message (" seconds"). A number with a fraction or an exponent is compared by its value;
+/// whether it had to be an integer is the caller's check.
+pub(crate) fn check_range(
+    findings: &mut Findings,
+    path: &str,
+    text: &str,
+    min: Option<i128>,
+    max: i128,
+    code: &'static str,
+    unit: &str,
+) {
+    let (below, above) = match integer_value(text) {
+        Some(value) => (min.is_some_and(|min| value < min), value > max),
+        None => match text.parse::<f64>() {
+            #[allow(clippy::cast_precision_loss)] // bounds of at most 2^44, exact in f64
+            Ok(value) => (min.is_some_and(|min| value < min as f64), value > max as f64),
+            Err(_) => (false, false),
+        },
+    };
+    if !(below || above) {
+        return;
     }
+    let bound = match min {
+        Some(min) if below => min,
+        _ => max,
+    };
+    let range = min.map_or(format!("at most {max}"), |min| format!("{min}..={max}"));
+    let actual = match text.parse::<i128>() {
+        Ok(value) => IssueValue::int(value),
+        Err(_) => IssueValue::text(text),
+    };
+    findings
+        .error(path, code, format!("{path} must be {range}{unit}"))
+        .with_limit(IssueValue::int(bound))
+        .with_actual(actual);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -333,8 +402,49 @@ mod tests {
         {
             assert!(codes("h", ok, 1, 255, Format::CardHolder).is_empty(), "{ok}");
         }
-        for bad in ["Ivan_Ivanov", "Олжас Әлиев", "Jörg", "O’Neil", "A@B"] {
+        for bad in ["Ivan_Ivanov", "Jörg", "O’Neil", "A@B"] {
             assert_eq!(codes("h", bad, 1, 255, Format::CardHolder), ["PATTERN"], "{bad}");
+        }
+    }
+
+    /// The whole Cyrillic script of living languages, and its letters written decomposed.
+    #[test]
+    fn card_holder_cyrillic_letters_of_every_served_language() {
+        let kazakh = ["Ә", "ә", "Ғ", "ғ", "Қ", "қ", "Ң", "ң", "Ө", "ө", "Ұ", "ұ", "Ү", "ү", "Һ", "һ", "І", "і"];
+        let belarusian = ["Ў", "ў"];
+        let serbian = ["Ђ", "ђ", "Ј", "ј", "Љ", "љ", "Њ", "њ", "Ћ", "ћ", "Џ", "џ"];
+        for letter in kazakh.iter().chain(&belarusian).chain(&serbian) {
+            let name = format!("Олжас {letter}лиев");
+            assert!(codes("h", &name, 1, 255, Format::CardHolder).is_empty(), "{letter}");
+        }
+        for ok in ["Олжас Әлиев", "Ҳ Ӣ Ӯ Ԁ ԯ", "Ђорђе Јовановић", "Ўладзімір"] {
+            assert!(codes("h", ok, 1, 255, Format::CardHolder).is_empty(), "{ok}");
+        }
+        let decomposed_short_i = "Андри\u{0306}"; // Й as И + combining breve
+        let decomposed_yi = "\u{0406}\u{0308}жак"; // Ї as І + combining diaeresis
+        let decomposed_yo = "Пе\u{0308}тр"; // ё as е + combining diaeresis
+        for ok in [decomposed_short_i, decomposed_yi, decomposed_yo, "У\u{0306}"] {
+            assert!(codes("h", ok, 1, 255, Format::CardHolder).is_empty(), "{ok:?}");
+        }
+        // Counted in characters like every length: a decomposed Й counts 2.
+        assert!(codes("h", &"И\u{0306}".repeat(127), 1, 255, Format::CardHolder).is_empty());
+        assert_eq!(codes("h", &"И\u{0306}".repeat(128), 1, 255, Format::CardHolder), ["TOO_LONG"]);
+        for bad in [
+            "Αλέξανδρος",        // Greek
+            "李小龍",            // CJK
+            "\u{0306}Иван",      // a lone mark at the start
+            "Иван \u{0306}",     // a mark after a space
+            "Jo\u{0308}rg",      // a mark after a Latin letter
+            "И\u{0306}\u{0306}", // two marks
+            "И\u{0307}",         // a mark no Cyrillic letter decomposes into
+            "И\u{0483}",         // a Cyrillic combining mark (titlo)
+            "Ivan 😀",
+            "\u{0482}", // Cyrillic thousands sign
+            "\u{A640}", // Cyrillic Extended-B (historic)
+            "\u{2DE0}", // Cyrillic Extended-A (combining letter)
+            "\u{1C80}", // Cyrillic Extended-C
+        ] {
+            assert_eq!(codes("h", bad, 1, 255, Format::CardHolder), ["PATTERN"], "{bad:?}");
         }
     }
 

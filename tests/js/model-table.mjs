@@ -423,7 +423,11 @@ ok('payout general has no redirect_url: a warning', P2P_PAYOUT, variant(sharedBo
 ok('payout members the spec does not show are accepted as they are', P2P_PAYOUT, variant(sharedBody(), { payment: { amount: '1.5', anything: true }, sender: 1, recipient: [], customer: {} }));
 bad('payout without general.payment_id', P2P_PAYOUT, { general: { project_id: 'prj_8f2c' }, payment: {} }, [['general.payment_id', 'REQUIRED']]);
 for (const path of NOT_SHOWN_PATHS) {
-  ok(`${path} (body not shown): any object`, path, { general: { project_id: 'x'.repeat(100) }, anything: [1, { b: null }] });
+  ok(`${path} (body not shown): any object`, path, { general: { project_id: 'x'.repeat(32) }, anything: [1, { b: null }] });
+  bad(`${path} (body not shown): the Limits table still applies`, path, { general: { project_id: 'x'.repeat(33), payment_id: 'x'.repeat(256) } }, [
+    ['general.project_id', 'TOO_LONG', { limit: 32, actual: 33 }],
+    ['general.payment_id', 'TOO_LONG', { limit: 255, actual: 256 }],
+  ]);
   ok(`${path} (body not shown): {}`, path, {});
   bad(`${path} (body not shown): not an object`, path, '[]', [['', 'BODY_NOT_OBJECT']]);
 }

@@ -230,13 +230,17 @@ pub struct Requisites {
 /// refused: a rewrite of a masked callback whose card holder text held
 /// `;recipient_requisites:pan:…` would otherwise read as plain requisites with
 /// another card number. In an info response the plain pair wins; the masked
-/// pair is read only when neither `pan` nor `card_holder` is given.
+/// pair is read only when neither `pan` nor `card_holder` is given. An empty
+/// string gives nothing (no card number, no name), so it counts as absent here
+/// as it does in a callback's message: an empty `pan`/`card_holder` pair never
+/// hides a filled masked pair.
 pub(crate) fn requisites(reader: Reader<'_>) -> Result<Option<Requisites>, Error> {
     if matches!(reader.object, Json::Object(members) if members.is_empty()) {
         return Ok(None);
     }
-    let (pan, holder) = (reader.text("pan")?, reader.text("card_holder")?);
-    let (pan_hidden, holder_hidden) = (reader.text("pan_hidden")?, reader.text("card_holder_hidden")?);
+    let given = |key| Ok::<_, Error>(reader.text(key)?.filter(|text| !text.is_empty()));
+    let (pan, holder) = (given("pan")?, given("card_holder")?);
+    let (pan_hidden, holder_hidden) = (given("pan_hidden")?, given("card_holder_hidden")?);
     let both = (pan.is_some() || holder.is_some()) && (pan_hidden.is_some() || holder_hidden.is_some());
     if both && matches!(reader.source, Source::Callback(_)) {
         return Err(reader
@@ -396,4 +400,51 @@ fn data_integer(source: Source, data: &Json, path: &str) -> Result<Option<i64>, 
         other => integer_of(other),
     };
     parsed.map(Some).ok_or_else(|| source.error(path, "must be an integer (or a string of digits)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canonical::Falsy;
+
+    fn read(source: Source, text: &str) -> Result<Option<Requisites>, Error> {
+        let object = crate::json::parse_body(text, &Default::default()).unwrap();
+        requisites(Reader { source, object: &object, prefix: "recipient_requisites" })
+    }
+
+    fn sources() -> [Source; 3] {
+        let null_only = CanonicalOptions { falsy: Falsy::Null, ..CanonicalOptions::DEFAULT };
+        [Source::Response, Source::Callback(CanonicalOptions::DEFAULT), Source::Callback(null_only)]
+    }
+
+    #[test]
+    fn an_empty_plain_pair_does_not_hide_the_masked_pair() {
+        let masked = r#""pan_hidden":"2200 70** **** 5678","card_holder_hidden":"IVAN I.","currency":"RUB""#;
+        for source in sources() {
+            for plain in [r#""pan":"","card_holder":"","#, r#""pan":"","#, r#""card_holder":"","#] {
+                let found = read(source, &format!("{{{plain}{masked}}}")).unwrap().unwrap();
+                assert_eq!(found.pan.as_deref(), Some("2200 70** **** 5678"), "{source:?} {plain}");
+                assert_eq!(found.card_holder.as_deref(), Some("IVAN I."));
+                assert!(found.masked);
+            }
+        }
+    }
+
+    #[test]
+    fn empty_values_read_as_absent_and_two_filled_pairs_stay_as_before() {
+        for source in sources() {
+            let found = read(source, r#"{"pan":"","card_holder":"","currency":"RUB"}"#).unwrap().unwrap();
+            assert_eq!((found.pan, found.card_holder, found.masked), (None, None, false), "{source:?}");
+            let found = read(source, r#"{"pan":"4400","card_holder":"","pan_hidden":""}"#).unwrap().unwrap();
+            assert_eq!((found.pan.as_deref(), found.masked), (Some("4400"), false));
+        }
+        let both = r#"{"pan":"4400","card_holder":"IVAN","pan_hidden":"44**","card_holder_hidden":"I."}"#;
+        let found = read(Source::Response, both).unwrap().unwrap();
+        assert_eq!((found.pan.as_deref(), found.masked), (Some("4400"), false), "a response: the plain pair wins");
+        for source in &sources()[1..] {
+            assert!(matches!(read(*source, both), Err(Error::InvalidCallback { .. })), "{source:?}");
+        }
+        let one_each = r#"{"pan":"","card_holder":"IVAN","pan_hidden":"44**"}"#;
+        assert!(matches!(read(sources()[2], one_each), Err(Error::InvalidCallback { .. })));
+    }
 }

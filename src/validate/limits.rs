@@ -1,0 +1,159 @@
+//! The Limits table (`crate::spec::limits::FIELD_LIMITS`) applied wherever a
+//! field it names appears ("Limits" is global): in the members a request schema
+//! does not list (unknown fields, the members of P2P payout create the spec
+//! does not show, the whole of the bodies it does not show), at any depth.
+//! There only the limit is checked, a string against its length and
+//! characters, a number against its range; a value of another type and every
+//! other field are accepted as they are. The fields a schema lists take their
+//! limit from the same table, through [`check_text_limit`].
+
+use super::rules::{self, Format};
+use super::Findings;
+use crate::json::Json;
+use crate::spec::limits::{field_limit, lifetime_max, Bound, Charset, LIFETIME_MIN};
+
+/// Checks `value`, the member `name` of an object named `parent` (`None` at
+/// the top level), against its limit, and everything below it.
+pub(crate) fn check_member(parent: Option<&str>, name: &str, value: &Json, path: &mut String, findings: &mut Findings) {
+    if let Some(limit) = field_limit(parent, name) {
+        match (limit.bound, value) {
+            (Bound::Chars { .. }, Json::String(text)) => check_text(limit.bound, text, 0, Format::Free, path, findings),
+            (Bound::Integer { min, max }, Json::Number(text)) => {
+                rules::check_range(findings, path, text, min, max, "OUT_OF_RANGE", "");
+            }
+            (Bound::Lifetime, Json::Number(text)) => {
+                // The integration and country of a body the spec does not show cannot be
+                // known: the lower bound is "everywhere"'s, the upper the largest row's.
+                let max = lifetime_max(None);
+                rules::check_range(findings, path, text, Some(LIFETIME_MIN), max, "LIFETIME_OUT_OF_RANGE", " seconds");
+            }
+            _ => {}
+        }
+    }
+    check_below(Some(name), value, path, findings);
+}
+
+/// Checks the members of `value` (an object named `name`; `None` for the body
+/// itself), or of the objects in it when it is an array, which carry its name.
+pub(crate) fn check_below(name: Option<&str>, value: &Json, path: &mut String, findings: &mut Findings) {
+    let restore = path.len();
+    match value {
+        Json::Object(members) => {
+            for (key, child) in members {
+                push(path, key);
+                check_member(name, key, child, path, findings);
+                path.truncate(restore);
+            }
+        }
+        Json::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                push(path, &index.to_string());
+                check_below(name, item, path, findings);
+                path.truncate(restore);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn push(path: &mut String, segment: &str) {
+    if !path.is_empty() {
+        path.push('.');
+    }
+    path.push_str(segment);
+}
+
+/// Checks a string a schema lists, the member `name` of the object `parent`,
+/// against its row of the Limits table: at least `min` characters (a schema's
+/// own minimum, e.g. 1 for an identifier) and the row's, at most the row's, in
+/// `format` or, when the row restricts the characters, the row's. A field the
+/// table does not name would be checked only for `min` and `format`; the tests
+/// hold every schema field that asks for its limit to a row.
+pub(crate) fn check_text_limit(
+    (parent, name): (Option<&str>, &str),
+    text: &str,
+    min: usize,
+    format: Format,
+    path: &str,
+    findings: &mut Findings,
+) {
+    match field_limit(parent, name) {
+        Some(limit) => check_text(limit.bound, text, min, format, path, findings),
+        None => rules::check_text(findings, path, text, min, usize::MAX, format),
+    }
+}
+
+fn check_text(bound: Bound, text: &str, min: usize, format: Format, path: &str, findings: &mut Findings) {
+    let Bound::Chars { min: row_min, max, charset } = bound else {
+        return rules::check_text(findings, path, text, min, usize::MAX, format);
+    };
+    let format = match charset {
+        Charset::Any => format,
+        Charset::ExtraParam => Format::ExtraParam,
+        Charset::Digits => Format::Digits,
+    };
+    rules::check_text(findings, path, text, min.max(row_min), max, format);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn issues(body: &str) -> Vec<(String, &'static str)> {
+        let body = crate::json::parse_body(body, &Default::default()).unwrap();
+        let mut findings = Findings::default();
+        check_below(None, &body, &mut String::new(), &mut findings);
+        findings.into_report().errors.into_iter().map(|issue| (issue.path, issue.code)).collect()
+    }
+
+    fn one(path: &str, code: &'static str) -> Vec<(String, &'static str)> {
+        vec![(path.to_owned(), code)]
+    }
+
+    #[test]
+    fn bare_names_apply_at_any_depth_and_in_arrays() {
+        let long = "x".repeat(256);
+        assert_eq!(
+            issues(&format!(r#"{{"general":{{"payment_id":"{long}"}}}}"#)),
+            one("general.payment_id", "TOO_LONG")
+        );
+        assert_eq!(issues(&format!(r#"{{"payment_id":"{long}"}}"#)), one("payment_id", "TOO_LONG"));
+        assert_eq!(
+            issues(&format!(r#"{{"a":[{{"b":{{"payment_id":"{long}"}}}}]}}"#)),
+            one("a.0.b.payment_id", "TOO_LONG")
+        );
+        assert!(issues(&format!(r#"{{"general":{{"payment_id":"{}"}}}}"#, "x".repeat(255))).is_empty());
+    }
+
+    #[test]
+    fn qualified_names_apply_only_in_their_object() {
+        let pan33 = "4".repeat(33);
+        assert_eq!(issues(&format!(r#"{{"sender":{{"pan":"{pan33}"}}}}"#)), one("sender.pan", "TOO_LONG"));
+        assert!(issues(&format!(r#"{{"recipient":{{"pan":"{pan33}"}}}}"#)).is_empty());
+        assert!(issues(&format!(r#"{{"card":{{"pan":"{}"}}}}"#, "4".repeat(5000))).is_empty());
+        assert_eq!(
+            issues(&format!(r#"{{"recipient":[{{"pan":"{}"}}]}}"#, "4".repeat(4097))),
+            one("recipient.0.pan", "TOO_LONG")
+        );
+        assert_eq!(issues(r#"{"bank":{"sbp_code":"12345678901a"}}"#), one("bank.sbp_code", "PATTERN"));
+        assert_eq!(issues(r#"{"bank":{"sbp_code":"1234"}}"#), one("bank.sbp_code", "TOO_SHORT"));
+        assert!(issues(&format!(r#"{{"id":"{}","bank":{{"sbp_code":"123456789012"}}}}"#, "x".repeat(300))).is_empty());
+    }
+
+    #[test]
+    fn numbers_against_ranges_and_other_types_unchecked() {
+        assert_eq!(issues(r#"{"payment":{"amount":0}}"#), one("payment.amount", "OUT_OF_RANGE"));
+        assert_eq!(issues(r#"{"amount":1e14}"#), one("amount", "OUT_OF_RANGE"));
+        assert_eq!(issues(r#"{"x":{"locked_amount":10000000000001}}"#), one("x.locked_amount", "OUT_OF_RANGE"));
+        assert!(
+            issues(r#"{"amount":10000000000000,"old_amount":1,"initial_amount":"0","locked_amount":15.5}"#).is_empty()
+        );
+        assert_eq!(issues(r#"{"expiration_date":4294967297}"#), one("expiration_date", "OUT_OF_RANGE"));
+        assert!(issues(r#"{"expiration_date":4294967296}"#).is_empty());
+        assert_eq!(issues(r#"{"payment":{"lifetime":299}}"#), one("payment.lifetime", "LIFETIME_OUT_OF_RANGE"));
+        assert_eq!(issues(r#"{"payment":{"lifetime":901}}"#), one("payment.lifetime", "LIFETIME_OUT_OF_RANGE"));
+        assert!(issues(r#"{"payment":{"lifetime":900}}"#).is_empty());
+        assert!(issues(r#"{"payment_id":12345,"description":null,"status":["x"],"method":{"a":1}}"#).is_empty());
+        assert_eq!(issues(r#"{"payment":{"extra_param":"a b"}}"#), one("payment.extra_param", "PATTERN"));
+    }
+}
