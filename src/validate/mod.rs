@@ -170,7 +170,7 @@ pub const ISSUE_CODES: &[(&str, &str)] = &[
     ("WIDGET_METHOD_REQUIRED", "A KZ widget payin must set payment.widget_method"),
     ("EMAIL_REQUIRED", "A widget payin in KE, NG or ZA must set customer.email"),
     ("BANK_SYMBOL_NOT_ALLOWED", "sender.bank_symbol pre-selection is only offered in RU and KZ widget payins"),
-    ("LIFETIME_OUT_OF_RANGE", "payment.lifetime is outside 300..=600 seconds (300..=900 for KZ)"),
+    ("LIFETIME_OUT_OF_RANGE", "payment.lifetime is outside 300..=600 seconds (300..=900 for KZ); a lifetime in a body the spec does not show, outside 300..=900"),
     ("UNKNOWN_FIELD", "Warning: a field the spec does not list for this operation; likely a typo"),
     ("NULL_FIELD", "Warning: an optional field is null; omit it instead"),
     ("COUNTRY_NOT_LISTED", "Warning: the country is not in the spec's availability table"),
