@@ -51,7 +51,8 @@ fuzz_target!(|data: &[u8]| {
         Ok(key) => {
             check_verifying(key.verifying_key());
             let signature = sign_message("fuzz", &key, payment_intake::Digest::Single).expect("a key that reads signs");
-            verify_message("fuzz", &signature, key.verifying_key()).expect("and verifies");
+            verify_message("fuzz", &signature, key.verifying_key(), payment_intake::Digest::Single)
+                .expect("and verifies");
             let again = SigningKey::from_pem(&key.private_key_pem().expect("exports")).expect("reads back");
             assert_eq!(again.verifying_key(), key.verifying_key());
         }
