@@ -78,18 +78,23 @@ pub(crate) fn text_of<'t>(leaf: Leaf<'t>, options: &CanonicalOptions) -> Option<
         },
         Leaf::String("") if falsy_is_none => NONE,
         Leaf::String(text) => text,
-        Leaf::Number(text) => {
-            let number = match options.numbers {
-                Numbers::Python => number::python_number_text(text)?,
-                Numbers::Js => number::js_number_text(text)?,
-            };
-            if number.is_zero && falsy_is_none {
-                NONE
-            } else {
-                return Some(number.text);
-            }
-        }
+        Leaf::Number(text) => return number_text(text, options),
     }))
+}
+
+/// A number leaf's canonical text: kept out of [`text_of`] so that the common
+/// leaves (text, null, booleans) stay small enough to inline.
+#[inline(never)]
+fn number_text<'t>(text: &'t str, options: &CanonicalOptions) -> Option<Cow<'t, str>> {
+    let number = match options.numbers {
+        Numbers::Python => number::python_number_text(text)?,
+        Numbers::Js => number::js_number_text(text)?,
+    };
+    if number.is_zero && options.falsy == Falsy::None {
+        Some(Cow::Borrowed(NONE))
+    } else {
+        Some(number.text)
+    }
 }
 
 /// What a key adds to the body's own size.
