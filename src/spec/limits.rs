@@ -160,17 +160,49 @@ pub const EXPIRATION_DATE_MAX: i128 = 1 << 32;
 /// The limit of the member `name` of an object that is the member `parent`
 /// (`None` at the top level). A row qualified by its object wins over a bare name.
 pub fn field_limit(parent: Option<&str>, name: &str) -> Option<&'static FieldLimit> {
+    limit_in(parent, name)
+}
+
+/// [`field_limit`] as a `const fn`: the request schemas (`validate/operations.rs`)
+/// resolve their fields' rows when they are compiled, not on every check.
+pub const fn limit_in(parent: Option<&str>, name: &str) -> Option<&'static FieldLimit> {
     let mut bare = None;
-    for limit in FIELD_LIMITS {
+    let mut at = 0;
+    while at < FIELD_LIMITS.len() {
+        let limit = &FIELD_LIMITS[at];
         match limit.target {
-            Target::Member { parent: wanted, name: field } if field == name && parent == Some(wanted) => {
-                return Some(limit);
+            Target::Member { parent: wanted, name: field } => {
+                if let Some(parent) = parent {
+                    if same_text(field, name) && same_text(parent, wanted) {
+                        return Some(limit);
+                    }
+                }
             }
-            Target::Name(field) if field == name && bare.is_none() => bare = Some(limit),
-            _ => {}
+            Target::Name(field) => {
+                if bare.is_none() && same_text(field, name) {
+                    bare = Some(limit);
+                }
+            }
         }
+        at += 1;
     }
     bare
+}
+
+/// Equal text, in a `const fn`.
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut at = 0;
+    while at < a.len() {
+        if a[at] != b[at] {
+            return false;
+        }
+        at += 1;
+    }
+    true
 }
 
 /// Smallest amount, in minor units ("Limits": amount fields, 1..10000000000000).

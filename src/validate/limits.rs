@@ -5,12 +5,12 @@
 //! There only the limit is checked, a string against its length and
 //! characters, a number against its range; a value of another type and every
 //! other field are accepted as they are. The fields a schema lists take their
-//! limit from the same table, through [`check_text_limit`].
+//! limit from the same table, through [`check_text_within`].
 
 use super::rules::{self, Format};
 use super::Findings;
 use crate::json::Json;
-use crate::spec::limits::{field_limit, lifetime_max, Bound, Charset, LIFETIME_MIN};
+use crate::spec::limits::{field_limit, lifetime_max, Bound, Charset, FieldLimit, LIFETIME_MIN};
 
 /// Checks `value`, the member `name` of an object named `parent` (`None` at
 /// the top level), against its limit, and everything below it.
@@ -63,21 +63,21 @@ fn push(path: &mut String, segment: &str) {
     path.push_str(segment);
 }
 
-/// Checks a string a schema lists, the member `name` of the object `parent`,
-/// against its row of the Limits table: at least `min` characters (a schema's
-/// own minimum, e.g. 1 for an identifier) and the row's, at most the row's, in
-/// `format` or, when the row restricts the characters, the row's. A field the
-/// table does not name would be checked only for `min` and `format`; the tests
-/// hold every schema field that asks for its limit to a row.
-pub(crate) fn check_text_limit(
-    (parent, name): (Option<&str>, &str),
+/// Checks a string a schema lists against its row of the Limits table (found
+/// when the schema was compiled, `spec::limits::limit_in`): at least `min`
+/// characters (a schema's own minimum, e.g. 1 for an identifier) and the row's,
+/// at most the row's, in `format` or, when the row restricts the characters,
+/// the row's. A field without a row is checked only for `min` and `format`;
+/// the tests hold every schema field that asks for its limit to a row.
+pub(crate) fn check_text_within(
+    limit: Option<&FieldLimit>,
     text: &str,
     min: usize,
     format: Format,
     path: &str,
     findings: &mut Findings,
 ) {
-    match field_limit(parent, name) {
+    match limit {
         Some(limit) => check_text(limit.bound, text, min, format, path, findings),
         None => rules::check_text(findings, path, text, min, usize::MAX, format),
     }

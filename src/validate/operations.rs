@@ -8,6 +8,7 @@ use super::rules::{self, Format};
 use super::{cross_field, limits, Findings, IssueValue};
 use crate::json::Json;
 use crate::spec::availability::Integration;
+use crate::spec::limits::{limit_in, FieldLimit};
 use crate::spec::operations::Operation;
 
 /// How much of a request body the spec shows, and so how much is checked.
@@ -66,6 +67,8 @@ enum Kind {
     Limited {
         min: usize,
         format: Format,
+        /// The field's row, found when the schema is compiled (`limit_in`).
+        limit: Option<&'static FieldLimit>,
     },
     /// A string of `min..=max` characters in a format, bounded by the
     /// Resources' field tables only (the Limits table does not name it).
@@ -86,15 +89,26 @@ enum Kind {
 /// No length limit given (the pattern bounds the length instead).
 const NO_MAX: usize = usize::MAX;
 
-/// A required string the Limits table bounds: at least one character. The spec
-/// gives no minimum for required identifiers; an empty one cannot identify anything.
+/// A required string the Limits table bounds by its name alone: at least one
+/// character. The spec gives no minimum for required identifiers; an empty one
+/// cannot identify anything.
 const fn required(name: &'static str, format: Format) -> Field {
-    Field { name, required: true, kind: Kind::Limited { min: 1, format } }
+    Field { name, required: true, kind: Kind::Limited { min: 1, format, limit: limit_in(None, name) } }
 }
 
-/// An optional string the Limits table bounds.
+/// An optional string the Limits table bounds by its name alone.
 const fn optional(name: &'static str, format: Format) -> Field {
-    Field { name, required: false, kind: Kind::Limited { min: 0, format } }
+    Field { name, required: false, kind: Kind::Limited { min: 0, format, limit: limit_in(None, name) } }
+}
+
+/// A required string the Limits table bounds as a member of `parent` (`customer.id`).
+const fn required_in(parent: &'static str, name: &'static str, format: Format) -> Field {
+    Field { name, required: true, kind: Kind::Limited { min: 1, format, limit: limit_in(Some(parent), name) } }
+}
+
+/// An optional string the Limits table bounds as a member of `parent` (`sender.pan`).
+const fn optional_in(parent: &'static str, name: &'static str, format: Format) -> Field {
+    Field { name, required: false, kind: Kind::Limited { min: 0, format, limit: limit_in(Some(parent), name) } }
 }
 
 /// A string the Limits table does not name, with the bound of its field table.
@@ -154,14 +168,14 @@ const P2P_PAYMENT: &[Field] = &[
 ];
 
 const P2P_SENDER: &[Field] = &[
-    optional("pan", Format::Free),
-    optional("phone", Format::Phone),
+    optional_in("sender", "pan", Format::Free),
+    optional_in("sender", "phone", Format::Phone),
     text("bank_symbol", false, 0, BANK_SYMBOL_MAX, Format::Free),
     text("card_holder", false, 1, 255, Format::CardHolder),
 ];
 
 const P2P_CUSTOMER: &[Field] = &[
-    required("id", Format::Free),
+    required_in("customer", "id", Format::Free),
     required("ip_address", Format::IpAddress),
     optional("first_name", Format::Free),
     optional("last_name", Format::Free),
@@ -191,7 +205,7 @@ const WIDGET_PAYMENT: &[Field] = &[
 ];
 
 const WIDGET_CUSTOMER: &[Field] = &[
-    required("id", Format::Free),
+    required_in("customer", "id", Format::Free),
     required("ip_address", Format::IpAddress),
     text("country", true, 1, NO_MAX, Format::Country),
     text("language", false, 0, NO_MAX, Format::Language),
@@ -299,8 +313,8 @@ fn check_object(fields: &[Field], object: &Json, name: Option<&str>, path: &mut 
 /// Checks the value of `field`, a member of the object `parent`.
 fn check_value(field: &Field, parent: Option<&str>, value: &Json, path: &mut String, findings: &mut Findings) {
     match (&field.kind, value) {
-        (Kind::Limited { min, format }, Json::String(text)) => {
-            limits::check_text_limit((parent, field.name), text, *min, *format, path, findings);
+        (Kind::Limited { min, format, limit }, Json::String(text)) => {
+            limits::check_text_within(*limit, text, *min, *format, path, findings);
         }
         (Kind::Text { min, max, format }, Json::String(text)) => {
             rules::check_text(findings, path, text, *min, *max, *format);
@@ -382,10 +396,13 @@ mod tests {
         use crate::spec::limits::{field_limit, Bound};
         fn walk(fields: &[Field], parent: Option<&str>, seen: &mut usize) {
             for field in fields {
-                let limit = field_limit(parent, field.name).map(|limit| limit.bound);
+                let row = field_limit(parent, field.name);
+                let limit = row.map(|limit| limit.bound);
                 match &field.kind {
-                    Kind::Limited { .. } => {
+                    Kind::Limited { limit: resolved, .. } => {
                         assert!(matches!(limit, Some(Bound::Chars { .. })), "{parent:?}.{} has no row", field.name);
+                        // The row found when the schema was compiled is the one its object gives.
+                        assert_eq!(*resolved, row, "{parent:?}.{}: required_in/optional_in?", field.name);
                         *seen += 1;
                     }
                     Kind::Text { .. } => assert_eq!(limit, None, "{parent:?}.{} has a row", field.name),
