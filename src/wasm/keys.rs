@@ -148,6 +148,14 @@ const MAX_HMAC_KEYS: usize = 4096;
 /// number; the caller's bytes are not kept. The JS core's `HmacKey.fromSecret`.
 #[wasm_bindgen(js_name = __hmacKeyFromSecret, skip_typescript)]
 pub fn hmac_key_from_secret(secret: JsValue) -> JsResult<u32> {
+    // Refused before it is copied into wasm memory, which never shrinks: a string's
+    // UTF-8 length is at least its UTF-16 length.
+    if let Some(text) = secret.dyn_ref::<js_sys::JsString>() {
+        if text.length() as usize > crate::hmac::MAX_SECRET_BYTES {
+            let reason = format!("is longer than {} bytes", crate::hmac::MAX_SECRET_BYTES);
+            return Err(js_error(Error::InvalidSecret { reason: format!("the secret {reason}") }));
+        }
+    }
     let key = match secret.as_string() {
         Some(text) => {
             let key = HmacKey::from_text(&text);
