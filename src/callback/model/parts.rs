@@ -382,11 +382,17 @@ fn free_text(source: Source, data: &Json, path: &str) -> Result<Option<String>, 
     }
 }
 
+/// A text title's data: a string as sent, an integer as the message writes it
+/// (its digits; `-0` as `0`, which every variant writes for both, so that `-0`,
+/// `0` and `"0"` under `falsy: 'null'` read alike as they are signed alike).
 fn data_text(source: Source, data: &Json, path: &str) -> Result<Option<String>, Error> {
     match data {
         _ if source.absent(data) => Ok(None),
         Json::String(text) => Ok(Some(text.clone())),
-        Json::Number(text) if integer_of(data).is_some() => Ok(Some(text.clone())),
+        Json::Number(_) => match integer_of(data) {
+            Some(integer) => Ok(Some(integer.to_string())),
+            None => Err(source.error(path, "must be a string or integer, found number")),
+        },
         other => Err(source.error(path, format!("must be a string or integer, found {}", other.kind()))),
     }
 }
@@ -415,6 +421,33 @@ mod tests {
     fn sources() -> [Source; 3] {
         let null_only = CanonicalOptions { falsy: Falsy::Null, ..CanonicalOptions::DEFAULT };
         [Source::Response, Source::Callback(CanonicalOptions::DEFAULT), Source::Callback(null_only)]
+    }
+
+    /// Regression (tests/binding.rs under `falsy: 'null'`): `-0` and `0` write the same
+    /// entry, `…:data:0`, so a text title's data read `"-0"` from one and `"0"` from the
+    /// other: two callbacks under one signature.
+    #[test]
+    fn a_text_title_reads_an_integer_as_the_message_writes_it() {
+        for options in CanonicalOptions::all_variants() {
+            let source = Source::Callback(options);
+            let read = |data: &str| {
+                let items = crate::json::parse_value(
+                    &format!(r#"[{{"title":"recipient_pan","data":{data}}}]"#),
+                    &Default::default(),
+                )
+                .unwrap();
+                instruction(source, &items, "additional_info.display_data").unwrap().and_then(|i| i.pan)
+            };
+            // Under `falsy: 'none'` both numbers are written `None` (absent); under `'null'`
+            // both are written `0`, as the string "0" is in every variant.
+            let zero = if options.falsy == Falsy::Null { Some("0".to_owned()) } else { None };
+            for data in ["-0", "0"] {
+                assert_eq!(read(data), zero, "{options:?} {data}");
+            }
+            assert_eq!(read(r#""0""#).as_deref(), Some("0"));
+            assert_eq!(read("-5").as_deref(), Some("-5"));
+            assert_eq!(read("4000123412341234").as_deref(), Some("4000123412341234"));
+        }
     }
 
     #[test]
