@@ -56,24 +56,20 @@ export function createCallbackChecker({ currentSigner }) {
 
   /** The key to check with, from the chosen field; its error at that field. `{ key, field, given }`. */
   function readKey() {
-    if (keyChoice.kind() === 'hmac') {
-      // As typed: the library refuses whitespace at the ends, and the page says so at the field.
-      const secret = $('c-secret').value;
-      if (!secret) return { key: null, field: 'c-secret', given: false };
-      try {
-        return { key: HmacKey.fromSecret(secret), field: 'c-secret', given: true };
-      } catch (error) {
-        setFieldMessage('c-secret', describeError(error));
-        return { key: null, field: 'c-secret', given: true };
-      }
-    }
-    const keyText = $('c-key').value.trim();
-    if (!keyText) return { key: null, field: 'c-key', given: false };
+    // A secret is taken as typed: the library refuses whitespace at the ends, and the page says so at the field.
+    return keyChoice.kind() === 'hmac'
+      ? keyFrom('c-secret', $('c-secret').value, (text) => HmacKey.fromSecret(text))
+      : keyFrom('c-key', $('c-key').value.trim(), (text) => VerifyingKey.fromPem(text));
+  }
+
+  /** A key made from a field's text, or its error shown at the field. */
+  function keyFrom(field, text, make) {
+    if (!text) return { key: null, field, given: false };
     try {
-      return { key: VerifyingKey.fromPem(keyText), field: 'c-key', given: true };
+      return { key: make(text), field, given: true };
     } catch (error) {
-      setFieldMessage('c-key', describeError(error));
-      return { key: null, field: 'c-key', given: true };
+      setFieldMessage(field, describeError(error));
+      return { key: null, field, given: true };
     }
   }
 
