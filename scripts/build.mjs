@@ -11,6 +11,7 @@
 //   index.d.ts in both, from pkg-template/index.d.ts
 //   pkg/index.mjs + index.d.mts  ES-module wrapper of pkg/node/index.js, no init needed
 //   pkg/package.json  from pkg-template/package.json, version from Cargo.toml
+//   pkg/cli.js  the command line (the package's "bin"), from pkg-template/cli.cjs, executable
 // Every .wasm is run through wasm-opt from the npm package `binaryen`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -203,6 +204,10 @@ function copyWrappers() {
     fs.copyFileSync(path.join(root, 'pkg-template', from), path.join(pkgDir, to));
     console.log(`  pkg-template/${from} -> pkg/${to}`);
   }
+  // The command line: CommonJS whatever the parent says (its shebang runs it through node).
+  fs.copyFileSync(path.join(root, 'pkg-template', 'cli.cjs'), path.join(pkgDir, 'cli.js'));
+  fs.chmodSync(path.join(pkgDir, 'cli.js'), 0o755);
+  console.log('  pkg-template/cli.cjs -> pkg/cli.js (executable)');
   // The web entry's types: the same declarations, and `init()` as the default export.
   const types = fs.readFileSync(path.join(root, 'pkg-template', 'index.d.ts'), 'utf8');
   fs.writeFileSync(path.join(pkgDir, 'web', 'index.d.ts'), `${types}export { default } from './payment_intake.js';\n`);

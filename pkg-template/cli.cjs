@@ -1,0 +1,399 @@
+#!/usr/bin/env node
+// The payment-intake command line (Node only). scripts/build.mjs copies it to pkg/cli.js,
+// the package's "bin". Exit codes: 0 ok, 1 verification failed / body not valid /
+// nothing matched, 2 bad arguments (unknown flag, missing flag, unreadable file).
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const PROG = 'payment-intake';
+let loaded;
+/** The package's Node build, loaded only when a command needs it (not for --help). */
+const api = () => (loaded ??= require('./node/index.js'));
+
+class UsageError extends Error {}
+
+// ---- flags ---------------------------------------------------------------------------
+
+const CANONICAL = {
+  profile: { type: 'string', arg: 'NAME', help: 'start from a named profile: spec, public-js-client, callback-docs' },
+  falsy: { type: 'string', arg: 'none|null', choices: ['none', 'null'], help: 'which leaves are written None' },
+  booleans: { type: 'string', arg: 'python|lower|digit', choices: ['python', 'lower', 'digit'], help: 'how true/false are written' },
+  padding: { type: 'boolean', help: 'keep base64url "=" padding' },
+  'no-padding': { type: 'boolean', help: 'drop base64url "=" padding' },
+  order: { type: 'string', arg: 'codepoint|utf16', choices: ['codepoint', 'utf16'], help: 'entry order' },
+  numbers: { type: 'string', arg: 'python|js', choices: ['python', 'js'], help: 'how numbers are written' },
+  digest: { type: 'string', arg: 'single|double', choices: ['single', 'double'], help: 'what RSA-SHA256 signs' },
+  token: { type: 'string', arg: 'pem|der', choices: ['pem', 'der'], help: 'x-access-token encoding (RSA)' },
+  'signature-encoding': { type: 'string', arg: 'base64url|hex', choices: ['base64url', 'hex'], help: 'HMAC signature text' },
+};
+const HMAC_HELP = 'HMAC-SHA512 secret file instead of an RSA key (one trailing newline, \\n or \\r\\n, is removed; nothing else)';
+const BODY = { body: { type: 'string', arg: 'FILE', help: 'read the body from FILE instead of stdin' } };
+const JSON_FLAG = { json: { type: 'boolean', help: 'print JSON instead of text for people' } };
+const HELP = { help: { type: 'boolean', short: 'h', help: 'show this help' } };
+
+const COMMANDS = {
+  keygen: {
+    usage: 'keygen [--bits 2048] [--out-dir DIR] [--force] [--json]',
+    about: 'Generates an RSA key pair: DIR/private.pem (PKCS#8, mode 600) and DIR/public.pem (SPKI).',
+    flags: {
+      bits: { type: 'string', arg: 'N', help: 'modulus size, 2048 to 4096 (default 2048)' },
+      'out-dir': { type: 'string', arg: 'DIR', help: 'where to write the files (default: the current directory)' },
+      force: { type: 'boolean', help: 'overwrite existing files' },
+      ...JSON_FLAG,
+    },
+    run: keygen,
+  },
+  sign: {
+    usage: 'sign (--key FILE | --hmac-secret FILE) --merchant-id ID [--timestamp T] [options] [--curl URL] < body.json',
+    about: 'Signs a request body; prints the headers (and with --curl a ready curl command).',
+    flags: {
+      key: { type: 'string', arg: 'FILE', help: 'RSA private key PEM (PKCS#8 or PKCS#1)' },
+      'hmac-secret': { type: 'string', arg: 'FILE', help: HMAC_HELP },
+      'merchant-id': { type: 'string', arg: 'ID', help: 'x-access-merchant-id (required)' },
+      timestamp: { type: 'string', arg: 'T', help: 'Unix seconds (default: now)' },
+      curl: { type: 'string', arg: 'URL', help: 'also print a curl command that POSTs the body to URL' },
+      ...CANONICAL,
+      ...BODY,
+      ...JSON_FLAG,
+    },
+    run: sign,
+  },
+  verify: {
+    usage: 'verify (--key FILE[,FILE…] | --hmac-secret FILE[,FILE…]) --headers FILE|- [options] < body',
+    about: 'Verifies a callback; prints its model, or the error code and hint (exit 1).',
+    flags: {
+      key: { type: 'string', arg: 'FILE[,FILE…]', help: 'the service\'s public key PEM(s) (a private key PEM works too)' },
+      'hmac-secret': { type: 'string', arg: 'FILE[,FILE…]', help: HMAC_HELP },
+      headers: { type: 'string', arg: 'FILE|-', help: 'the headers: a JSON object, or "name: value" lines ("-": stdin, then give --body)' },
+      tolerance: { type: 'string', arg: 'SECONDS', help: 'refuse a timestamp further than this from now' },
+      ...CANONICAL,
+      ...BODY,
+      ...JSON_FLAG,
+    },
+    run: verify,
+  },
+  diagnose: {
+    usage: 'diagnose (--key FILE[,FILE…] | --hmac-secret FILE[,FILE…]) --headers FILE|- < body',
+    about: 'Finds the rules (dialect) a callback was signed with, or why none matches (exit 1).',
+    flags: {
+      key: { type: 'string', arg: 'FILE[,FILE…]', help: 'public (or private) key PEM(s)' },
+      'hmac-secret': { type: 'string', arg: 'FILE[,FILE…]', help: HMAC_HELP },
+      headers: { type: 'string', arg: 'FILE|-', help: 'the headers: a JSON object, or "name: value" lines ("-": stdin, then give --body)' },
+      ...BODY,
+      ...JSON_FLAG,
+    },
+    run: diagnose,
+  },
+  validate: {
+    usage: 'validate OPERATION [--json] < body.json',
+    about: 'Validates a request body for an operation path (e.g. /api/v1/payment/p2p/payin); exit 1 when not valid.',
+    flags: { ...BODY, ...JSON_FLAG },
+    positional: 'OPERATION',
+    run: validate,
+  },
+};
+
+function mainUsage() {
+  const lines = Object.entries(COMMANDS).map(([, c]) => `  ${PROG} ${c.usage}\n      ${c.about}`);
+  return `Usage:\n${lines.join('\n')}\n\nRun '${PROG} COMMAND --help' for a command's flags.\n` +
+    'Exit codes: 0 ok, 1 verification failed / body not valid, 2 bad arguments.\n';
+}
+
+function commandUsage(name) {
+  const c = COMMANDS[name];
+  const flags = { ...c.flags, ...HELP };
+  const left = (n, f) => `  ${f.short ? `-${f.short}, ` : ''}--${n}${f.arg ? ` ${f.arg}` : ''}`;
+  const width = Math.max(...Object.entries(flags).map(([n, f]) => left(n, f).length)) + 2;
+  const rows = Object.entries(flags).map(([n, f]) => `${left(n, f).padEnd(width)}${f.help}`);
+  return `Usage: ${PROG} ${c.usage}\n\n${c.about}\n\nFlags:\n${rows.join('\n')}\n`;
+}
+
+function parse(name, argv) {
+  const c = COMMANDS[name];
+  const options = {};
+  for (const [n, f] of Object.entries({ ...c.flags, ...HELP })) options[n] = f.short ? { type: f.type, short: f.short } : { type: f.type };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: Boolean(c.positional) });
+  } catch (e) {
+    throw new UsageError(e.message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+  const { values, positionals } = parsed;
+  for (const [n, f] of Object.entries(c.flags)) {
+    if (f.choices && values[n] !== undefined && !f.choices.includes(values[n])) {
+      throw new UsageError(`--${n} must be one of ${f.choices.join(', ')}, got '${values[n]}'`);
+    }
+  }
+  if (c.positional && !values.help && positionals.length !== 1) {
+    throw new UsageError(`expected one ${c.positional}, got ${positionals.length}`);
+  }
+  return { values, positionals };
+}
+
+// ---- inputs --------------------------------------------------------------------------
+
+function readFile(file, flag) {
+  try {
+    return fs.readFileSync(file);
+  } catch (e) {
+    throw new UsageError(`--${flag}: cannot read ${file}: ${e.code ?? e.message}`);
+  }
+}
+
+function readStdin(what) {
+  if (process.stdin.isTTY) process.stderr.write(`(reading ${what} from stdin; end with Ctrl-D)\n`);
+  try {
+    return fs.readFileSync(0);
+  } catch (e) {
+    throw new UsageError(`cannot read ${what} from stdin: ${e.code ?? e.message}`);
+  }
+}
+
+const readBody = (values) => (values.body !== undefined ? readFile(values.body, 'body') : readStdin('the body'));
+
+function canonicalOptions(values) {
+  const options = {};
+  if (values.profile !== undefined) {
+    const names = api().profiles().map((p) => p.name);
+    if (!names.includes(values.profile)) throw new UsageError(`--profile must be one of ${names.join(', ')}, got '${values.profile}'`);
+    options.profile = values.profile;
+  }
+  for (const n of ['falsy', 'booleans', 'order', 'numbers', 'digest', 'token']) if (values[n] !== undefined) options[n] = values[n];
+  if (values['signature-encoding'] !== undefined) options.signatureEncoding = values['signature-encoding'];
+  if (values.padding && values['no-padding']) throw new UsageError('give --padding or --no-padding, not both');
+  if (values.padding) options.padding = true;
+  if (values['no-padding']) options.padding = false;
+  return options;
+}
+
+/** An HMAC secret file: its bytes, less one trailing "\n" or "\r\n". */
+function readSecret(file) {
+  const text = readFile(file, 'hmac-secret').toString('utf8').replace(/\r?\n$/, '');
+  try {
+    return api().HmacKey.fromSecret(text);
+  } catch (e) {
+    throw new UsageError(`--hmac-secret: ${file}: ${e.code}: ${e.message}`);
+  }
+}
+
+function readPem(file, flag, allowPublic) {
+  const pem = readFile(file, flag).toString('utf8');
+  const { SigningKey, VerifyingKey } = api();
+  try {
+    return allowPublic && !/PRIVATE KEY-----/.test(pem) ? VerifyingKey.fromPem(pem) : SigningKey.fromPem(pem);
+  } catch (e) {
+    throw new UsageError(`--${flag}: ${file}: ${e.code}: ${e.message}`);
+  }
+}
+
+/** The keys of verify and diagnose: --key and --hmac-secret, each a comma-separated list. */
+function verifyingKeys(values) {
+  const list = (v) => (v === undefined ? [] : v.split(',').filter(Boolean));
+  const keys = [...list(values.key).map((f) => readPem(f, 'key', true)), ...list(values['hmac-secret']).map(readSecret)];
+  if (keys.length === 0) throw new UsageError('give --key FILE or --hmac-secret FILE');
+  return keys;
+}
+
+/** Headers as a JSON object, or `name: value` lines (an HTTP request line and blank lines are skipped). */
+function parseHeaders(text, source) {
+  if (text.trim().startsWith('{')) {
+    let headers;
+    try {
+      headers = JSON.parse(text);
+    } catch (e) {
+      throw new UsageError(`--headers: ${source} is not valid JSON: ${e.message}`);
+    }
+    if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) throw new UsageError(`--headers: ${source} is not a JSON object`);
+    return headers;
+  }
+  const headers = {};
+  for (const [i, line] of text.split(/\r?\n/).entries()) {
+    if (line.trim() === '' || /^[A-Z]+ \S+ HTTP\/[\d.]+$/.test(line.trim())) continue;
+    const colon = line.indexOf(':');
+    if (colon <= 0) throw new UsageError(`--headers: ${source} line ${i + 1} is not "name: value"`);
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function readCallback(values) {
+  if (values.headers === undefined) throw new UsageError('--headers FILE|- is required');
+  if (values.headers === '-' && values.body === undefined) {
+    throw new UsageError('--headers - reads stdin, so the body cannot come from stdin too: give --body FILE');
+  }
+  const raw = values.headers === '-' ? readStdin('the headers') : readFile(values.headers, 'headers');
+  const headers = parseHeaders(raw.toString('utf8'), values.headers === '-' ? 'stdin' : values.headers);
+  return { headers, body: readBody(values) };
+}
+
+// ---- output --------------------------------------------------------------------------
+
+const printJson = (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+const shellQuote = (s) => `'${String(s).replace(/'/g, "'\\''")}'`;
+
+/** A library error: code, message and hint, as JSON on stdout or as text on stderr; exit 1. */
+function failure(values, e) {
+  if (!e || typeof e.code !== 'string') throw e;
+  if (['INVALID_OPTION', 'INVALID_ARGUMENT'].includes(e.code)) throw new UsageError(`${e.code}: ${e.message}`);
+  if (values.json) printJson({ ok: false, code: e.code, message: e.message, hint: e.hint ?? null });
+  else process.stderr.write(`${e.code}: ${e.message}\n${e.hint ? `hint: ${e.hint}\n` : ''}`);
+  return 1;
+}
+
+// ---- commands ------------------------------------------------------------------------
+
+function keygen({ values }) {
+  const bits = values.bits === undefined ? 2048 : Number(values.bits);
+  if (!/^\d+$/.test(values.bits ?? '2048') || bits < 2048 || bits > 4096) {
+    throw new UsageError(`--bits must be a whole number from 2048 to 4096, got '${values.bits}'`);
+  }
+  const dir = values['out-dir'] ?? '.';
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--out-dir: ${dir} is not a directory`);
+  const files = { private: path.join(dir, 'private.pem'), public: path.join(dir, 'public.pem') };
+  for (const f of Object.values(files)) {
+    if (fs.existsSync(f) && !values.force) throw new UsageError(`${f} exists; give --force to overwrite it`);
+  }
+  const key = api().SigningKey.generate(bits);
+  try {
+    fs.writeFileSync(files.private, key.privateKeyPem(), { mode: 0o600 });
+    fs.chmodSync(files.private, 0o600);
+    fs.writeFileSync(files.public, key.publicKeyPem());
+  } catch (e) {
+    throw new UsageError(`--out-dir: cannot write to ${dir}: ${e.code ?? e.message}`);
+  } finally {
+    key.free();
+  }
+  if (values.json) printJson({ bits, private: files.private, public: files.public });
+  else process.stdout.write(`wrote ${files.private} (private key, PKCS#8 PEM)\nwrote ${files.public} (public key, SPKI PEM)\n`);
+  return 0;
+}
+
+function sign({ values }) {
+  if ((values.key === undefined) === (values['hmac-secret'] === undefined)) throw new UsageError('give one of --key FILE or --hmac-secret FILE');
+  if (values['merchant-id'] === undefined) throw new UsageError('--merchant-id ID is required');
+  if (values.timestamp !== undefined && !/^\d{1,10}$/.test(values.timestamp)) {
+    throw new UsageError(`--timestamp must be Unix seconds (1 to 10 digits), got '${values.timestamp}'`);
+  }
+  const options = canonicalOptions(values);
+  const key = values.key !== undefined ? readPem(values.key, 'key', false) : readSecret(values['hmac-secret']);
+  const body = readBody(values);
+  let signed;
+  try {
+    signed = api().signRequest(body, key, { merchantId: values['merchant-id'], timestamp: values.timestamp, options });
+  } catch (e) {
+    return failure(values, e);
+  } finally {
+    key.free();
+  }
+  const curl = values.curl === undefined ? undefined : [
+    `curl -sS -X POST ${shellQuote(values.curl)}`,
+    `  -H ${shellQuote('content-type: application/json')}`,
+    ...Object.entries(signed.headers).map(([n, v]) => `  -H ${shellQuote(`${n}: ${v}`)}`),
+    `  --data-raw ${shellQuote(signed.body)}`,
+  ].join(' \\\n');
+  if (values.json) printJson(curl === undefined ? signed : { ...signed, curl });
+  else process.stdout.write(`${curl ?? Object.entries(signed.headers).map(([n, v]) => `${n}: ${v}`).join('\n')}\n`);
+  return 0;
+}
+
+function verify({ values }) {
+  const options = canonicalOptions(values);
+  const keys = verifyingKeys(values);
+  const { headers, body } = readCallback(values);
+  const verifyOptions = { options };
+  if (values.tolerance !== undefined) {
+    if (!/^\d+$/.test(values.tolerance)) throw new UsageError(`--tolerance must be whole seconds, got '${values.tolerance}'`);
+    verifyOptions.toleranceSeconds = Number(values.tolerance);
+  }
+  let model;
+  try {
+    model = api().verifyCallback(body, headers, keys, verifyOptions);
+  } catch (e) {
+    return failure(values, e);
+  } finally {
+    keys.forEach((k) => k.free());
+  }
+  if (values.json) {
+    printJson({ ok: true, model });
+  } else {
+    const v = model.verification;
+    process.stdout.write(`verified with key ${v.keyIndex + 1} of ${keys.length}, timestamp ${v.timestamp}, merchant id ${v.merchantId} (not signed)\n`);
+    process.stdout.write(`${JSON.stringify(model, null, 2)}\n`);
+  }
+  return 0;
+}
+
+function diagnose({ values }) {
+  const keys = verifyingKeys(values);
+  const { headers, body } = readCallback(values);
+  let d;
+  try {
+    d = api().diagnoseCallback(body, headers, keys);
+  } catch (e) {
+    return failure(values, e);
+  } finally {
+    keys.forEach((k) => k.free());
+  }
+  const same = (a, b) => Object.keys(a).every((k) => a[k] === b[k]);
+  const profile = d.options ? api().profiles().find((p) => same(p.options, d.options))?.name ?? null : null;
+  if (values.json) {
+    printJson({ ...d, profile });
+  } else if (d.matched) {
+    const rules = Object.entries(d.options).map(([n, v]) => `  ${n}: ${v}`).join('\n');
+    process.stdout.write(`matched: ${profile ? `the profile ${profile}` : 'no named profile'}, key ${d.keyIndex + 1} (${d.algorithm}${d.token ? `, ${d.token} token` : ''})\n${rules}\n`);
+    if (d.matching.length > 1) process.stdout.write(`(${d.matching.length} combinations verify: the body has no leaf they treat differently)\n`);
+    process.stdout.write(`hint: ${d.hint}\n`);
+  } else {
+    process.stdout.write(`no match; cause: ${d.cause}\nhint: ${d.hint}\n`);
+  }
+  return d.matched ? 0 : 1;
+}
+
+function validate({ values, positionals }) {
+  const report = api().validateRequest(positionals[0], readBody(values));
+  if (values.json) {
+    printJson(report);
+  } else {
+    process.stdout.write(`${report.valid ? 'valid' : 'not valid'}: ${report.errors.length} error(s), ${report.warnings.length} warning(s)\n`);
+    for (const [kind, list] of [['error', report.errors], ['warning', report.warnings]]) {
+      for (const i of list) process.stdout.write(`  ${kind} ${i.path || '(body)'}: ${i.code}: ${i.message}\n`);
+    }
+  }
+  return report.valid ? 0 : 1;
+}
+
+// ---- main ----------------------------------------------------------------------------
+
+function main(argv) {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    if (name === 'help' && rest[0] in COMMANDS) process.stdout.write(commandUsage(rest[0]));
+    else process.stdout.write(mainUsage());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version') {
+    process.stdout.write(`${require('./package.json').version}\n`);
+    return 0;
+  }
+  if (!Object.hasOwn(COMMANDS, name)) {
+    process.stderr.write(`${PROG}: unknown command '${name}'\n\n${mainUsage()}`);
+    return 2;
+  }
+  try {
+    const args = parse(name, rest);
+    if (args.values.help) {
+      process.stdout.write(commandUsage(name));
+      return 0;
+    }
+    return COMMANDS[name].run(args);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`${PROG} ${name}: ${e.message}\nRun '${PROG} ${name} --help' for its flags.\n`);
+    return 2;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,301 @@
+// The command line (pkg/cli.js, the package's "bin"): every subcommand run as a child
+// process against the vectors, its --help and bad flags, and `npx payment-intake` from
+// the packed tarball installed into a fresh project, offline.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { cjs, pkgDir, readKey, readVectors, root } from './helpers.mjs';
+
+const cli = path.join(pkgDir, 'cli.js');
+const keys = path.join(root, 'tests', 'vectors', 'keys');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-intake-cli-'));
+
+/** Runs the CLI; `input` is its stdin. */
+function run(args, input = '') {
+  const r = spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8' });
+  if (r.error) throw r.error;
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const write = (name, text) => {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(file, text);
+  return file;
+};
+
+const FLAG = { signatureEncoding: 'signature-encoding' };
+/** The vector's options as flags. */
+function optionFlags(options) {
+  return Object.entries(options).flatMap(([n, v]) => {
+    if (n === 'padding') return [v ? '--padding' : '--no-padding'];
+    return [`--${FLAG[n] ?? n}`, String(v)];
+  });
+}
+
+const bodyText = (body) => (typeof body === 'string' ? body : JSON.stringify(body));
+
+describe('keygen', () => {
+  test('writes a PKCS#8 and an SPKI PEM that parse as a key pair', () => {
+    const dir = fs.mkdtempSync(path.join(tmp, 'keygen-'));
+    const r = run(['keygen', '--out-dir', dir, '--json']);
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out);
+    assert.equal(out.bits, 2048);
+    const priv = fs.readFileSync(out.private, 'utf8');
+    const pub = fs.readFileSync(out.public, 'utf8');
+    assert.match(priv, /^-----BEGIN PRIVATE KEY-----/);
+    assert.match(pub, /^-----BEGIN PUBLIC KEY-----/);
+    const key = cjs.SigningKey.fromPem(priv);
+    assert.equal(key.bits, 2048);
+    assert.equal(cjs.VerifyingKey.fromPem(pub).publicKeyPem(), key.publicKeyPem());
+    if (process.platform !== 'win32') assert.equal(fs.statSync(out.private).mode & 0o777, 0o600);
+    // Existing files are kept unless --force.
+    assert.equal(run(['keygen', '--out-dir', dir]).code, 2);
+    assert.equal(run(['keygen', '--out-dir', dir, '--force']).code, 0);
+  });
+
+  test('bad --bits and a missing --out-dir exit 2', () => {
+    assert.equal(run(['keygen', '--bits', '1024', '--out-dir', tmp]).code, 2);
+    const r = run(['keygen', '--out-dir', path.join(tmp, 'nope')]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /--out-dir/);
+  });
+});
+
+describe('sign', () => {
+  const vectors = readVectors('signatures.json').filter((v) => v.key === 'keys/rsa2048.pkcs8.pem');
+
+  test('the headers of every rsa2048 signature vector', () => {
+    assert.ok(vectors.length > 10);
+    for (const v of vectors) {
+      const args = ['sign', '--key', path.join(keys, 'rsa2048.pkcs8.pem'), '--merchant-id', v.merchant_id,
+        '--timestamp', v.headers['x-access-timestamp'], ...optionFlags(v.options)];
+      const json = run([...args, '--json'], bodyText(v.body));
+      assert.equal(json.code, 0, `${v.name}: ${json.err}`);
+      assert.deepEqual(JSON.parse(json.out).headers, v.headers, v.name);
+      const text = run(args, bodyText(v.body));
+      const lines = Object.entries(v.headers).map(([n, h]) => `${n}: ${h}`);
+      assert.equal(text.out, `${lines.join('\n')}\n`, v.name);
+    }
+  });
+
+  test('--curl prints a command with every header and the body; --json adds it', () => {
+    const v = vectors.find((x) => x.name.startsWith('payin request'));
+    const args = ['sign', '--key', path.join(keys, 'rsa2048.pkcs8.pem'), '--merchant-id', v.merchant_id, '--timestamp', '1700000000',
+      '--curl', 'https://pay.example/api/v1/payment/p2p/payin'];
+    const r = run(args, bodyText(v.body));
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^curl -sS -X POST 'https:\/\/pay\.example\/api\/v1\/payment\/p2p\/payin'/);
+    for (const [n, h] of Object.entries(v.headers)) assert.ok(r.out.includes(`-H '${n}: ${h}'`), n);
+    assert.ok(r.out.includes('--data-raw \''), 'body');
+    const json = JSON.parse(run([...args, '--json'], bodyText(v.body)).out);
+    assert.deepEqual(Object.keys(json).sort(), ['body', 'curl', 'headers']);
+    assert.equal(json.curl, r.out.trimEnd());
+    assert.deepEqual(json.headers, v.headers);
+  });
+
+  test('--hmac-secret: one trailing newline is not part of the secret', () => {
+    const secret = 'a-shared-secret-of-32-characters';
+    const file = write('hmac.secret', `${secret}\n`);
+    const r = run(['sign', '--hmac-secret', file, '--merchant-id', 'm', '--timestamp', '1700000000', '--json'], '{"a":1}');
+    assert.equal(r.code, 0, r.err);
+    const expected = cjs.signRequest('{"a":1}', cjs.HmacKey.fromSecret(secret), { merchantId: 'm', timestamp: 1700000000 });
+    assert.deepEqual(JSON.parse(r.out).headers, expected.headers);
+  });
+
+  test('a body that is not JSON exits 1 with its code; bad arguments exit 2 naming the flag', () => {
+    const key = path.join(keys, 'rsa2048.pkcs8.pem');
+    const bad = run(['sign', '--key', key, '--merchant-id', 'm', '--json'], '{nope');
+    assert.equal(bad.code, 1);
+    assert.equal(JSON.parse(bad.out).code, 'INVALID_JSON');
+    const cases = [
+      [['sign', '--merchant-id', 'm'], /--key/],
+      [['sign', '--key', key], /--merchant-id/],
+      [['sign', '--key', path.join(tmp, 'missing.pem'), '--merchant-id', 'm'], /--key: cannot read/],
+      [['sign', '--key', path.join(keys, 'rsa2048.public.pem'), '--merchant-id', 'm'], /--key: .*INVALID_KEY|--key/],
+      [['sign', '--key', key, '--merchant-id', 'm', '--timestamp', 'soon'], /--timestamp/],
+      [['sign', '--key', key, '--merchant-id', 'm', '--falsy', 'maybe'], /--falsy/],
+      [['sign', '--key', key, '--merchant-id', 'm', '--profile', 'nope'], /--profile/],
+      [['sign', '--key', key, '--merchant-id', 'm', '--padding', '--no-padding'], /--padding/],
+      [['sign', '--key', key, '--merchant-id'], /--merchant-id/],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(args, '{}');
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.err, message, args.join(' '));
+      assert.equal(r.out, '', args.join(' '));
+    }
+  });
+});
+
+describe('verify', () => {
+  const cb = readVectors('callbacks.json');
+  const pub = path.join(keys, 'rsa2048.public.pem');
+  const valid = cb.cases.find((c) => c.name === 'valid callback');
+
+  test('the valid callback: exit 0 and the model, as JSON and as text; headers as lines too', () => {
+    const headers = write('valid.headers.json', JSON.stringify(valid.headers));
+    const json = run(['verify', '--key', pub, '--headers', headers, '--json'], valid.body);
+    assert.equal(json.code, 0, json.err);
+    const out = JSON.parse(json.out);
+    assert.equal(out.ok, true);
+    const expected = JSON.parse(JSON.stringify(cjs.verifyCallback(valid.body, valid.headers, readKey(cb.verifying_key))));
+    assert.deepEqual(out.model, expected);
+    const lines = write('valid.headers.txt', `POST /callback HTTP/1.1\n${Object.entries(valid.headers).map(([n, v]) => `${n}: ${v}`).join('\r\n')}\n`);
+    const text = run(['verify', '--key', `${path.join(keys, 'rsa3072.public.pem')},${pub}`, '--headers', lines], valid.body);
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, /^verified with key 2 of 2/);
+  });
+
+  test('every callback vector: exit 0 or 1 with the expected code and a hint', () => {
+    for (const c of cb.cases) {
+      const headers = write('case.headers.json', JSON.stringify(c.headers));
+      const r = run(['verify', '--key', pub, '--headers', headers, '--json'], c.body);
+      const out = JSON.parse(r.out);
+      if (c.expect === 'ok') {
+        assert.equal(r.code, 0, c.name);
+      } else {
+        assert.equal(r.code, 1, c.name);
+        assert.equal(out.code, c.expect, c.name);
+        assert.equal(out.ok, false);
+      }
+    }
+  });
+
+  test('a tampered body: INVALID_SIGNATURE and a hint on stderr, exit 1', () => {
+    const headers = write('tampered.headers.json', JSON.stringify(valid.headers));
+    const r = run(['verify', '--key', pub, '--headers', headers], valid.body.replace('150000', '150001'));
+    assert.equal(r.code, 1);
+    assert.match(r.err, /^INVALID_SIGNATURE: /);
+    assert.match(r.err, /\nhint: /);
+  });
+
+  test('headers from stdin need --body; bad arguments exit 2', () => {
+    const headers = write('stdin.headers.json', JSON.stringify(valid.headers));
+    const body = write('stdin.body.json', valid.body);
+    assert.equal(run(['verify', '--key', pub, '--headers', '-', '--body', body], JSON.stringify(valid.headers)).code, 0);
+    const both = run(['verify', '--key', pub, '--headers', '-'], JSON.stringify(valid.headers));
+    assert.equal(both.code, 2);
+    assert.match(both.err, /--body/);
+    assert.match(run(['verify', '--headers', headers], valid.body).err, /--key/);
+    assert.match(run(['verify', '--key', pub], valid.body).err, /--headers/);
+    assert.equal(run(['verify', '--key', pub, '--headers', write('bad.headers', 'no colon here')], valid.body).code, 2);
+    assert.equal(run(['verify', '--key', pub, '--headers', headers, '--tolerance', 'x'], valid.body).code, 2);
+  });
+});
+
+describe('diagnose', () => {
+  test('names the profile a callback was signed with', () => {
+    const { body } = readVectors('callbacks.json').cases.find((c) => c.name === 'valid callback');
+    const signed = run(['sign', '--key', path.join(keys, 'rsa2048.pkcs8.pem'), '--merchant-id', 'm', '--profile', 'public-js-client', '--json'], body);
+    assert.equal(signed.code, 0, signed.err);
+    const headers = write('diag.headers.json', JSON.stringify(JSON.parse(signed.out).headers));
+    const args = ['diagnose', '--key', path.join(keys, 'rsa2048.public.pem'), '--headers', headers];
+    const json = run([...args, '--json'], body);
+    assert.equal(json.code, 0, json.err);
+    const out = JSON.parse(json.out);
+    assert.equal(out.matched, true);
+    assert.equal(out.profile, 'public-js-client');
+    const text = run(args, body);
+    assert.match(text.out, /^matched: the profile public-js-client, key 1 \(rsa, der token\)/);
+    // Verifying with the default rules fails; with the profile it passes.
+    assert.equal(run(['verify', '--key', path.join(keys, 'rsa2048.public.pem'), '--headers', headers], body).code, 1);
+    assert.equal(run(['verify', '--key', path.join(keys, 'rsa2048.public.pem'), '--headers', headers, '--profile', 'public-js-client'], body).code, 0);
+  });
+
+  test('the wrong key: no match, cause key, exit 1', () => {
+    const cb = readVectors('callbacks.json');
+    const c = cb.cases.find((x) => x.name === 'valid callback');
+    const headers = write('diag2.headers.json', JSON.stringify(c.headers));
+    const r = run(['diagnose', '--key', path.join(keys, 'attacker2048.public.pem'), '--headers', headers, '--json'], c.body);
+    assert.equal(r.code, 1);
+    const out = JSON.parse(r.out);
+    assert.equal(out.matched, false);
+    assert.equal(typeof out.hint, 'string');
+  });
+});
+
+describe('validate', () => {
+  const payin = {
+    general: { project_id: 'prj', payment_id: 'order-7' },
+    payment: { method: 'card-p2p', amount: 150000, currency: 'RUB' },
+    customer: { id: 'user-7', ip_address: '203.0.113.7', country: 'RU' },
+  };
+
+  test('a valid payin body: exit 0, the report', () => {
+    const r = run(['validate', '/api/v1/payment/p2p/payin', '--json'], JSON.stringify(payin));
+    assert.equal(r.code, 0, r.out);
+    assert.deepEqual(JSON.parse(r.out), cjs.validateRequest('/api/v1/payment/p2p/payin', payin));
+    assert.match(run(['validate', '/api/v1/payment/p2p/payin'], JSON.stringify(payin)).out, /^valid: 0 error/);
+  });
+
+  test('an invalid one: exit 1, errors with their paths', () => {
+    const bad = { ...payin, payment: { method: 'card-p2p', currency: 'RUB' } };
+    const r = run(['validate', '/api/v1/payment/p2p/payin', '--json'], JSON.stringify(bad));
+    assert.equal(r.code, 1);
+    const report = JSON.parse(r.out);
+    assert.equal(report.valid, false);
+    assert.ok(report.errors.some((e) => e.path === 'payment.amount'), r.out);
+    const text = run(['validate', '/api/v1/payment/p2p/payin'], JSON.stringify(bad));
+    assert.equal(text.code, 1);
+    assert.match(text.out, /^not valid: .*\n {2}error payment\.amount: /);
+  });
+
+  test('no operation, or two: exit 2', () => {
+    assert.equal(run(['validate'], '{}').code, 2);
+    assert.equal(run(['validate', 'a', 'b'], '{}').code, 2);
+  });
+});
+
+describe('help and bad arguments', () => {
+  test('--help of the tool and of every subcommand: exit 0', () => {
+    const top = run(['--help']);
+    assert.equal(top.code, 0);
+    for (const name of ['keygen', 'sign', 'verify', 'diagnose', 'validate']) {
+      assert.ok(top.out.includes(`payment-intake ${name} `), name);
+      const r = run([name, '--help']);
+      assert.equal(r.code, 0, name);
+      assert.match(r.out, new RegExp(`^Usage: payment-intake ${name} `), name);
+      assert.match(r.out, /--json/, name);
+    }
+    assert.match(run(['sign', '--help']).out, /trailing newline/);
+  });
+
+  test('an unknown flag, an unknown command, no command: exit 2 with a message on stderr', () => {
+    for (const name of ['keygen', 'sign', 'verify', 'diagnose', 'validate']) {
+      const r = run([name, '--frobnicate']);
+      assert.equal(r.code, 2, name);
+      assert.match(r.err, /--frobnicate/, name);
+      assert.match(r.err, new RegExp(`payment-intake ${name} --help`), name);
+    }
+    assert.equal(run(['sandbox']).code, 2);
+    assert.equal(run([]).code, 2);
+  });
+});
+
+describe('npx payment-intake, from the packed tarball, offline', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-intake-cli-install-'));
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+  const exec = (cmd, args, cwd, input) => execFileSync(cmd, args, { cwd, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+  const app = path.join(work, 'app');
+
+  test('installs, and `npx payment-intake --help` and `sign` run', () => {
+    const packed = JSON.parse(exec(npm, ['pack', '--json', '--pack-destination', work], pkgDir));
+    const cliFile = packed[0].files.find((f) => f.path === 'cli.js');
+    assert.ok(cliFile, 'cli.js is packed');
+    if (process.platform !== 'win32') assert.equal(cliFile.mode & 0o111, 0o111, 'cli.js is executable');
+    fs.mkdirSync(app);
+    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+    exec(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', path.join(work, packed[0].filename)], app);
+    assert.match(exec(npx, ['--offline', 'payment-intake', '--help'], app), /payment-intake sign /);
+    const v = readVectors('signatures.json').find((x) => x.key === 'keys/rsa2048.pkcs8.pem' && Object.keys(x.options).length === 0);
+    const out = exec(npx, ['--offline', 'payment-intake', 'sign', '--key', path.join(keys, 'rsa2048.pkcs8.pem'), '--merchant-id', v.merchant_id,
+      '--timestamp', v.headers['x-access-timestamp'], '--json'], app, bodyText(v.body));
+    assert.deepEqual(JSON.parse(out).headers, v.headers);
+  });
+});
