@@ -5,6 +5,7 @@
 'use strict';
 
 const fs = require('node:fs');
+const http = require('node:http');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 
@@ -93,6 +94,15 @@ const COMMANDS = {
     flags: { ...BODY, ...JSON_FLAG },
     positional: 'OPERATION',
     run: validate,
+  },
+  debugger: {
+    usage: 'debugger [--port 8080] [--host 127.0.0.1]',
+    about: 'Serves the integration debugger page of the installed package at http://HOST:PORT/www/ until Ctrl-C.',
+    flags: {
+      port: { type: 'string', arg: 'P', help: 'TCP port, 0 to 65535; 0 picks a free one (default 8080)' },
+      host: { type: 'string', arg: 'H', help: 'address to listen on (default 127.0.0.1; the page holds keys, keep it local)' },
+    },
+    run: debuggerPage,
   },
 };
 
@@ -363,6 +373,79 @@ function validate({ values, positionals }) {
     }
   }
   return report.valid ? 0 : 1;
+}
+
+// ---- debugger ------------------------------------------------------------------------
+
+// The page (www/, copied into the package by scripts/build.mjs) imports the web build as
+// `../pkg/web/index.js`, as in the repository. One rule makes that work from the package,
+// without rewriting any of the page's files: `/www/…` is <package>/www/… and `/pkg/web/…`
+// is <package>/web/…. Nothing else is served; dot-files and `.`/`..` segments get 404.
+const MOUNTS = { '/www/': 'www', '/pkg/web/': 'web' };
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+};
+
+/** The package file a URL path names, or null. */
+function pageFile(pathname) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  const prefix = Object.keys(MOUNTS).find((p) => decoded.startsWith(p));
+  if (!prefix || /[\0\\]/.test(decoded)) return null;
+  const segments = decoded.slice(prefix.length).split('/').filter(Boolean);
+  if (segments.some((s) => s.startsWith('.'))) return null;
+  if (decoded.endsWith('/')) segments.push('index.html');
+  try {
+    // Symlinks must not lead out of the folder either.
+    const dir = fs.realpathSync(path.join(__dirname, MOUNTS[prefix]));
+    const file = fs.realpathSync(path.join(dir, ...segments));
+    return file.startsWith(dir + path.sep) && fs.statSync(file).isFile() ? file : null;
+  } catch {
+    return null;
+  }
+}
+
+function debuggerPage({ values }) {
+  const port = values.port ?? '8080';
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got '${port}'`);
+  const host = values.host ?? '127.0.0.1';
+  if (!fs.existsSync(path.join(__dirname, 'www', 'index.html'))) throw new UsageError(`the page is missing: ${path.join(__dirname, 'www')}`);
+  const server = http.createServer((req, res) => {
+    const send = (status, body, headers = {}) => {
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers });
+      res.end(body);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n', { allow: 'GET, HEAD' });
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (pathname === '/' || pathname === '/www') return send(302, 'see /www/\n', { location: '/www/' });
+    const file = pageFile(pathname);
+    if (!file) return send(404, 'not found\n');
+    const headers = { 'content-length': fs.statSync(file).size, 'x-content-type-options': 'nosniff' };
+    send(200, req.method === 'HEAD' ? undefined : fs.readFileSync(file), { ...headers, 'content-type': MIME[path.extname(file)] ?? 'application/octet-stream' });
+  });
+  server.on('error', (e) => {
+    process.stderr.write(`${PROG} debugger: cannot listen on ${host}:${port}: ${e.code ?? e.message}\n`);
+    process.exit(1);
+  });
+  server.listen(Number(port), host, () => {
+    const shown = host.includes(':') ? `[${host}]` : host;
+    process.stdout.write(`payment-intake debugger: http://${shown}:${server.address().port}/www/ (Ctrl-C stops it)\n`);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      server.close(() => process.exit(0));
+      server.closeAllConnections?.();
+    });
+  }
+  return undefined; // the server keeps the process alive
 }
 
 // ---- main ----------------------------------------------------------------------------

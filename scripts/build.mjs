@@ -208,6 +208,10 @@ function copyWrappers() {
   fs.copyFileSync(path.join(root, 'pkg-template', 'cli.cjs'), path.join(pkgDir, 'cli.js'));
   fs.chmodSync(path.join(pkgDir, 'cli.js'), 0o755);
   console.log('  pkg-template/cli.cjs -> pkg/cli.js (executable)');
+  // The debugger page, for `payment-intake debugger`. Its files are copied as they are:
+  // they import `../pkg/web/index.js`, which that command's server maps to <package>/web/.
+  fs.cpSync(path.join(root, 'www'), path.join(pkgDir, 'www'), { recursive: true, filter: (f) => !path.basename(f).startsWith('.') });
+  console.log('  www/ -> pkg/www/ (the debugger page)');
   // The web entry's types: the same declarations, and `init()` as the default export.
   const types = fs.readFileSync(path.join(root, 'pkg-template', 'index.d.ts'), 'utf8');
   fs.writeFileSync(path.join(pkgDir, 'web', 'index.d.ts'), `${types}export { default } from './payment_intake.js';\n`);

@@ -2,8 +2,9 @@
 // process against the vectors, its --help and bad flags, and `npx payment-intake` from
 // the packed tarball installed into a fresh project, offline.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -277,6 +278,94 @@ describe('help and bad arguments', () => {
   });
 });
 
+describe('debugger', () => {
+  // A copy of the package, with dot-files inside it and a file next to it that must not be served.
+  const copy = path.join(tmp, 'debugger', 'payment-intake');
+  fs.cpSync(pkgDir, copy, { recursive: true });
+  fs.writeFileSync(path.join(copy, 'www', '.secret'), 'secret');
+  fs.writeFileSync(path.join(copy, 'web', '.env'), 'secret');
+  fs.writeFileSync(path.join(copy, '..', 'outside.html'), 'secret');
+
+  /** GET with the path sent as written (no URL normalisation on this side). */
+  const get = (base, urlPath) => new Promise((resolve, reject) => {
+    http.get(new URL(base), { path: urlPath }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+
+  test('serves the page and the web build from the package; nothing else', async () => {
+    const child = spawn(process.execPath, [path.join(copy, 'cli.js'), 'debugger', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const line = await new Promise((resolve, reject) => {
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('\n')) resolve(out);
+        });
+        child.stderr.on('data', (d) => (err += d));
+        child.on('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
+      });
+      const url = line.match(/(http:\/\/127\.0\.0\.1:\d+\/www\/)/)?.[1];
+      assert.ok(url, line);
+      const page = await get(url, '/www/');
+      assert.equal(page.status, 200);
+      assert.match(page.type, /^text\/html/);
+      assert.match(page.body.toString(), /Content-Security-Policy/);
+      assert.match(page.body.toString(), /integration debugger/);
+      const src = page.body.toString().match(/<script type="module" src="([^"]+)"/)[1];
+      const app = await get(url, `/www/${src}`);
+      assert.equal(app.status, 200);
+      assert.match(app.type, /^text\/javascript/);
+      assert.match(app.body.toString(), /from '\.\.\/pkg\/web\/index\.js'/);
+      const entry = await get(url, '/pkg/web/index.js');
+      assert.equal(entry.status, 200);
+      assert.match(entry.type, /^text\/javascript/);
+      const wasm = await get(url, '/pkg/web/payment_intake_bg.wasm');
+      assert.equal(wasm.status, 200);
+      assert.equal(wasm.type, 'application/wasm');
+      assert.ok(wasm.body.equals(fs.readFileSync(path.join(copy, 'web', 'payment_intake_bg.wasm'))));
+      assert.equal((await get(url, '/www/style.css')).type, 'text/css; charset=utf-8');
+      assert.equal((await get(url, '/')).status, 302);
+      for (const bad of ['/www/.secret', '/pkg/web/.env', '/www/%2esecret', '/www/../cli.js', '/www/..%2Fcli.js', '/www/..%2F..%2Foutside.html',
+        '/pkg/web/..%2F..%2Foutside.html', '/pkg/web/%2E%2E/package.json', '/cli.js', '/package.json', '/pkg/node/index.js', '/www/%E0%A4%A', '/www/a%00b']) {
+        assert.equal((await get(url, bad)).status, 404, bad);
+      }
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = await new Promise((resolve) => (child.exitCode !== null ? resolve([child.exitCode]) : child.on('exit', (...a) => resolve(a))));
+    assert.equal(code, 0, 'stops cleanly on SIGTERM');
+  });
+
+  test('--help exits 0; a bad flag or port exits 2', () => {
+    const help = run(['debugger', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.out, /^Usage: payment-intake debugger /);
+    assert.match(help.out, /--port P/);
+    assert.match(run(['--help']).out, /payment-intake debugger /);
+    for (const args of [['--frobnicate'], ['--port', 'x'], ['--port', '65536'], ['--port']]) {
+      const r = run(['debugger', ...args]);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.err, /payment-intake debugger --help/);
+    }
+  });
+
+  test('a port in use: exit 1 with a message', async () => {
+    const busy = http.createServer();
+    await new Promise((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = run(['debugger', '--port', String(busy.address().port)]);
+      assert.equal(r.code, 1);
+      assert.match(r.err, /cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
+    } finally {
+      busy.close();
+    }
+  });
+});
+
 describe('npx payment-intake, from the packed tarball, offline', () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-intake-cli-install-'));
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -288,6 +377,7 @@ describe('npx payment-intake, from the packed tarball, offline', () => {
     const packed = JSON.parse(exec(npm, ['pack', '--json', '--pack-destination', work], pkgDir));
     const cliFile = packed[0].files.find((f) => f.path === 'cli.js');
     assert.ok(cliFile, 'cli.js is packed');
+    for (const f of ['www/index.html', 'www/app.js', 'www/style.css']) assert.ok(packed[0].files.some((x) => x.path === f), `${f} is packed`);
     if (process.platform !== 'win32') assert.equal(cliFile.mode & 0o111, 0o111, 'cli.js is executable');
     fs.mkdirSync(app);
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));

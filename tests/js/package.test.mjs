@@ -114,7 +114,7 @@ describe('installed from the packed tarball into a fresh project', () => {
   test('npm pack + npm install work offline', () => {
     const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', work], pkgDir));
     const files = packed[0].files.map((f) => f.path).sort();
-    for (const f of ['index.mjs', 'index.d.mts', 'node/index.js', 'node/payment_intake.js', 'node/payment_intake_bg.wasm', 'web/index.js', 'web/payment_intake.js', 'web/payment_intake_bg.wasm', 'README.md', 'package.json']) {
+    for (const f of ['index.mjs', 'index.d.mts', 'node/index.js', 'node/payment_intake.js', 'node/payment_intake_bg.wasm', 'web/index.js', 'web/payment_intake.js', 'web/payment_intake_bg.wasm', 'www/index.html', 'www/app.js', 'README.md', 'package.json']) {
       assert.ok(files.includes(f), `${f} is packed`);
     }
     app = path.join(work, 'app');
