@@ -3,8 +3,9 @@
 // screenshots at desktop (1366×850) and phone (390×844) sizes written to
 // test-results/ for a person to look at.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { describe, test } from 'node:test';
-import { headerLines, pkg, readKey, readVector, screenshot, settle, useServerAndBrowser } from './helpers.mjs';
+import { headerLines, openPage, pkg, readKey, readVector, root, screenshot, settle, useServerAndBrowser } from './helpers.mjs';
 
 const e2e = useServerAndBrowser();
 
@@ -133,4 +134,34 @@ describe('page quality', () => {
         for (const section of ['build', 'sign', 'check']) await screenshot(page, `${name}-${section}`, { selector: `#${section}` });
       }, viewport));
   }
+});
+
+describe('the page served by `payment-intake debugger` from the package', () => {
+  test('loads its wasm in Chromium and signs, with no error and nothing fetched from elsewhere', async () => {
+    const { spawn } = await import('node:child_process');
+    const cli = spawn(process.execPath, [path.join(root, 'pkg', 'cli.js'), 'debugger', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise((resolve, reject) => {
+        let out = '';
+        cli.stdout.on('data', (chunk) => {
+          out += chunk;
+          const found = out.match(/http:\/\/[^\s]+\/www\//);
+          if (found) resolve(found[0]);
+        });
+        cli.on('exit', (code) => reject(new Error(`debugger exited with ${code}: ${out}`)));
+        setTimeout(() => reject(new Error(`no URL line in 10 s: ${out}`)), 10_000);
+      });
+      const session = await openPage(e2e.browser, new URL(url).origin);
+      try {
+        await session.page.click('#s-generate');
+        await session.page.waitForFunction(() => /generated in this page/.test(document.querySelector('#s-key-info').textContent), null, { timeout: 30_000 });
+        await session.page.waitForFunction(() => document.querySelector('#s-headers')?.textContent.includes('x-access-signature'), null, { timeout: 10_000 });
+        session.assertClean();
+      } finally {
+        await session.close();
+      }
+    } finally {
+      cli.kill('SIGTERM');
+    }
+  });
 });
