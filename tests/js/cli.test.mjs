@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { cjs, pkgDir, readKey, readVectors, root } from './helpers.mjs';
+import { cjs, cjs as api, pkgDir, readKey, readVectors, root, throwsCode } from './helpers.mjs';
 
 const cli = path.join(pkgDir, 'cli.js');
 const keys = path.join(root, 'tests', 'vectors', 'keys');
@@ -388,4 +388,20 @@ describe('npx payment-intake, from the packed tarball, offline', () => {
       '--timestamp', v.headers['x-access-timestamp'], '--json'], app, bodyText(v.body));
     assert.deepEqual(JSON.parse(out).headers, v.headers);
   });
+});
+
+test("the CLI's rule choices are the library's: each one it offers is accepted, and the library's list for each is the same", () => {
+  const help = spawnSync(process.execPath, [path.join(root, 'pkg', 'cli.js'), 'sign', '--help'], { encoding: 'utf8' }).stdout;
+  const offered = [...help.matchAll(/^ {2}--([a-z-]+) ([a-z0-9]+(?:\|[a-z0-9]+)+) /gm)].map((m) => [m[1], m[2].split('|')]);
+  assert.ok(offered.length >= 7, help);
+  const names = offered.map(([flag]) => flag).sort();
+  assert.deepEqual(names, ['booleans', 'digest', 'falsy', 'numbers', 'order', 'signature-encoding', 'token']);
+  const profiles = help.match(/--profile NAME +start from a named profile: (.*)$/m)[1].split(', ');
+  assert.deepEqual(profiles, api.profiles().map((p) => p.name));
+  for (const [flag, values] of offered) {
+    const option = flag.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    for (const value of values) api.canonicalEntries('{}', { [option]: value });
+    const error = throwsCode(() => api.canonicalEntries('{}', { [option]: 'neither' }), 'INVALID_OPTION');
+    assert.match(error.message, new RegExp(`use one of ${values.join(', ')}$`), flag);
+  }
 });
