@@ -492,8 +492,8 @@ function createApi(glue, provider) {
     return provider.ascii(message);
   }
 
-  function validateRequest(operation, body) {
-    return glue.validateRequest(operation, provider.bytes(body, 4096));
+  function validateRequest(operation, body, options) {
+    return glue.validateRequest(operation, provider.bytes(body, 4096), options);
   }
 
   return {

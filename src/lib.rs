@@ -65,7 +65,10 @@ pub use rsa::keys::{SigningKey, TokenEncoding, VerifyingKey};
 pub use rsa::pkcs1v15::{sign_message, verify_message, Digest};
 pub use spec::currency::{currency_digits, from_minor_units, to_minor_units};
 pub use spec::operations::Operation;
-pub use validate::{validate_request, validate_request_text, Issue, IssueValue, ValidationReport, ISSUE_CODES};
+pub use validate::{
+    validate_request, validate_request_text, validate_request_text_with, validate_request_with, Issue, IssueValue,
+    ValidateOptions, ValidationReport, ISSUE_CODES,
+};
 
 /// Internals for this crate's own fuzz targets, benches and integration tests.
 /// Not part of the API: nothing here is stable.

@@ -112,11 +112,23 @@ impl ValidationReport {
     }
 }
 
-/// Collects issues while the checks run.
+/// Choices that change what some checks report. The default is the spec's rules.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ValidateOptions {
+    /// An `http://` URL whose host is a loopback address (127.0.0.0/8, `::1`,
+    /// `localhost`) is the warning `LOOPBACK_HTTP` instead of the error
+    /// `NOT_HTTPS`. For a local sandbox, whose receivers under test run on the
+    /// same machine; the real service takes https only. Any other non-https
+    /// URL is still `NOT_HTTPS`.
+    pub allow_loopback_http: bool,
+}
+
+/// Collects issues while the checks run, under the caller's [`ValidateOptions`].
 #[derive(Debug, Default)]
 pub(crate) struct Findings {
     errors: Vec<Issue>,
     warnings: Vec<Issue>,
+    pub(crate) options: ValidateOptions,
 }
 
 impl Findings {
@@ -160,6 +172,7 @@ pub const ISSUE_CODES: &[(&str, &str)] = &[
     ("PATTERN", "A string does not match its pattern (currency, country, language, phone, extra_param, …)"),
     ("OUT_OF_RANGE", "A number is outside its range, e.g. an amount outside 1..=10000000000000"),
     ("NOT_HTTPS", "A URL does not use the https scheme"),
+    ("LOOPBACK_HTTP", "Warning (only with the allowLoopbackHttp option, as the local sandbox uses): an http:// URL to a loopback host (127.0.0.0/8, ::1, localhost); without the option it is NOT_HTTPS"),
     ("INVALID_URL", "A URL cannot be read: no host, spaces, bad port, …"),
     ("INVALID_IP", "Not an IPv4 or IPv6 address"),
     ("INVALID_EMAIL", "Not an e-mail address of the form local@domain.tld"),
@@ -189,7 +202,12 @@ pub const ISSUE_CODES: &[(&str, &str)] = &[
 /// Validates a request body for the operation at `operation_path`, e.g.
 /// `/api/v1/payment/p2p/payin`. Every issue is reported, not just the first.
 pub fn validate_request(operation_path: &str, body: &Json) -> ValidationReport {
-    let mut findings = Findings::default();
+    validate_request_with(operation_path, body, ValidateOptions::default())
+}
+
+/// [`validate_request`] under `options`.
+pub fn validate_request_with(operation_path: &str, body: &Json, options: ValidateOptions) -> ValidationReport {
+    let mut findings = Findings { options, ..Findings::default() };
     match Operation::from_path(operation_path) {
         Some(operation) => {
             operations::check(operation, body, &mut findings);
@@ -228,11 +246,16 @@ fn check_ambiguity(body: &Json, findings: &mut Findings) {
 /// Like [`validate_request`], from body text. Text that cannot be read as a
 /// JSON object (default [`Limits`]) is an error in the report, not an exception.
 pub fn validate_request_text(operation_path: &str, text: &str) -> ValidationReport {
+    validate_request_text_with(operation_path, text, ValidateOptions::default())
+}
+
+/// [`validate_request_text`] under `options`.
+pub fn validate_request_text_with(operation_path: &str, text: &str, options: ValidateOptions) -> ValidationReport {
     if Operation::from_path(operation_path).is_none() {
-        return validate_request(operation_path, &Json::Null);
+        return validate_request_with(operation_path, &Json::Null, options);
     }
     match parse_body(text, &Limits::default()) {
-        Ok(body) => validate_request(operation_path, &body),
+        Ok(body) => validate_request_with(operation_path, &body, options),
         Err(error) => ValidationReport::from_error(&error),
     }
 }
@@ -333,6 +356,34 @@ mod tests {
         assert!(report.has_warning("customer.user_agent", "AMBIGUOUS_TEXT"), "{report:?}");
         let plain = validate_request_text("/api/v1/balance/info", r#"{"general":{"project_id":"p;q"}}"#);
         assert!(!plain.errors.iter().chain(&plain.warnings).any(|i| i.code.starts_with("AMBIGUOUS")));
+    }
+
+    #[test]
+    fn loopback_http_is_a_warning_only_with_the_option() {
+        let body = |url: &str| {
+            format!(r#"{{"general":{{"project_id":"p","payment_id":"o","merchant_callback_url":"{url}"}}}}"#)
+        };
+        let path = "general.merchant_callback_url";
+        let sandbox = ValidateOptions { allow_loopback_http: true };
+        for url in ["http://127.0.0.1:3000/cb", "http://127.8.9.10/cb", "http://[::1]:8080/cb", "HTTP://LocalHost/cb"] {
+            let strict = validate_request_text("/api/v1/payment/p2p/payout", &body(url));
+            assert!(strict.has_error(path, "NOT_HTTPS"), "{url}: {strict:?}");
+            let report = validate_request_text_with("/api/v1/payment/p2p/payout", &body(url), sandbox);
+            assert!(report.valid && report.has_warning(path, "LOOPBACK_HTTP"), "{url}: {report:?}");
+        }
+        for url in [
+            "http://10.0.0.1/cb",
+            "http://localhost.example/cb",
+            "http://128.0.0.1/cb",
+            "http://[::2]/cb",
+            "ftp://127.0.0.1/cb",
+        ] {
+            let report = validate_request_text_with("/api/v1/payment/p2p/payout", &body(url), sandbox);
+            assert!(report.has_error(path, "NOT_HTTPS"), "{url}: {report:?}");
+        }
+        let broken =
+            validate_request_text_with("/api/v1/payment/p2p/payout", &body("http://127.0.0.1:99999/cb"), sandbox);
+        assert!(broken.has_error(path, "INVALID_URL"), "{broken:?}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! patterns as small character-class tests (no regex engine), amounts,
 //! https URLs, IP addresses and e-mail addresses.
 
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
 
 use super::{Findings, IssueValue};
@@ -102,6 +102,15 @@ pub(crate) fn check_text(findings: &mut Findings, path: &str, text: &str, min: u
         )),
         Format::HttpsUrl => match check_https_url(text) {
             Ok(()) => None,
+            Err(UrlProblem::NotHttps) if findings.options.allow_loopback_http => match loopback_http_url(text) {
+                Some(Ok(())) => {
+                    let message = format!("{path} is an http:// URL to a loopback host: accepted by a local sandbox only; the service takes https:// only");
+                    findings.warning(path, "LOOPBACK_HTTP", message);
+                    return;
+                }
+                Some(Err(UrlProblem::Invalid(why))) => Some(("INVALID_URL", why)),
+                _ => Some(("NOT_HTTPS", "an https:// URL (http:// only to a loopback host)")),
+            },
             Err(UrlProblem::NotHttps) => Some(("NOT_HTTPS", "an https:// URL")),
             Err(UrlProblem::Invalid(why)) => Some(("INVALID_URL", why)),
         },
@@ -318,6 +327,29 @@ pub(crate) fn check_https_url(text: &str) -> Result<(), UrlProblem> {
         }
     }
     Ok(())
+}
+
+/// For an `http://` URL to a loopback host (127.0.0.0/8, `[::1]`, `localhost`):
+/// `Some` with the check of the rest of the URL as [`check_https_url`] makes it.
+/// `None` for any other scheme or host.
+fn loopback_http_url(text: &str) -> Option<Result<(), UrlProblem>> {
+    let scheme = text.get(..7)?;
+    if !scheme.eq_ignore_ascii_case("http://") {
+        return None;
+    }
+    let rest = &text[7..];
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    let loopback = match host_port.strip_prefix('[') {
+        Some(bracketed) => bracketed
+            .split_once(']')
+            .is_some_and(|(inner, _)| Ipv6Addr::from_str(inner).is_ok_and(|ip| ip.is_loopback())),
+        None => {
+            let host = host_port.rsplit_once(':').map_or(host_port, |(host, _)| host);
+            host.eq_ignore_ascii_case("localhost") || Ipv4Addr::from_str(host).is_ok_and(|ip| ip.is_loopback())
+        }
+    };
+    loopback.then(|| check_https_url(&format!("https://{rest}")))
 }
 
 fn check_host_name(host: &str) -> Result<(), UrlProblem> {

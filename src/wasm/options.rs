@@ -14,6 +14,7 @@ use crate::json::{Limits, MAX_SAFE_INTEGER};
 use crate::profile::{profile_named, Profile, PROFILES};
 use crate::rsa::keys::TokenEncoding;
 use crate::rsa::pkcs1v15::Digest;
+use crate::validate::ValidateOptions;
 
 /// A member's value as read once by the gateway.
 #[derive(Debug, Clone, PartialEq)]
@@ -284,6 +285,20 @@ pub(crate) fn sign_fields<O>(list: Result<Vec<(String, Member<O>)>, ShapeError>)
         options: members.take("options"),
         algorithm_header,
     })
+}
+
+/// Member names of `validateRequest`'s options.
+pub(crate) const VALIDATE_FIELDS: &[&str] = &["allowLoopbackHttp"];
+
+/// `validateRequest`'s options, checked (absent: the spec's rules).
+pub(crate) fn validate_options<O>(
+    list: Result<Vec<(String, Member<O>)>, ShapeError>,
+) -> Result<ValidateOptions, Error> {
+    let mut members = list
+        .and_then(|list| Members::new(list, VALIDATE_FIELDS, &[]))
+        .map_err(|e| e.into_argument_error("options", VALIDATE_FIELDS))?;
+    let allow_loopback_http = optional_bool(members.take("allowLoopbackHttp"), "allowLoopbackHttp")?.unwrap_or(false);
+    Ok(ValidateOptions { allow_loopback_http })
 }
 
 /// Member names of `verifyCallback`'s options.

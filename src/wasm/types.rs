@@ -208,7 +208,7 @@ export type OperationPath =
   | '/api/v1/balance/info' | '/api/v1/bank/all';
 export type IssueCode =
   | 'UNKNOWN_OPERATION' | 'REQUIRED' | 'WRONG_TYPE' | 'TOO_LONG' | 'TOO_SHORT' | 'PATTERN' | 'OUT_OF_RANGE'
-  | 'NOT_HTTPS' | 'INVALID_URL' | 'INVALID_IP' | 'INVALID_EMAIL' | 'UNKNOWN_METHOD' | 'METHOD_NOT_AVAILABLE'
+  | 'NOT_HTTPS' | 'LOOPBACK_HTTP' | 'INVALID_URL' | 'INVALID_IP' | 'INVALID_EMAIL' | 'UNKNOWN_METHOD' | 'METHOD_NOT_AVAILABLE'
   | 'COUNTRY_NOT_AVAILABLE' | 'CURRENCY_MISMATCH' | 'WIDGET_METHOD_REQUIRED' | 'EMAIL_REQUIRED'
   | 'BANK_SYMBOL_NOT_ALLOWED' | 'LIFETIME_OUT_OF_RANGE' | 'UNKNOWN_FIELD' | 'NULL_FIELD' | 'COUNTRY_NOT_LISTED'
   | 'LANGUAGE_NOT_SUPPORTED' | 'AMBIGUOUS_KEY' | 'AMBIGUOUS_TEXT' | ErrorCode;
@@ -228,6 +228,14 @@ export interface AvailabilityRow {
   lifetimeMax: number;
 }
 export interface ValidationReport { valid: boolean; errors: Issue[]; warnings: Issue[]; }
+/** `validateRequest`'s options; absent, the spec's rules. */
+export interface ValidateOptions {
+  /**
+   * An http:// URL to a loopback host (127.0.0.0/8, ::1, localhost) is the warning LOOPBACK_HTTP
+   * instead of the error NOT_HTTPS: for a local sandbox only (the service takes https only).
+   */
+  allowLoopbackHttp?: boolean;
+}
 export interface BuiltRequest { body: Record<string, unknown>; bodyText: string; report: ValidationReport; }
 interface PayinCommonInput {
   projectId?: string; paymentId?: string;

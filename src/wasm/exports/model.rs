@@ -5,8 +5,9 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::super::body::{body_from_js, restore_body_json};
-use super::super::gateway::{plain_input, string_arg, text_from_js, type_name};
+use super::super::gateway::{members, plain_input, string_arg, text_from_js, type_name};
 use super::super::js::{js_error, to_js};
+use super::super::options::validate_options;
 use super::super::shapes::{availability_rows, issue_code_rows};
 use super::super::JsResult;
 use crate::callback::model as callback_model;
@@ -18,25 +19,27 @@ use crate::spec::operations::Operation;
 use crate::validate::{self, ValidationReport};
 
 /// Validates a request body for an operation path. Never throws on bad input:
-/// everything found is in the report.
+/// everything found is in the report. Only malformed `options` throw (INVALID_ARGUMENT).
 #[wasm_bindgen(js_name = validateRequest, unchecked_return_type = "ValidationReport")]
 pub fn validate_request(
     #[wasm_bindgen(unchecked_param_type = "OperationPath")] operation: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Body")] body: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: Option<JsValue>,
 ) -> JsResult<JsValue> {
+    let options = validate_options(members(&options.unwrap_or(JsValue::UNDEFINED))).map_err(js_error)?;
     // Never throws: an operation that is not a string is an unknown operation.
     let operation = operation.as_string().unwrap_or_default();
     let operation = operation.as_str();
     let unknown_operation = Operation::from_path(operation).is_none();
     // JSON text, as a string or as bytes (the Node wrapper passes short strings as bytes).
     let report = match text_from_js(&body, Limits::DEFAULT_MAX_BYTES) {
-        Ok(Some(text)) => validate::validate_request_text(operation, &text),
+        Ok(Some(text)) => validate::validate_request_text_with(operation, &text, options),
         // An unknown operation is the one error, whatever the body.
         _ if unknown_operation => validate::validate_request(operation, &crate::json::Json::Null),
         // Too large, a lone surrogate, bytes that are not UTF-8.
         Err(error) => ValidationReport::from_error(&error),
         Ok(None) => match body_from_js(&body, &Limits::default()) {
-            Ok(input) => validate::validate_request(operation, &input.json),
+            Ok(input) => validate::validate_request_with(operation, &input.json, options),
             Err(error) => ValidationReport::from_error(&error),
         },
     };
