@@ -12,6 +12,7 @@
 //   pkg/index.mjs + index.d.mts  ES-module wrapper of pkg/node/index.js, no init needed
 //   pkg/package.json  from pkg-template/package.json, version from Cargo.toml
 //   pkg/cli.js  the command line (the package's "bin"), from pkg-template/cli.cjs, executable
+//   pkg/sandbox/  the local sandbox (`payment-intake/sandbox`), from pkg-template/sandbox/
 // Every .wasm is run through wasm-opt from the npm package `binaryen`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -208,6 +209,9 @@ function copyWrappers() {
   fs.copyFileSync(path.join(root, 'pkg-template', 'cli.cjs'), path.join(pkgDir, 'cli.js'));
   fs.chmodSync(path.join(pkgDir, 'cli.js'), 0o755);
   console.log('  pkg-template/cli.cjs -> pkg/cli.js (executable)');
+  // The local sandbox, `payment-intake/sandbox` (ES modules over ../index.mjs).
+  fs.cpSync(path.join(root, 'pkg-template', 'sandbox'), path.join(pkgDir, 'sandbox'), { recursive: true });
+  console.log('  pkg-template/sandbox/ -> pkg/sandbox/ (the local sandbox)');
   // The debugger page, for `payment-intake debugger`. Its files are copied as they are:
   // they import `../pkg/web/index.js`, which that command's server maps to <package>/web/.
   fs.cpSync(path.join(root, 'www'), path.join(pkgDir, 'www'), { recursive: true, filter: (f) => !path.basename(f).startsWith('.') });

@@ -1,0 +1,74 @@
+// Types of `payment-intake/sandbox` (pkg-template/sandbox/index.mjs): a local stand-in
+// for the Payment Intake Service. State lives in memory; nothing here is for production.
+import type { EventEmitter } from 'node:events';
+import type { SigningKey, VerifyingKey } from '../node/index.js';
+
+export interface SandboxOptions {
+  /** The merchant's public key (PEM or VerifyingKey): requests must be signed with its private key. */
+  merchantKey: string | VerifyingKey;
+  /** `x-access-merchant-id` requests must carry; the callbacks carry it too. Default 'sandbox-merchant'. */
+  merchantId?: string;
+  /** The service's private key that signs callbacks (PEM or SigningKey); generated when absent. */
+  serviceKey?: string | SigningKey;
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Address to listen on; default '127.0.0.1'. */
+  host?: string;
+  /** How much faster than the service's clock the sandbox runs: 60 makes a 300 s lifetime last 5 s. Default 1. */
+  timeScale?: number;
+  /** The named profile (signing rules) requests are checked and callbacks signed with; default 'spec'. */
+  profile?: string;
+  /** Send every delivered callback a second time, so receivers can test duplicate handling. */
+  duplicateCallbacks?: boolean;
+  /** Attempts per callback until a receiver answers HTTP 200; default 6. */
+  callbackAttempts?: number;
+  /** A browser origin allowed besides loopback ones (CORS), e.g. 'https://debugger.example'. */
+  allowedOrigin?: string;
+}
+
+/** A state the payment passed through. */
+export interface SandboxMove { status: string; subStatus: string | null; statusDescription: string | null; at: number; }
+
+/** A payment as the sandbox holds it (a copy). */
+export interface SandboxPayment {
+  kind: 'p2p' | 'widget' | 'payout' | 'ecom' | 'ecom-payout';
+  type: 'payin' | 'payout';
+  projectId: string; paymentId: string; requestId: string; country: string | null;
+  status: string; subStatus: string | null; statusDescription: string | null;
+  amount: number | null; oldAmount: number | null; initialAmount: number | null; currency: string | null;
+  lifetime: number; createdDate: number; updatedDate: number; expirationDate: number;
+  method: string | null; widgetMethod: string | null;
+  urls: { informative: string | null; success: string | null; decline: string | null };
+  formUrl: string; redirectUrl: string | null;
+  requisites: Record<string, string> | null;
+  history: SandboxMove[];
+}
+
+/** One attempt to deliver a callback (the 'callback' event). */
+export interface SandboxCallbackEvent {
+  type: 'callback'; kind: 'informative' | 'success' | 'decline'; url: string; attempt: number; duplicate: boolean;
+  /** The receiver's HTTP status, or null when it did not answer (`error`). */
+  status: number | null; error: string | null; gaveUp: boolean; body: string;
+}
+
+export interface Sandbox {
+  /** Base URL, e.g. http://127.0.0.1:43121. */
+  url: string;
+  merchantId: string;
+  /** The public key (SPKI PEM) a receiver verifies the callbacks with. */
+  servicePublicKeyPem: string;
+  /** 'move' ({ payment, move }), 'callback' (SandboxCallbackEvent) and 'failure' ({ error }). */
+  events: EventEmitter;
+  /** A copy of every payment, with its history. */
+  payments(): SandboxPayment[];
+  /** Resolves when every callback queued so far is delivered or given up. */
+  callbacksIdle(): Promise<void>;
+  /** Stops the server, every timer and every pending callback. */
+  close(): Promise<void>;
+}
+
+/** The spec's operation paths the sandbox serves. */
+export const OPERATIONS: readonly string[];
+export const DEFAULT_MERCHANT_ID: string;
+/** Starts a sandbox; resolves once it listens. */
+export function startSandbox(options: SandboxOptions): Promise<Sandbox>;

@@ -1,0 +1,247 @@
+// payment-intake/sandbox: a local stand-in for the Payment Intake Service, for testing
+// a merchant's integration end to end on one machine. NOT FOR PRODUCTION: state lives
+// in memory, and nothing here is hardened for exposure beyond loopback.
+//
+// startSandbox(options) starts a node:http server that serves every operation of the
+// spec's index at its path, checks each request's signature with the merchant's public
+// key and validates its body (validateRequest, loopback http:// callback URLs allowed
+// with a warning), runs the states table on the payments it creates (payments.mjs),
+// and sends their callbacks signed with the service's key (callbacks.mjs). Its own
+// endpoint, /sandbox/ (scenarios.mjs), forces moves and serves the form_url page.
+// Built on the package's own API: nothing of the service's rules is written here again.
+import { EventEmitter } from 'node:events';
+import http from 'node:http';
+
+import * as api from '../index.mjs';
+import { MAX_BODY_BYTES, checkRequest, corsHeaders } from './auth.mjs';
+import { CallbackSender } from './callbacks.mjs';
+import { BALANCE, BANKS } from './data.mjs';
+import { CREATE, MoveRefused, ON_PAYMENT, PaymentBook, callbackAddress, callbackBody, infoResponse, publicPayment, statusResponse } from './payments.mjs';
+import { handleSandbox } from './scenarios.mjs';
+
+/** Every operation of the spec's index, served at its path. */
+export const OPERATIONS = Object.freeze([...Object.keys(CREATE), ...Object.keys(ON_PAYMENT), '/api/v1/balance/info', '/api/v1/bank/all'].sort());
+
+/** The merchant id when none is given. */
+export const DEFAULT_MERCHANT_ID = 'sandbox-merchant';
+
+function optionError(message) {
+  const error = new Error(`startSandbox: ${message}`);
+  error.code = 'INVALID_OPTION';
+  return error;
+}
+
+/** A key option: a key object of the package, or PEM text read with `fromPem`. */
+function keyOption(value, KeyClass, name) {
+  if (value instanceof KeyClass) return value;
+  if (typeof value === 'string') return KeyClass.fromPem(value);
+  throw optionError(`'${name}' must be a ${KeyClass.name} or PEM text`);
+}
+
+/** Timers in the service's seconds, run `timeScale` times faster; all stopped by stop(). */
+function scaledClock(timeScale) {
+  const timers = new Set();
+  return {
+    after(seconds, fn) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        fn();
+      }, (seconds * 1000) / timeScale);
+      timers.add(timer);
+      return timer;
+    },
+    cancel(timer) {
+      clearTimeout(timer);
+      timers.delete(timer);
+    },
+    stop() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(Object.assign(new Error('body too large'), { status: 413 }));
+        req.destroy();
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The fields of a /sandbox/ POST: form data or a JSON object (anything else: none). */
+function sandboxFields(req, raw) {
+  const type = req.headers['content-type'] ?? '';
+  if (type.startsWith('application/x-www-form-urlencoded')) return { form: true, fields: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) };
+  try {
+    const parsed = raw.length ? JSON.parse(raw.toString('utf8')) : {};
+    return { form: false, fields: parsed && typeof parsed === 'object' ? parsed : {} };
+  } catch {
+    return { form: false, fields: {} };
+  }
+}
+
+/** The validation report's issues as one status_description (at most the spec's 1024 characters). */
+function describeIssues(report) {
+  const text = report.errors.map((i) => `${i.path || '(body)'}: ${i.code}: ${i.message}`).join('; ');
+  return text.length > 1024 ? `${text.slice(0, 1021)}...` : text;
+}
+
+/**
+ * Starts a sandbox. Options: `merchantKey` (required: the merchant's public key, PEM or
+ * VerifyingKey), `merchantId` (default 'sandbox-merchant'), `serviceKey` (PEM or
+ * SigningKey; generated when absent), `port` (0: any free one), `host` ('127.0.0.1'),
+ * `timeScale` (1; 60 makes a 300 s lifetime last 5 s), `profile` ('spec': the rules
+ * requests are checked and callbacks signed with), `duplicateCallbacks` (false),
+ * `callbackAttempts` (6), `allowedOrigin` (a browser origin besides loopback ones).
+ */
+export async function startSandbox(options = {}) {
+  const {
+    merchantId = DEFAULT_MERCHANT_ID,
+    port = 0,
+    host = '127.0.0.1',
+    timeScale = 1,
+    profile = 'spec',
+    duplicateCallbacks = false,
+    callbackAttempts = 6,
+    allowedOrigin,
+  } = options;
+  if (options.merchantKey === undefined) throw optionError("'merchantKey' (the merchant's public key) is required");
+  // Keys made here from PEM text (or generated) are freed by close(); the caller's are not.
+  const owned = [];
+  const own = (key, given) => (key !== given && owned.push(key), key);
+  const merchantKey = own(keyOption(options.merchantKey, api.VerifyingKey, 'merchantKey'), options.merchantKey);
+  const serviceKey = own(options.serviceKey === undefined ? api.SigningKey.generate() : keyOption(options.serviceKey, api.SigningKey, 'serviceKey'), options.serviceKey);
+  if (typeof merchantId !== 'string' || merchantId === '') throw optionError("'merchantId' must be a non-empty string");
+  if (!(Number.isFinite(timeScale) && timeScale > 0)) throw optionError("'timeScale' must be a number above 0");
+  if (!api.profiles().some((p) => p.name === profile)) throw optionError(`'profile' must be one of ${api.profiles().map((p) => p.name).join(', ')}`);
+  if (!(Number.isSafeInteger(callbackAttempts) && callbackAttempts >= 1)) throw optionError("'callbackAttempts' must be a whole number from 1");
+
+  const events = new EventEmitter();
+  const emit = (event) => events.emit(event.type, event);
+  const clock = scaledClock(timeScale);
+  const sender = new CallbackSender({ api, key: serviceKey, merchantId, profile, clock, attempts: callbackAttempts, duplicates: duplicateCallbacks, emit });
+  let baseUrl;
+  const book = new PaymentBook({
+    clock,
+    baseUrl: () => baseUrl,
+    notify(payment, move) {
+      emit({ type: 'move', payment: publicPayment(payment), move: { ...move } });
+      const { kind, url } = callbackAddress(payment);
+      if (url) sender.send(payment.requestId, url, kind, callbackBody(payment, baseUrl));
+    },
+  });
+
+  /** A spec operation: signature, validation, then what the operation does. */
+  async function operation(path, raw, headers) {
+    const refused = await checkRequest(api, { rawBody: raw, headers, merchantId, merchantKey, profile });
+    if (refused) return [401, { status: 'error', sub_status: null, status_description: refused.description, sandbox_error: refused.error }];
+    const report = api.validateRequest(path, raw, { allowLoopbackHttp: true });
+    const body = report.valid ? JSON.parse(raw.toString('utf8')) : null;
+    const warnings = report.warnings.length ? { sandbox_warnings: report.warnings } : {};
+    if (!report.valid) return [400, { status: 'error', sub_status: null, status_description: describeIssues(report), sandbox_report: report }];
+    if (path === '/api/v1/balance/info') return [200, { balance: BALANCE }];
+    if (path === '/api/v1/bank/all') return [200, BANKS];
+    const { project_id: projectId, payment_id: paymentId } = body.general;
+    const existing = book.find(projectId, paymentId);
+    if (Object.hasOwn(CREATE, path)) {
+      if (existing) {
+        const description = `payment_id '${paymentId}' is already used in project '${projectId}' (request_id ${existing.requestId})`;
+        return [409, { status: 'error', sub_status: null, status_description: description, project_id: projectId, payment_id: paymentId }];
+      }
+      const payment = book.create(path, body);
+      emit({ type: 'move', payment: publicPayment(payment), move: { ...payment.history[0] } });
+      return [200, { ...statusResponse(payment, true), ...warnings }];
+    }
+    const { kind, action } = ON_PAYMENT[path];
+    if (!existing || existing.kind !== kind) {
+      return [404, { status: 'error', sub_status: null, status_description: `no ${kind} payment '${paymentId}' in project '${projectId}'`, project_id: projectId, payment_id: paymentId }];
+    }
+    if (action === 'info') return [200, infoResponse(existing, baseUrl)];
+    try {
+      book.force(existing, action);
+    } catch (e) {
+      if (!(e instanceof MoveRefused)) throw e;
+      return [409, { ...statusResponse(existing, false), sandbox_error: { code: 'MOVE_REFUSED', message: e.message } }];
+    }
+    return [200, statusResponse(existing, false)];
+  }
+
+  async function handle(req, res) {
+    const cors = corsHeaders(req.headers.origin, allowedOrigin);
+    const send = (status, body, type = 'application/json; charset=utf-8', location = undefined) => {
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...cors, ...(location ? { location } : {}) });
+      res.end(text);
+    };
+    const { pathname } = new URL(req.url ?? '/', 'http://sandbox');
+    if (req.method === 'OPTIONS') return send(204, '');
+    const raw = await readBody(req);
+    if (OPERATIONS.includes(pathname)) {
+      if (req.method !== 'POST') return send(405, { error: 'the spec\'s operations take POST' });
+      const [status, body] = await operation(pathname, raw, req.headers);
+      return send(status, body);
+    }
+    if (pathname === '/sandbox' || pathname.startsWith('/sandbox/')) {
+      const { form, fields } = sandboxFields(req, raw);
+      return handleSandbox({ book, method: req.method, pathname, fields, form, send });
+    }
+    if (pathname === '/' && req.method === 'GET') {
+      return send(200, { sandbox: 'payment-intake', note: 'state in memory; not for production', operations: OPERATIONS, payments: '/sandbox/payments' });
+    }
+    return send(404, { error: `'${pathname}' is neither an operation of the spec nor a /sandbox/ endpoint` });
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      const status = e.status ?? (e instanceof URIError ? 400 : 500);
+      if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: status === 500 ? `sandbox error: ${e.message}` : e.message }));
+      if (status === 500) emit({ type: 'failure', error: e });
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  baseUrl = `http://${shownHost}:${server.address().port}`;
+
+  let closing;
+  return {
+    url: baseUrl,
+    merchantId,
+    servicePublicKeyPem: serviceKey.publicKeyPem(),
+    events,
+    /** A copy of every payment, with its history of states. */
+    payments: () => book.all().map(publicPayment),
+    /** Resolves when every callback queued so far is delivered or given up. */
+    callbacksIdle: () => sender.idle(),
+    close() {
+      closing ??= new Promise((resolve) => {
+        book.stop();
+        clock.stop();
+        sender.close();
+        server.close(() => {
+          owned.forEach((key) => key.free());
+          resolve();
+        });
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
