@@ -95,6 +95,24 @@ const COMMANDS = {
     positional: 'OPERATION',
     run: validate,
   },
+  sandbox: {
+    usage: 'sandbox --merchant-key FILE [--merchant-id ID] [--port 0] [--host 127.0.0.1] [--time-scale N] [options]',
+    about: 'Runs a local sandbox of the service until Ctrl-C (state in memory; not for production). See README, "Local sandbox".',
+    flags: {
+      'merchant-key': { type: 'string', arg: 'FILE', help: "the merchant's public key PEM (required): requests must be signed with its private key" },
+      'merchant-id': { type: 'string', arg: 'ID', help: 'the x-access-merchant-id requests must carry (default sandbox-merchant)' },
+      'service-key': { type: 'string', arg: 'FILE', help: "the service's private key PEM that signs callbacks (default: a new one)" },
+      'service-public-key-out': { type: 'string', arg: 'FILE', help: 'write the service public key (SPKI PEM) here, for your receiver' },
+      port: { type: 'string', arg: 'P', help: 'TCP port, 0 to 65535; 0 picks a free one (default 0)' },
+      host: { type: 'string', arg: 'H', help: 'address to listen on (default 127.0.0.1)' },
+      'time-scale': { type: 'string', arg: 'N', help: 'run N times faster than the service: 60 makes a 300 s lifetime last 5 s (default 1)' },
+      'duplicate-callbacks': { type: 'boolean', help: 'send every delivered callback twice' },
+      profile: { type: 'string', arg: 'NAME', help: 'signing rules for requests and callbacks: spec (default), public-js-client, callback-docs' },
+      'allowed-origin': { type: 'string', arg: 'ORIGIN', help: 'a browser origin allowed besides loopback ones (CORS)' },
+      ...JSON_FLAG,
+    },
+    run: sandbox,
+  },
   debugger: {
     usage: 'debugger [--port 8080] [--host 127.0.0.1]',
     about: 'Serves the integration debugger page of the installed package at http://HOST:PORT/www/ until Ctrl-C.',
@@ -413,9 +431,20 @@ function pageFile(pathname) {
   }
 }
 
-function debuggerPage({ values }) {
-  const port = values.port ?? '8080';
+/** --port as a number (0 to 65535). */
+function portFlag(values, fallback) {
+  const port = values.port ?? fallback;
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got '${port}'`);
+  return Number(port);
+}
+
+/** Stops `close()`-able work on Ctrl-C or SIGTERM, then exits 0. */
+function stopOnSignals(close) {
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => Promise.resolve(close()).then(() => process.exit(0)));
+}
+
+function debuggerPage({ values }) {
+  const port = portFlag(values, '8080');
   const host = values.host ?? '127.0.0.1';
   if (!fs.existsSync(path.join(__dirname, 'www', 'index.html'))) throw new UsageError(`the page is missing: ${path.join(__dirname, 'www')}`);
   const server = http.createServer((req, res) => {
@@ -435,16 +464,71 @@ function debuggerPage({ values }) {
     process.stderr.write(`${PROG} debugger: cannot listen on ${host}:${port}: ${e.code ?? e.message}\n`);
     process.exit(1);
   });
-  server.listen(Number(port), host, () => {
+  server.listen(port, host, () => {
     const shown = host.includes(':') ? `[${host}]` : host;
     process.stdout.write(`payment-intake debugger: http://${shown}:${server.address().port}/www/ (Ctrl-C stops it)\n`);
   });
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.on(signal, () => {
-      server.close(() => process.exit(0));
-      server.closeAllConnections?.();
+  stopOnSignals(() => new Promise((resolve) => {
+    server.close(resolve);
+    server.closeAllConnections?.();
+  }));
+  return undefined; // the server keeps the process alive
+}
+
+// ---- sandbox -------------------------------------------------------------------------
+
+/** One line per move and per callback attempt (or a JSON line each with --json). */
+function logSandbox(box, json) {
+  const line = (event, text) => process.stdout.write(json ? `${JSON.stringify(event)}\n` : `${text}\n`);
+  box.events.on('move', ({ payment: p, move }) => {
+    const state = move.subStatus ? `${move.status}:${move.subStatus}` : move.status;
+    line({ event: 'move', requestId: p.requestId, projectId: p.projectId, paymentId: p.paymentId, ...move }, `payment ${p.paymentId} (${p.requestId}): ${state}${move.statusDescription ? ` '${move.statusDescription}'` : ''}`);
+  });
+  box.events.on('callback', (e) => {
+    const outcome = e.status === null ? e.error : `HTTP ${e.status}`;
+    const { body, ...event } = e;
+    line({ event: 'callback', ...event }, `callback ${e.kind}${e.duplicate ? ' (duplicate)' : ''} -> ${e.url}: ${outcome}, attempt ${e.attempt}${e.gaveUp ? ', given up' : ''}`);
+  });
+  box.events.on('failure', ({ error }) => process.stderr.write(`${PROG} sandbox: ${error.stack ?? error}\n`));
+}
+
+function sandbox({ values }) {
+  if (values['merchant-key'] === undefined) throw new UsageError("--merchant-key FILE (the merchant's public key PEM) is required");
+  const port = portFlag(values, '0');
+  const scale = values['time-scale'] ?? '1';
+  if (!/^\d+(\.\d+)?$/.test(scale) || !(Number(scale) > 0)) throw new UsageError(`--time-scale must be a number above 0, got '${scale}'`);
+  const options = canonicalOptions({ profile: values.profile });
+  const merchantKey = readPem(values['merchant-key'], 'merchant-key', true);
+  if (!(merchantKey instanceof api().VerifyingKey)) throw new UsageError('--merchant-key: give the merchant\'s public key, not a private one');
+  const serviceKey = values['service-key'] === undefined ? undefined : readPem(values['service-key'], 'service-key', false);
+  const out = values['service-public-key-out'];
+  if (out !== undefined && !fs.existsSync(path.dirname(path.resolve(out)))) throw new UsageError(`--service-public-key-out: ${path.dirname(out)} is not a directory`);
+  const settings = {
+    merchantKey,
+    serviceKey,
+    merchantId: values['merchant-id'],
+    port,
+    host: values.host ?? '127.0.0.1',
+    timeScale: Number(scale),
+    profile: options.profile,
+    duplicateCallbacks: Boolean(values['duplicate-callbacks']),
+    allowedOrigin: values['allowed-origin'],
+  };
+  import('./sandbox/index.mjs')
+    .then(({ startSandbox }) => startSandbox(settings))
+    .then((box) => {
+      if (out !== undefined) fs.writeFileSync(out, box.servicePublicKeyPem);
+      const about = { url: box.url, merchantId: box.merchantId, timeScale: settings.timeScale, servicePublicKeyFile: out ?? null };
+      const keyNote = out === undefined ? 'give --service-public-key-out FILE to save the key callbacks are signed with' : `callbacks are signed with the key in ${out}`;
+      if (values.json) process.stdout.write(`${JSON.stringify({ event: 'ready', ...about, note: 'state in memory; not for production' })}\n`);
+      else process.stdout.write(`payment-intake sandbox: ${box.url} (merchant id ${box.merchantId}; ${keyNote}; Ctrl-C stops it)\nState lives in memory and is lost on exit. Nothing here is for production.\n`);
+      logSandbox(box, values.json);
+      stopOnSignals(() => box.close());
+    })
+    .catch((e) => {
+      process.stderr.write(`${PROG} sandbox: cannot start: ${e.code ?? ''} ${e.message}\n`);
+      process.exit(1);
     });
-  }
   return undefined; // the server keeps the process alive
 }
 
