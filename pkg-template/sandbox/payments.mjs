@@ -61,6 +61,12 @@ export const SCENARIOS = Object.freeze({
   succeed: { from: [STATE.new, STATE.paid, STATE.differentAmount], about: 'processing finished: success' },
 });
 
+/** Whether the scenario `name` may move `payment` now. */
+export function allowed(payment, name) {
+  const { from } = SCENARIOS[name];
+  return from === null ? !isFinal(payment) : from.some((state) => at(payment, state));
+}
+
 export class PaymentBook {
   #byKey = new Map();
   #byRequestId = new Map();
@@ -146,9 +152,7 @@ export class PaymentBook {
 
   /** Applies a scenario (SCENARIOS) now; throws MoveRefused when the state does not allow it. */
   force(payment, name, { amount } = {}) {
-    const scenario = SCENARIOS[name];
-    const allowed = scenario.from === null ? !isFinal(payment) : scenario.from.some((state) => at(payment, state));
-    if (!allowed) {
+    if (!allowed(payment, name)) {
       const state = payment.subStatus ? `${payment.status}:${payment.subStatus}` : payment.status;
       throw new MoveRefused(`'${name}' is not possible in the state ${state}`);
     }

@@ -6,7 +6,7 @@
 //   GET  /sandbox/pay/REQUEST_ID                   the form_url page: the payment, and a
 //        button for each scenario its state allows
 // A POST from the page's form answers 303 back to the page; any other answers JSON.
-import { MoveRefused, SCENARIOS, publicPayment } from './payments.mjs';
+import { MoveRefused, SCENARIOS, allowed, publicPayment } from './payments.mjs';
 
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -28,7 +28,8 @@ function pageHtml(payment) {
     .map(([name, scenario]) => {
       const amount = name === 'different-amount' ? ' <input name="amount" type="number" min="1" placeholder="amount received">' : '';
       const action = `/sandbox/payments/${encodeURIComponent(payment.requestId)}/${name}`;
-      return `<form method="post" action="${escape(action)}"><button>${escape(name)}</button>${amount} <small>${escape(scenario.about)}</small></form>`;
+      const disabled = allowed(payment, name) ? '' : ' disabled';
+      return `<form method="post" action="${escape(action)}"><button${disabled}>${escape(name)}</button>${amount} <small>${escape(scenario.about)}</small></form>`;
     })
     .join('\n');
   const final = payment.status === 'success' || payment.status === 'decline';
@@ -37,7 +38,7 @@ function pageHtml(payment) {
 ${final ? '' : '<meta http-equiv="refresh" content="3">'}
 <style>body{font:15px system-ui,sans-serif;margin:2em;max-width:50em}th{text-align:left;padding-right:1em}form{margin:.4em 0}</style></head>
 <body><h1>Sandbox payment</h1>
-<p><strong>payment-intake sandbox: state in memory, nothing here is for production.</strong></p>
+<p><strong>payment-intake sandbox: state lives in memory; not for production.</strong></p>
 <table>${table}</table>
 <h2>${final ? 'Final state' : 'Make the next move'}</h2>
 ${final ? '<p>The payment is final; nothing moves it any more.</p>' : buttons}
