@@ -39,6 +39,38 @@ function optionFlags(options) {
 
 const bodyText = (body) => (typeof body === 'string' ? body : JSON.stringify(body));
 
+/**
+ * Starts a command that serves until stopped; resolves with the child, its first line of
+ * output (the address it serves at) and `until(regex)`, which resolves once its whole
+ * output matches. `detached` puts it in its own process group, so stop() also reaches
+ * what a launcher (npx) started.
+ */
+function serve(cmd, args, options = {}) {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  let out = '';
+  const until = (regex) => new Promise((resolve) => {
+    const check = () => regex.test(out) && (child.stdout.off('data', check), resolve(out));
+    child.stdout.on('data', check);
+    check();
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve({ child, line: out.slice(0, out.indexOf('\n')), until });
+    });
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
+  });
+}
+
+/** SIGTERM to a child from serve(), or to its process group (`group`, when it was detached); resolves with its exit code. */
+function stop(child, group = false) {
+  const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
+  if (child.exitCode === null) process.kill(group ? -child.pid : child.pid, 'SIGTERM');
+  return exited;
+}
+
 describe('keygen', () => {
   test('writes a PKCS#8 and an SPKI PEM that parse as a key pair', () => {
     const dir = fs.mkdtempSync(path.join(tmp, 'keygen-'));
@@ -296,18 +328,8 @@ describe('debugger', () => {
   });
 
   test('serves the page and the web build from the package; nothing else', async () => {
-    const child = spawn(process.execPath, [path.join(copy, 'cli.js'), 'debugger', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, line } = await serve(process.execPath, [path.join(copy, 'cli.js'), 'debugger', '--port', '0']);
     try {
-      const line = await new Promise((resolve, reject) => {
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d) => {
-          out += d;
-          if (out.includes('\n')) resolve(out);
-        });
-        child.stderr.on('data', (d) => (err += d));
-        child.on('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
-      });
       const url = line.match(/(http:\/\/127\.0\.0\.1:\d+\/www\/)/)?.[1];
       assert.ok(url, line);
       const page = await get(url, '/www/');
@@ -334,10 +356,8 @@ describe('debugger', () => {
         assert.equal((await get(url, bad)).status, 404, bad);
       }
     } finally {
-      child.kill('SIGTERM');
+      assert.equal(await stop(child), 0, 'stops cleanly on SIGTERM');
     }
-    const [code] = await new Promise((resolve) => (child.exitCode !== null ? resolve([child.exitCode]) : child.on('exit', (...a) => resolve(a))));
-    assert.equal(code, 0, 'stops cleanly on SIGTERM');
   });
 
   test('--help exits 0; a bad flag or port exits 2', () => {
@@ -366,6 +386,89 @@ describe('debugger', () => {
   });
 });
 
+describe('sandbox', () => {
+  const merchant = cjs.SigningKey.fromPem(fs.readFileSync(path.join(keys, 'rsa2048.pkcs8.pem'), 'utf8'));
+  const args = (...more) => [cli, 'sandbox', '--merchant-key', path.join(keys, 'rsa2048.public.pem'), '--merchant-id', 'm-1', ...more];
+  const signedPost = (url, body) => {
+    const signed = cjs.signRequest(body, merchant, { merchantId: 'm-1' });
+    return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...signed.headers }, body: signed.body });
+  };
+
+  test('--json: a ready line with the URL; answers signed requests; logs each move; writes the service key; stops on SIGTERM', async () => {
+    const keyOut = path.join(tmp, 'service.pub.pem');
+    const { child, line, until } = await serve(process.execPath, args('--service-key', path.join(keys, 'rsa3072.pkcs8.pem'), '--service-public-key-out', keyOut, '--json', '--time-scale', '50'));
+    let code;
+    try {
+      const ready = JSON.parse(line);
+      assert.equal(ready.event, 'ready');
+      assert.match(ready.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(ready.merchantId, 'm-1');
+      assert.match(ready.note, /not for production/);
+      const service = cjs.SigningKey.fromPem(fs.readFileSync(path.join(keys, 'rsa3072.pkcs8.pem'), 'utf8'));
+      assert.equal(fs.readFileSync(keyOut, 'utf8'), service.publicKeyPem(), 'the public half of --service-key');
+      const balance = await signedPost(`${ready.url}/api/v1/balance/info`, { general: { project_id: 'p' } });
+      assert.equal(balance.status, 200);
+      const payin = await signedPost(`${ready.url}/api/v1/payment/p2p/payin`, {
+        general: { project_id: 'p', payment_id: 'cli-1' },
+        payment: { method: 'card-p2p', amount: 1000, currency: 'RUB' },
+        customer: { id: 'u', ip_address: '203.0.113.1', country: 'RU' },
+      });
+      assert.equal(payin.status, 200);
+      const lines = (await until(/"awaiting_confirm"/)).split('\n').slice(1).filter(Boolean).map((l) => JSON.parse(l));
+      assert.deepEqual(lines.map((l) => [l.event, l.paymentId, l.subStatus]), [['move', 'cli-1', 'requisites'], ['move', 'cli-1', 'awaiting_confirm']]);
+    } finally {
+      code = await stop(child);
+    }
+    assert.equal(code, 0, 'stops cleanly on SIGTERM');
+  });
+
+  test('text output says where it runs, that state is in memory and not for production', async () => {
+    const { child, line, until } = await serve(process.execPath, args('--port', '0'));
+    try {
+      assert.match(line, /^payment-intake sandbox: http:\/\/127\.0\.0\.1:\d+ \(merchant id m-1; /);
+      assert.match(await until(/for production/), /in memory.*Nothing here is for production/s);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  test('--help exits 0; bad arguments exit 2 naming the problem', () => {
+    const help = run(['sandbox', '--help']);
+    assert.equal(help.code, 0);
+    for (const flag of ['--merchant-key FILE', '--service-key FILE', '--service-public-key-out FILE', '--time-scale N', '--duplicate-callbacks', '--profile NAME']) {
+      assert.ok(help.out.includes(flag), flag);
+    }
+    const cases = [
+      [['sandbox'], /--merchant-key FILE .* is required/],
+      [['sandbox', '--merchant-key', path.join(tmp, 'missing.pem')], /--merchant-key: cannot read/],
+      [['sandbox', '--merchant-key', path.join(keys, 'rsa2048.pkcs8.pem')], /public key, not a private one/],
+      [args('--port', 'x').slice(1), /--port must be/],
+      [args('--time-scale', '0').slice(1), /--time-scale must be a number above 0/],
+      [args('--time-scale', 'fast').slice(1), /--time-scale/],
+      [args('--profile', 'nope').slice(1), /--profile must be one of spec, /],
+      [args('--frobnicate').slice(1), /--frobnicate/],
+    ];
+    for (const [a, message] of cases) {
+      const r = run(a);
+      assert.equal(r.code, 2, a.join(' '));
+      assert.match(r.err, message, a.join(' '));
+      assert.match(r.err, /payment-intake sandbox --help/);
+    }
+  });
+
+  test('a port in use: exit 1 with a message', async () => {
+    const busy = http.createServer();
+    await new Promise((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = spawnSync(process.execPath, args('--port', String(busy.address().port)), { encoding: 'utf8' });
+      assert.equal(r.status, 1);
+      assert.match(r.stderr, /cannot start: .*EADDRINUSE/);
+    } finally {
+      busy.close();
+    }
+  });
+});
+
 describe('npx payment-intake, from the packed tarball, offline', () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-intake-cli-install-'));
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -377,7 +480,7 @@ describe('npx payment-intake, from the packed tarball, offline', () => {
     const packed = JSON.parse(exec(npm, ['pack', '--json', '--pack-destination', work], pkgDir));
     const cliFile = packed[0].files.find((f) => f.path === 'cli.js');
     assert.ok(cliFile, 'cli.js is packed');
-    for (const f of ['www/index.html', 'www/app.js', 'www/style.css']) assert.ok(packed[0].files.some((x) => x.path === f), `${f} is packed`);
+    for (const f of ['www/index.html', 'www/app.js', 'www/style.css', 'sandbox/index.mjs', 'sandbox/index.d.ts']) assert.ok(packed[0].files.some((x) => x.path === f), `${f} is packed`);
     if (process.platform !== 'win32') assert.equal(cliFile.mode & 0o111, 0o111, 'cli.js is executable');
     fs.mkdirSync(app);
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
@@ -387,6 +490,58 @@ describe('npx payment-intake, from the packed tarball, offline', () => {
     const out = exec(npx, ['--offline', 'payment-intake', 'sign', '--key', path.join(keys, 'rsa2048.pkcs8.pem'), '--merchant-id', v.merchant_id,
       '--timestamp', v.headers['x-access-timestamp'], '--json'], app, bodyText(v.body));
     assert.deepEqual(JSON.parse(out).headers, v.headers);
+  });
+
+  /** `npx payment-intake ARGS`: `{ code, out, err }`. */
+  const npxRun = (args, input = '') => {
+    const r = spawnSync(npx, ['--offline', 'payment-intake', ...args], { cwd: app, input, encoding: 'utf8' });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+
+  test('npx: keygen, verify, diagnose and validate each do their work; bad arguments exit 2', () => {
+    assert.ok(fs.existsSync(path.join(app, 'node_modules', 'payment-intake')), 'installed by the test before');
+    const dir = fs.mkdtempSync(path.join(work, 'keys-'));
+    const keygen = npxRun(['keygen', '--out-dir', dir, '--json']);
+    assert.equal(keygen.code, 0, keygen.err);
+    assert.equal(cjs.VerifyingKey.fromPem(fs.readFileSync(JSON.parse(keygen.out).public, 'utf8')).bits, 2048);
+    const callbacks = readVectors('callbacks.json');
+    const good = callbacks.cases.find((c) => c.expect === 'ok');
+    const headers = path.join(work, 'headers.json');
+    fs.writeFileSync(headers, JSON.stringify(good.headers));
+    const verifyArgs = ['--key', path.join(root, 'tests', 'vectors', callbacks.verifying_key), '--headers', headers, '--json'];
+    const verified = npxRun(['verify', ...verifyArgs], good.body);
+    assert.equal(verified.code, 0, verified.err);
+    assert.equal(JSON.parse(verified.out).model.paymentId, 'order-10045');
+    assert.equal(npxRun(['verify', ...verifyArgs], good.body.replace('150000', '150001')).code, 1, 'a changed body fails');
+    const diagnosed = npxRun(['diagnose', ...verifyArgs], good.body);
+    assert.equal(diagnosed.code, 0, diagnosed.err);
+    assert.equal(JSON.parse(diagnosed.out).profile, 'spec');
+    const valid = npxRun(['validate', '/api/v1/balance/info', '--json'], '{"general":{"project_id":"p"}}');
+    assert.equal(valid.code, 0, valid.err);
+    assert.equal(JSON.parse(valid.out).valid, true);
+    assert.equal(npxRun(['validate', '/api/v1/balance/info'], '{"general":{}}').code, 1);
+    for (const args of [['keygen', '--bits', '1'], ['sign'], ['verify'], ['validate'], ['debugger', '--port', 'x'], ['sandbox'], ['nonsense']]) {
+      assert.equal(npxRun(args).code, 2, args.join(' '));
+    }
+  });
+
+  test('npx: debugger and sandbox serve until stopped', async () => {
+    assert.ok(fs.existsSync(path.join(app, 'node_modules', 'payment-intake')), 'installed by the test before');
+    const page = await serve(npx, ['--offline', 'payment-intake', 'debugger', '--port', '0'], { cwd: app, detached: true });
+    try {
+      const url = page.line.match(/(http:\/\/127\.0\.0\.1:\d+\/www\/)/)[1];
+      assert.match(await (await fetch(url)).text(), /integration debugger/);
+    } finally {
+      await stop(page.child, true);
+    }
+    const box = await serve(npx, ['--offline', 'payment-intake', 'sandbox', '--merchant-key', path.join(keys, 'rsa2048.public.pem'), '--json'], { cwd: app, detached: true });
+    try {
+      const { url } = JSON.parse(box.line);
+      const root = await (await fetch(url)).json();
+      assert.equal(root.operations.length, 17);
+    } finally {
+      await stop(box.child, true);
+    }
   });
 });
 
