@@ -1,6 +1,5 @@
 // Types of `payment-intake/sandbox` (pkg-template/sandbox/index.mjs): a local stand-in
 // for the Payment Intake Service. State lives in memory; nothing here is for production.
-import type { EventEmitter } from 'node:events';
 import type { SigningKey, VerifyingKey } from '../node/index.js';
 
 export interface SandboxOptions {
@@ -51,14 +50,27 @@ export interface SandboxCallbackEvent {
   status: number | null; error: string | null; gaveUp: boolean; body: string;
 }
 
+/** A move of a payment (the 'move' event): the payment after it, and the state it entered. */
+export interface SandboxMoveEvent { type: 'move'; payment: SandboxPayment; move: SandboxMove; }
+/** Something that went wrong inside the sandbox (the 'failure' event). */
+export interface SandboxFailureEvent { type: 'failure'; error: unknown; }
+
+/** The events (a node:events EventEmitter; declared here without Node's types). */
+export interface SandboxEvents {
+  on(event: 'move', listener: (event: SandboxMoveEvent) => void): this;
+  on(event: 'callback', listener: (event: SandboxCallbackEvent) => void): this;
+  on(event: 'failure', listener: (event: SandboxFailureEvent) => void): this;
+  off(event: 'move' | 'callback' | 'failure', listener: (...args: never[]) => void): this;
+}
+
 export interface Sandbox {
   /** Base URL, e.g. http://127.0.0.1:43121. */
   url: string;
   merchantId: string;
   /** The public key (SPKI PEM) a receiver verifies the callbacks with. */
   servicePublicKeyPem: string;
-  /** 'move' ({ payment, move }), 'callback' (SandboxCallbackEvent) and 'failure' ({ error }). */
-  events: EventEmitter;
+  /** 'move', 'callback' and 'failure'. */
+  events: SandboxEvents;
   /** A copy of every payment, with its history. */
   payments(): SandboxPayment[];
   /** Resolves when every callback queued so far is delivered or given up. */

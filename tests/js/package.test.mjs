@@ -165,6 +165,25 @@ describe('installed from the packed tarball into a fresh project', () => {
     assert.match(out, /^ok 1/);
   });
 
+  test("'payment-intake/sandbox' starts a sandbox that answers a signed request", () => {
+    assert.ok(app, 'installed');
+    const sandboxScript = `import { startSandbox } from 'payment-intake/sandbox';
+      import { SigningKey, signRequest } from 'payment-intake';
+      import fs from 'node:fs';
+      if (!import.meta.resolve('payment-intake/sandbox').endsWith('/sandbox/index.mjs')) throw new Error(import.meta.resolve('payment-intake/sandbox'));
+      const key = SigningKey.fromPem(fs.readFileSync(${JSON.stringify(path.join(root, 'tests', 'vectors', 'keys', 'rsa2048.pkcs8.pem'))}, 'utf8'));
+      const box = await startSandbox({ merchantKey: key.publicKeyPem(), serviceKey: key.privateKeyPem() });
+      const { body, headers } = signRequest({ general: { project_id: 'p' } }, key, { merchantId: box.merchantId });
+      const res = await fetch(box.url + '/api/v1/balance/info', { method: 'POST', headers, body });
+      console.log('ok', res.status, (await res.json()).balance.length > 0);
+      await box.close();`;
+    const out = run(process.execPath, ['--input-type=module', '-e', sandboxScript], app);
+    assert.match(out, /^ok 200 true/);
+    const types = fs.readFileSync(path.join(pkgDir, 'sandbox', 'index.d.ts'), 'utf8');
+    assert.match(types, /export function startSandbox\(options: SandboxOptions\): Promise<Sandbox>;/);
+    assert.equal(manifest.exports['./sandbox'].node.types, './sandbox/index.d.ts');
+  });
+
   test('the installed package speaks every dialect: RSA (node:crypto and wasm) and HMAC, diagnosed by name', () => {
     assert.ok(app, 'installed');
     const dialectScript = `

@@ -46,7 +46,9 @@ class Receiver {
         this.#counts.set(req.url, count);
         const status = this.answer(req.url, count);
         try {
-          const model = api.verifyCallback(Buffer.concat(chunks), req.headers, this.key, { toleranceSeconds: 600, expectedMerchantId: this.merchantId });
+          const model = api.verifyCallback(Buffer.concat(chunks), req.headers, this.key, {
+            toleranceSeconds: 600, expectedMerchantId: this.merchantId, options: this.profile && { profile: this.profile },
+          });
           const record = { path: req.url, model, status };
           this.received.push(record);
           this.onReceive(record);
@@ -65,8 +67,9 @@ class Receiver {
     return this;
   }
 
-  /** Trusts this sandbox's key from now on. */
-  trust(sandbox) {
+  /** Trusts this sandbox's key (and signing rules, `profile`) from now on. */
+  trust(sandbox, profile = undefined) {
+    this.profile = profile;
     this.key = api.VerifyingKey.fromPem(sandbox.servicePublicKeyPem);
     this.merchantId = sandbox.merchantId;
   }
@@ -110,8 +113,8 @@ class Receiver {
 }
 
 /** Signs and POSTs `body` to the sandbox; `{ status, json }`. */
-async function call(sandbox, operation, body, { key = merchantKey, merchantId = sandbox.merchantId, tamper } = {}) {
-  const signed = api.signRequest(body, key, { merchantId });
+async function call(sandbox, operation, body, { key = merchantKey, merchantId = sandbox.merchantId, tamper, profile } = {}) {
+  const signed = api.signRequest(body, key, { merchantId, options: profile && { profile } });
   const sent = tamper ? tamper(signed) : signed;
   const res = await fetch(`${sandbox.url}${operation}`, { method: 'POST', headers: { 'content-type': 'application/json', ...sent.headers }, body: sent.body });
   return { status: res.status, json: await res.json() };
@@ -450,6 +453,25 @@ test('callbackAttempts bounds the retries', async () => {
     assert.equal(last.attempt, 3);
     await sandbox.callbacksIdle();
     assert.deepEqual(receiver.received.map((r) => [r.model.subStatus, r.status]), Array(3).fill(['awaiting_confirm', 503]));
+  } finally {
+    await sandbox.close();
+    receiver.close();
+  }
+});
+
+test('profile: requests are checked, and callbacks signed, with the named rules', async () => {
+  const profile = 'public-js-client';
+  const receiver = await new Receiver().start();
+  const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, timeScale: 100, profile });
+  receiver.trust(sandbox, profile);
+  try {
+    const body = p2pBody(receiver);
+    assert.equal((await call(sandbox, P2P, body)).status, 401, 'signed with the spec rules: refused');
+    const created = await call(sandbox, P2P, body, { profile });
+    assert.equal(created.status, 200, JSON.stringify(created.json));
+    const awaiting = await receiver.callback(body.general.payment_id, 'processing', 'awaiting_confirm');
+    assert.deepEqual(awaiting.model.verification.options, api.profiles().find((p) => p.name === profile).options);
+    assert.deepEqual(receiver.refused, []);
   } finally {
     await sandbox.close();
     receiver.close();
