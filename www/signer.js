@@ -1,6 +1,7 @@
 // Tool 2, "Sign it": signs the body with a pasted or page-generated RSA private
 // key, or an HMAC secret (signRequest), and shows the headers it returns, a ready
-// curl command and each canonical step (canonicalSteps) for the chosen profile.
+// curl command and each canonical step (canonicalSteps) for the chosen profile;
+// and sends the signed request to a local sandbox (`payment-intake sandbox`) to show its answer.
 import { HmacKey, SigningKey, canonicalSteps, profiles, signRequest, validateRequest } from '../pkg/web/index.js';
 import { $, debounce, describeError, el, formatUnix, profileLine, readProfile, setFieldMessage, wireKeyChoice, wireProfile } from './dom.js';
 
@@ -31,6 +32,33 @@ export function curlCommand(baseUrl, path, headers, body) {
   return lines.join(' \\\n  ');
 }
 
+/** The sandbox address in the Base URL field, or null: only loopback http(s), which the page's CSP allows too. */
+export function sandboxBase(baseUrl) {
+  let url;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return null;
+  }
+  const loopback = url.hostname === 'localhost' || /^127(\.\d{1,3}){3}$/.test(url.hostname);
+  return loopback && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin + url.pathname.replace(/\/+$/, '') : null;
+}
+
+/** POSTs a signed request to the sandbox; `{ status, text }`, the text pretty-printed when it is JSON. */
+async function sendToSandbox(base, signed) {
+  const res = await fetch(base + signed.path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...signed.headers },
+    body: signed.body,
+  });
+  const text = await res.text();
+  try {
+    return { status: res.status, text: JSON.stringify(JSON.parse(text), null, 2) };
+  } catch {
+    return { status: res.status, text };
+  }
+}
+
 /** PKCS#8 PEM of a fresh RSA 2048 key from WebCrypto (fast), else from the wasm generator. */
 async function generateTestKeyPem() {
   if (globalThis.crypto?.subtle) {
@@ -55,6 +83,8 @@ export function createSigner() {
   let keyText = null;
   let hmacKey = null;
   let secretText = null;
+  /** The request as last signed (`{ path, body, headers }`), for Send; null when not signed. */
+  let lastSigned = null;
 
   $('s-path').replaceChildren(...OPERATIONS.map((p) => el('option', { value: p }, p)));
   $('s-timestamp').value = String(Math.floor(Date.now() / 1000));
@@ -188,6 +218,7 @@ export function createSigner() {
       if (!key) problems.push($('s-key').value.trim() ? 'a readable private key' : 'a private key (paste one or generate a test pair)');
     }
 
+    lastSigned = null;
     if (problems.length) {
       showHeaders(null, kind);
       $('s-curl').textContent = '';
@@ -199,6 +230,7 @@ export function createSigner() {
       const signed = signRequest(bodyText, key, { merchantId, timestamp, options });
       showHeaders(signed.headers, kind);
       $('s-curl').textContent = curlCommand($('s-base-url').value, path, signed.headers, signed.body);
+      lastSigned = { path, body: signed.body, headers: signed.headers };
       verdict.className = 'verdict good';
       const signer = kind === 'hmac' ? 'the HMAC-SHA512 secret' : `a ${key.bits}-bit RSA key`;
       const named = $('s-profile-name').value;
@@ -241,6 +273,31 @@ export function createSigner() {
       $('s-key-info').textContent = `${signingKey?.bits ?? 2048}-bit test key pair generated in this page (it never leaves it)`;
     } catch (error) {
       setFieldMessage('s-key', `Could not generate a key: ${describeError(error)}`);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  $('s-send').addEventListener('click', async () => {
+    const status = $('s-send-status');
+    const base = sandboxBase($('s-base-url').value);
+    if (!lastSigned) {
+      status.textContent = 'Nothing to send: the request is not signed yet.';
+      return;
+    }
+    if (!base) {
+      status.textContent = 'Give a local sandbox as Base URL: http://127.0.0.1:PORT or http://localhost:PORT.';
+      return;
+    }
+    const button = $('s-send');
+    button.disabled = true;
+    status.textContent = `Sending to ${base}${lastSigned.path}…`;
+    try {
+      const { status: code, text } = await sendToSandbox(base, lastSigned);
+      status.textContent = `HTTP ${code} from ${base}${lastSigned.path}`;
+      $('s-response').textContent = text;
+    } catch (error) {
+      status.textContent = `Could not reach ${base}: is the sandbox running? (${describeError(error)})`;
+      $('s-response').textContent = '';
     } finally {
       button.disabled = false;
     }
