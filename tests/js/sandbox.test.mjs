@@ -135,6 +135,23 @@ function p2pBody(receiver, { country = 'RU', currency = 'RUB', paymentId = `orde
 const ids = (body) => ({ general: { project_id: body.general.project_id, payment_id: body.general.payment_id } });
 const states = (callbacks) => callbacks.map((r) => (r.model.subStatus ? `${r.model.status}:${r.model.subStatus}` : r.model.status));
 
+/**
+ * Runs `fn({ sandbox, receiver })` against a fresh sandbox (the merchant's key, the
+ * service key, and `options`) and a receiver that trusts it; every callback must verify.
+ */
+async function withSandbox(options, fn, receiverOptions = {}) {
+  const receiver = await new Receiver(receiverOptions).start();
+  const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, ...options });
+  receiver.trust(sandbox, options.profile);
+  try {
+    await fn({ sandbox, receiver });
+    assert.deepEqual(receiver.refused, [], 'every callback verified');
+  } finally {
+    await sandbox.close();
+    receiver.close();
+  }
+}
+
 describe('sandbox flows (time scale 100)', () => {
   let sandbox;
   let receiver;
@@ -378,28 +395,18 @@ describe('sandbox flows (time scale 100)', () => {
 });
 
 test('expiry with a time scale: decline "Order cancelled by timeout"', async () => {
-  const receiver = await new Receiver().start();
   // 300 s of lifetime at 600x: half a second.
-  const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, timeScale: 600 });
-  receiver.trust(sandbox);
-  try {
+  await withSandbox({ timeScale: 600 }, async ({ sandbox, receiver }) => {
     const body = p2pBody(receiver);
     await call(sandbox, P2P, body);
     const decline = await receiver.callback(body.general.payment_id, 'decline');
     assert.deepEqual(decline.model.declineReason, { code: 'CANCELLED_BY_TIMEOUT', description: 'Order cancelled by timeout' });
     assert.deepEqual(states(receiver.of(body.general.payment_id)), ['processing:awaiting_confirm', 'decline']);
-    assert.deepEqual(receiver.refused, []);
-  } finally {
-    await sandbox.close();
-    receiver.close();
-  }
+  });
 });
 
 test('duplicate callbacks: every callback comes twice; handled once by idempotency key', async () => {
-  const receiver = await new Receiver().start();
-  const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, timeScale: 100, duplicateCallbacks: true });
-  receiver.trust(sandbox);
-  try {
+  await withSandbox({ timeScale: 100, duplicateCallbacks: true }, async ({ sandbox, receiver }) => {
     const body = p2pBody(receiver);
     await call(sandbox, P2P, body);
     await receiver.callback(body.general.payment_id, 'processing', 'awaiting_confirm');
@@ -413,20 +420,13 @@ test('duplicate callbacks: every callback comes twice; handled once by idempoten
     }
     assert.deepEqual([...handled], ['prj_1:' + body.general.payment_id + ':processing:awaiting_confirm', 'prj_1:' + body.general.payment_id + ':decline:']);
     assert.equal(ignored, 2);
-    assert.deepEqual(receiver.refused, []);
-  } finally {
-    await sandbox.close();
-    receiver.close();
-  }
+  });
 });
 
 test('a receiver answering 500 twice, then 200, gets the callback three times', async () => {
-  const receiver = await new Receiver({ answer: (p, count) => (p.endsWith('/info') && count <= 2 ? 500 : 200) }).start();
-  const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, timeScale: 100 });
-  receiver.trust(sandbox);
-  const attempts = [];
-  const third = new Promise((resolve) => sandbox.events.on('callback', (e) => attempts.push([e.attempt, e.status]) === 3 && resolve()));
-  try {
+  await withSandbox({ timeScale: 100 }, async ({ sandbox, receiver }) => {
+    const attempts = [];
+    const third = new Promise((resolve) => sandbox.events.on('callback', (e) => attempts.push([e.attempt, e.status]) === 3 && resolve()));
     const body = p2pBody(receiver);
     await call(sandbox, P2P, body);
     await receiver.callback(body.general.payment_id, 'processing', 'awaiting_confirm');
@@ -435,36 +435,24 @@ test('a receiver answering 500 twice, then 200, gets the callback three times', 
     assert.ok(arrivals.every((r) => r.model.idempotencyKey === arrivals[0].model.idempotencyKey), 'the same callback each time');
     await third;
     assert.deepEqual(attempts, [[1, 500], [2, 500], [3, 200]]);
-  } finally {
-    await sandbox.close();
-    receiver.close();
-  }
+  }, { answer: (p, count) => (p.endsWith('/info') && count <= 2 ? 500 : 200) });
 });
 
 test('callbackAttempts bounds the retries', async () => {
-  const receiver = await new Receiver({ answer: () => 503 }).start();
-  const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, timeScale: 100, callbackAttempts: 3 });
-  receiver.trust(sandbox);
-  const gaveUp = new Promise((resolve) => sandbox.events.on('callback', (e) => e.gaveUp && resolve(e)));
-  try {
+  await withSandbox({ timeScale: 100, callbackAttempts: 3 }, async ({ sandbox, receiver }) => {
+    const gaveUp = new Promise((resolve) => sandbox.events.on('callback', (e) => e.gaveUp && resolve(e)));
     const body = p2pBody(receiver);
     await call(sandbox, P2P, body);
     const last = await gaveUp;
     assert.equal(last.attempt, 3);
     await sandbox.callbacksIdle();
     assert.deepEqual(receiver.received.map((r) => [r.model.subStatus, r.status]), Array(3).fill(['awaiting_confirm', 503]));
-  } finally {
-    await sandbox.close();
-    receiver.close();
-  }
+  }, { answer: () => 503 });
 });
 
 test('profile: requests are checked, and callbacks signed, with the named rules', async () => {
   const profile = 'public-js-client';
-  const receiver = await new Receiver().start();
-  const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, timeScale: 100, profile });
-  receiver.trust(sandbox, profile);
-  try {
+  await withSandbox({ timeScale: 100, profile }, async ({ sandbox, receiver }) => {
     const body = p2pBody(receiver);
     assert.equal((await call(sandbox, P2P, body)).status, 401, 'signed with the spec rules: refused');
     const created = await call(sandbox, P2P, body, { profile });
@@ -474,11 +462,7 @@ test('profile: requests are checked, and callbacks signed, with the named rules'
     const used = awaiting.model.verification.options;
     assert.ok(Object.keys(used).length >= 6, JSON.stringify(used));
     for (const [name, value] of Object.entries(used)) assert.equal(value, rules[name], name);
-    assert.deepEqual(receiver.refused, []);
-  } finally {
-    await sandbox.close();
-    receiver.close();
-  }
+  });
 });
 
 test("the sandbox's tables agree with the library: every state is known, every decline text reads as its code", () => {
@@ -502,12 +486,9 @@ test('startSandbox refuses bad options with INVALID_OPTION', async () => {
 
 test('load: 200 payins at once; every callback arrives and verifies, none after a final one, the server answers meanwhile', async (t) => {
   const N = 200;
-  const receiver = await new Receiver().start();
   // 20x: requisites after 0.25 s, the 300 s lifetime 15 s (a safety margin on a busy machine).
-  const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, timeScale: 20 });
-  receiver.trust(sandbox);
-  const finals = () => receiver.received.filter((r) => r.model.isFinal).length;
-  try {
+  await withSandbox({ timeScale: 20 }, async ({ sandbox, receiver }) => {
+    const finals = () => receiver.received.filter((r) => r.model.isFinal).length;
     const started = performance.now();
     const bodies = Array.from({ length: N }, (_, i) => p2pBody(receiver, { paymentId: `load-${i}` }));
     // Each payin is confirmed (even i) or cancelled (odd i) once its instruction arrives.
@@ -541,8 +522,5 @@ test('load: 200 payins at once; every callback arrives and verifies, none after 
     const note = `load: ${N} payins, ${receiver.received.length} callbacks verified in ${(elapsed / 1000).toFixed(2)} s; a balance request during the load answered in ${balanceMs.toFixed(0)} ms`;
     t.diagnostic(note);
     console.log(note);
-  } finally {
-    await sandbox.close();
-    receiver.close();
-  }
+  });
 });
