@@ -175,7 +175,8 @@ export class PaymentBook {
         return this.#move(payment, STATE.decline, DECLINE.CANCELLED_BY_TIMEOUT);
       case 'confirm':
         this.#move(payment, STATE.paid);
-        this.#after(payment, DELAY.settle, () => this.force(payment, 'succeed'));
+        // Settles only a payment still paid: a dispute forced meanwhile waits for support.
+        this.#after(payment, DELAY.settle, () => at(payment, STATE.paid) && this.force(payment, 'succeed'));
         return payment;
       case 'cancel':
         return this.#move(payment, STATE.decline, DECLINE.CANCELED_BY_CLIENT);

@@ -349,9 +349,19 @@ describe('sandbox flows (time scale 100)', () => {
     const expired = await start('expire');
     assert.equal((await receiver.callback(expired.body.general.payment_id, 'decline')).model.declineReason.code, 'CANCELLED_BY_TIMEOUT');
     const dispute = await start('different-amount', { amount: 120000 });
+    assert.equal(dispute.res.status, 200, JSON.stringify(dispute.json));
     const cb = await receiver.callback(dispute.body.general.payment_id, 'dispute', 'different_amount');
     assert.deepEqual([cb.model.paymentInfo.amount, cb.model.paymentInfo.oldAmount, cb.model.paymentInfo.initialAmount], [120000, 150000, 150000]);
     assert.match(cb.model.statusDescription, /support/);
+
+    // A dispute forced after confirm is not settled as success: the next move is the lifetime's end.
+    const paid = p2pBody(receiver);
+    const paidCreated = (await call(sandbox, P2P, paid)).json;
+    await receiver.callback(paid.general.payment_id, 'processing', 'awaiting_confirm');
+    await call(sandbox, `${P2P}/confirm`, ids(paid));
+    await fetch(`${sandbox.url}/sandbox/payments/${paidCreated.request_id}/different-amount`, { method: 'POST' });
+    await receiver.callback(paid.general.payment_id, 'decline');
+    assert.deepEqual(states(receiver.of(paid.general.payment_id)), ['processing:awaiting_confirm', 'processing:paid', 'dispute:different_amount', 'decline']);
 
     const refused = await fetch(`${sandbox.url}/sandbox/payments/${fraud.created.request_id}/confirm`, { method: 'POST' });
     assert.equal(refused.status, 409, 'a final payment does not move');
