@@ -117,15 +117,23 @@ export async function startSandbox(options = {}) {
     allowedOrigin,
   } = options;
   if (options.merchantKey === undefined) throw optionError("'merchantKey' (the merchant's public key) is required");
-  // Keys made here from PEM text (or generated) are freed by close(); the caller's are not.
-  const owned = [];
-  const own = (key, given) => (key !== given && owned.push(key), key);
-  const merchantKey = own(keyOption(options.merchantKey, api.VerifyingKey, 'merchantKey'), options.merchantKey);
-  const serviceKey = own(options.serviceKey === undefined ? api.SigningKey.generate() : keyOption(options.serviceKey, api.SigningKey, 'serviceKey'), options.serviceKey);
   if (typeof merchantId !== 'string' || merchantId === '') throw optionError("'merchantId' must be a non-empty string");
   if (!(Number.isFinite(timeScale) && timeScale > 0)) throw optionError("'timeScale' must be a number above 0");
   if (!api.profiles().some((p) => p.name === profile)) throw optionError(`'profile' must be one of ${api.profiles().map((p) => p.name).join(', ')}`);
   if (!(Number.isSafeInteger(callbackAttempts) && callbackAttempts >= 1)) throw optionError("'callbackAttempts' must be a whole number from 1");
+  // Keys made here from PEM text (or generated) are freed by close(), or when the server
+  // cannot start; the caller's own key objects are not.
+  const owned = [];
+  const own = (key, given) => (key !== given && owned.push(key), key);
+  const freeOwned = () => owned.splice(0).forEach((key) => key.free());
+  const merchantKey = own(keyOption(options.merchantKey, api.VerifyingKey, 'merchantKey'), options.merchantKey);
+  let serviceKey;
+  try {
+    serviceKey = own(options.serviceKey === undefined ? api.SigningKey.generate() : keyOption(options.serviceKey, api.SigningKey, 'serviceKey'), options.serviceKey);
+  } catch (e) {
+    freeOwned();
+    throw e;
+  }
 
   const events = new EventEmitter();
   const emit = (event) => events.emit(event.type, event);
@@ -152,7 +160,14 @@ export async function startSandbox(options = {}) {
     if (!report.valid) return [400, { status: 'error', sub_status: null, status_description: describeIssues(report), sandbox_report: report }];
     if (path === '/api/v1/balance/info') return [200, { balance: BALANCE }];
     if (path === '/api/v1/bank/all') return [200, BANKS];
-    const { project_id: projectId, payment_id: paymentId } = body.general;
+    const { project_id: projectId, payment_id: paymentId } = body.general ?? {};
+    // Bodies the spec does not show (ECOM, payout info, widget confirm and cancel) pass
+    // validation without them, but a payment is known only by this pair.
+    const missing = ['project_id', 'payment_id'].filter((name) => typeof body.general?.[name] !== 'string');
+    if (missing.length) {
+      const description = missing.map((name) => `general.${name}: REQUIRED: the sandbox finds payments by general.project_id and general.payment_id`).join('; ');
+      return [400, { status: 'error', sub_status: null, status_description: description }];
+    }
     const existing = book.find(projectId, paymentId);
     if (Object.hasOwn(CREATE, path)) {
       if (existing) {
@@ -211,9 +226,12 @@ export async function startSandbox(options = {}) {
     });
   });
   await new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (e) => {
+      freeOwned();
+      reject(e);
+    });
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });
@@ -236,7 +254,7 @@ export async function startSandbox(options = {}) {
         clock.stop();
         sender.close();
         server.close(() => {
-          owned.forEach((key) => key.free());
+          freeOwned();
           resolve();
         });
         server.closeAllConnections();

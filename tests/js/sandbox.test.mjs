@@ -312,6 +312,11 @@ describe('sandbox flows (time scale 100)', () => {
       assert.ok([200, 400, 404].includes(r.status) && typeof r.json === 'object', `${op}: ${r.status}`);
       if (r.status === 404) assert.match(r.json.status_description, new RegExp(`^no .* payment 'nobody-${i}'`), op);
     }
+    for (const op of ['/api/v1/payment/ecom/payin', '/api/v1/payment/ecom/payin/info', '/api/v1/widget/payin/confirm']) {
+      const r = await call(sandbox, op, { general: { project_id: 'prj_1' } });
+      assert.equal(r.status, 400, `${op}: a body the spec does not show still needs the payment's identity`);
+      assert.match(r.json.status_description, /^general\.payment_id: REQUIRED/);
+    }
     const balance = await call(sandbox, '/api/v1/balance/info', { general: { project_id: 'prj_1' } });
     assert.ok(balance.json.balance.length > 0);
     for (const b of balance.json.balance) {
