@@ -24,6 +24,8 @@ export class CallbackSender {
   #emit;
   #queues = new Map();
   #requests = new Set();
+  /** Resolvers of the backoff waits, released by close(). */
+  #waits = new Set();
   #closed = false;
 
   /**
@@ -64,9 +66,12 @@ export class CallbackSender {
     while (this.#queues.size > 0) await Promise.all([...this.#queues.values()]);
   }
 
+  /** Stops: requests in flight are cut, waits for a retry end, and nothing is sent again. */
   close() {
     this.#closed = true;
     for (const request of this.#requests) request.destroy();
+    for (const release of this.#waits) release();
+    this.#waits.clear();
   }
 
   /** One callback through its attempts; true once a receiver answered 200. */
@@ -79,7 +84,14 @@ export class CallbackSender {
     this.#emit({ type: 'callback', kind, url, attempt, duplicate, status: result.status, error: result.error, gaveUp: last, body: signed.body });
     if (ok || last || this.#closed) return ok;
     const delay = Math.min(DELAY.retry * 2 ** (attempt - 1), DELAY.retryMax);
-    await new Promise((resolve) => this.#clock.after(delay, resolve));
+    await new Promise((resolve) => {
+      const release = () => {
+        this.#waits.delete(release);
+        resolve();
+      };
+      this.#waits.add(release);
+      this.#clock.after(delay, release);
+    });
     return this.#deliver(url, kind, body, attempt + 1, duplicate);
   }
 

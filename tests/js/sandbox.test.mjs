@@ -465,6 +465,21 @@ test('callbackAttempts bounds the retries', async () => {
   }, { answer: () => 503 });
 });
 
+test('close() stops a callback waiting for its retry', async () => {
+  await withSandbox({ timeScale: 1 }, async ({ sandbox, receiver }) => {
+    const attempts = [];
+    const first = new Promise((resolve) => sandbox.events.on('callback', (e) => attempts.push(e.attempt) && resolve()));
+    const body = p2pBody(receiver);
+    const { json } = await call(sandbox, P2P, body);
+    // Requisites now, not in 5 s; its callback fails and waits 2 s for its retry.
+    await fetch(`${sandbox.url}/sandbox/payments/${json.request_id}/requisites-found`, { method: 'POST' });
+    await first;
+    await sandbox.close();
+    await sandbox.callbacksIdle();
+    assert.deepEqual(attempts, [1], 'nothing was sent after close()');
+  }, { answer: () => 503 });
+});
+
 test('profile: requests are checked, and callbacks signed, with the named rules', async () => {
   const profile = 'public-js-client';
   await withSandbox({ timeScale: 100, profile }, async ({ sandbox, receiver }) => {
