@@ -1,9 +1,20 @@
-// payment-intake for Node (copied by scripts/build.mjs to pkg/node/index.js): the
-// JS core (./core.js) over the CommonJS wasm build, with RSA by node:crypto.
+// payment-intake for Node through `require` (copied by scripts/build.mjs to pkg/node/index.js):
+// the JS core (./core.js) over the CommonJS wasm build, with RSA by node:crypto. The glue
+// (wasm-bindgen --target nodejs) sits in ../web/, next to the package's one .wasm, which it
+// reads when this module loads.
 'use strict';
 
-const glue = require('./payment_intake.js');
+const glue = require('../web/payment_intake_node.cjs');
 const { createApi } = require('./core.js');
 const nodeCrypto = require('./node-crypto.js');
 
-module.exports = createApi(glue, nodeCrypto);
+/**
+ * The wasm is ready as soon as the module loads: `init()` and `initSync()` exist so that
+ * code written for the browser build (`await init()`) runs here too; they do nothing.
+ * The module is `init` itself, carrying the API, so the ES module's default import is
+ * both the browser build's `init` and, as before, the whole API.
+ */
+async function init() {}
+function initSync() {}
+
+module.exports = Object.assign(init, createApi(glue, nodeCrypto), { init, initSync });

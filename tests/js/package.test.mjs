@@ -23,13 +23,25 @@ describe('package.json', () => {
     assert.equal(manifest.$comment, undefined, 'template comment removed');
   });
 
-  test('exports map: node import -> ESM wrapper, node require -> CJS wrapper, browser/default -> web wrapper', () => {
+  test('exports map: edge runtimes -> edge entry; node: bundlers -> ES module entry, import -> ESM wrapper, require -> CJS; browser/default -> web', () => {
     const dot = manifest.exports['.'];
+    assert.equal(dot.workerd.default, './web/edge.js');
+    assert.equal(dot['edge-light'].default, './web/edge.js');
+    assert.equal(dot.node.module.default, './web/node.js');
     assert.equal(dot.node.import.default, './index.mjs');
     assert.equal(dot.node.require.default, './node/index.js');
     assert.equal(dot.browser.default, './web/index.js');
     assert.equal(dot.default.default, './web/index.js');
-    assert.deepEqual(Object.keys(dot), ['node', 'browser', 'default'], 'node is matched before browser and default');
+    // wrangler and Next.js set `node`/`browser` too: the edge conditions come first; in
+    // `node`, `module` (bundlers only; Node never sets it) before import/require.
+    assert.deepEqual(Object.keys(dot), ['workerd', 'edge-light', 'node', 'browser', 'default']);
+    assert.deepEqual(Object.keys(dot.node), ['module', 'import', 'require']);
+  });
+
+  test('sideEffects names the files that load the wasm when imported, and each exists', () => {
+    assert.ok(Array.isArray(manifest.sideEffects));
+    for (const file of manifest.sideEffects) assert.ok(fs.existsSync(path.join(pkgDir, file)), file);
+    for (const entry of ['./index.mjs', './node/index.js', './web/node.js', './web/edge.js']) assert.ok(manifest.sideEffects.includes(entry), entry);
   });
 
   test('every file the manifest names exists and is in "files"', () => {
@@ -59,6 +71,37 @@ describe('module shapes', () => {
     assert.equal(esm.default, cjs);
   });
 
+  test('Node: init() and initSync() are no-ops, and the default import is init carrying the API', async () => {
+    assert.equal(typeof esm.default, 'function');
+    assert.equal(esm.default, esm.init);
+    assert.equal(await esm.default(), undefined);
+    assert.equal(await esm.init({ module_or_path: 'ignored' }), undefined);
+    assert.equal(esm.initSync(), undefined);
+    assert.equal(esm.default.signRequest, esm.signRequest);
+  });
+
+  test('web/node.js (the bundlers\' Node entry) exports the same names as the Node build', async () => {
+    const bundlerEntry = await import(pathToFileURL(path.join(pkgDir, 'web', 'node.js')).href);
+    assert.deepEqual(Object.keys(bundlerEntry).filter((n) => n !== 'default').sort(), publicNames);
+    assert.equal(typeof bundlerEntry.default, 'function');
+    assert.equal(bundlerEntry.default.verifyCallback, bundlerEntry.verifyCallback);
+    assert.equal(bundlerEntry.canonicalMessage('{"a":"1"}', 1700000000), esm.canonicalMessage('{"a":"1"}', 1700000000));
+  });
+
+  test('one .wasm in the package, next to both glues', () => {
+    const wasmFiles = [];
+    const walk = (dir) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name));
+        else if (entry.name.endsWith('.wasm')) wasmFiles.push(path.relative(pkgDir, path.join(dir, entry.name)));
+      }
+    };
+    walk(pkgDir);
+    assert.deepEqual(wasmFiles, ['web/payment_intake_bg.wasm']);
+    assert.ok(fs.existsSync(path.join(pkgDir, 'web', 'payment_intake_node.cjs')));
+    assert.ok(fs.existsSync(path.join(pkgDir, 'web', 'payment_intake.js')));
+  });
+
   test('TypeScript declarations name every export, for both builds', () => {
     // Each wrapper's declarations re-export the wasm-bindgen ones and add their own.
     const types = (dir) => ['index.d.ts', 'payment_intake.d.ts'].map((f) => fs.readFileSync(path.join(pkgDir, dir, f), 'utf8')).join('\n');
@@ -68,7 +111,8 @@ describe('module shapes', () => {
     for (const name of publicNames) {
       const declared = new RegExp(`export (?:function|class|const) ${name}\\b`);
       assert.match(nodeTypes, declared, `node .d.ts declares ${name}`);
-      assert.match(webTypes, declared, `web .d.ts declares ${name}`);
+      // The web build's init is its default export.
+      if (name !== 'init') assert.match(webTypes, declared, `web .d.ts declares ${name}`);
     }
     assert.match(webTypes, /export default function __wbg_init/);
     assert.match(webTypes, /export \{ default \} from '\.\/payment_intake\.js'/);
@@ -83,8 +127,8 @@ describe('the web build (its own wasm instance)', async () => {
   web.initSync({ module: fs.readFileSync(path.join(pkgDir, 'web', 'payment_intake_bg.wasm')) });
 
   test('exports the same names', () => {
-    const names = Object.keys(web).filter((n) => !['default', 'initSync'].includes(n) && !n.startsWith('__')).sort();
-    assert.deepEqual(names, publicNames);
+    const names = Object.keys(web).filter((n) => n !== 'default' && !n.startsWith('__')).sort();
+    assert.deepEqual(names, publicNames.filter((n) => n !== 'init'));
   });
 
   test('agrees with the vectors', () => {
@@ -114,7 +158,7 @@ describe('installed from the packed tarball into a fresh project', () => {
   test('npm pack + npm install work offline', () => {
     const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', work], pkgDir));
     const files = packed[0].files.map((f) => f.path).sort();
-    for (const f of ['index.mjs', 'index.d.mts', 'node/index.js', 'node/payment_intake.js', 'node/payment_intake_bg.wasm', 'web/index.js', 'web/payment_intake.js', 'web/payment_intake_bg.wasm', 'www/index.html', 'www/app.js', 'README.md', 'package.json']) {
+    for (const f of ['index.mjs', 'index.d.mts', 'node/index.js', 'web/payment_intake_node.cjs', 'web/node.js', 'web/edge.js', 'web/index.js', 'web/payment_intake.js', 'web/payment_intake_bg.wasm', 'www/index.html', 'www/app.js', 'README.md', 'package.json']) {
       assert.ok(files.includes(f), `${f} is packed`);
     }
     app = path.join(work, 'app');

@@ -1,13 +1,10 @@
-// The RSA provider of the Node entry (copied by scripts/build.mjs to
-// pkg/node/node-crypto.js): node:crypto, sync and on libuv's thread pool, with
-// Buffer doing the text conversions it does faster than the wasm-bindgen glue.
-// pkg-template/core.mjs says what a provider has.
-'use strict';
+// The RSA provider of the Node entries (copied by scripts/build.mjs to pkg/web/node-crypto.js
+// as it is, and to pkg/node/node-crypto.js as CommonJS): node:crypto, sync and on libuv's
+// thread pool, with Buffer doing the text conversions it does faster than the wasm-bindgen
+// glue. pkg-template/core.mjs says what a provider has.
+import crypto from 'node:crypto';
 
-const crypto = require('node:crypto');
-
-
-module.exports = {
+export default {
   sync: true,
   available: () => true,
   // node:crypto reads the private key from the PEM it was read from (no export from the wasm).
