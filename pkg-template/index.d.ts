@@ -8,6 +8,15 @@ import type {
   VerifiedCallback, VerifyCallbackOptions,
 } from './payment_intake.js';
 
+// The keys' `[Symbol.dispose]()` (for `using`) needs `Symbol.dispose` declared. TypeScript
+// declares it in lib `esnext.disposable` (or `es2025`+), @types/node in its globals; this
+// declares the same, so a strict build with neither (lib es2022, `types: []`) compiles.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /** An RSA private key that signs requests. Freed keys throw INVALID_ARGUMENT. */
 export class SigningKey {
   private constructor();

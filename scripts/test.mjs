@@ -98,12 +98,13 @@ const SUITES = [
     setup: ['build'],
   },
   {
-    // The declarations of the built pkg/ against a merchant's usage (tests/types/usage*.ts):
+    // The declarations of the built pkg/ against a merchant's usage (tests/types/usage*.ts),
+    // in a bare project (no @types/node), and examples/ under checkJs (scripts/typecheck.mjs):
     // tsc prints nothing and exits 0 when every line type-checks and every
     // `@ts-expect-error` line is indeed an error; it fails when there is no input file.
     id: 'types',
-    title: 'TypeScript declarations of pkg/ (tsc -p tests/types)',
-    cmd: () => ['tsc', ['-p', path.join('tests', 'types')]],
+    title: 'TypeScript declarations of pkg/ and examples/ (tsc -p on each tests/types project)',
+    cmd: () => [process.execPath, [path.join('scripts', 'typecheck.mjs')]],
     needs: 'build',
     setup: ['npm'],
   },

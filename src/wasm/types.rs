@@ -12,28 +12,28 @@ const TS_TYPES: &'static str = r#"
  */
 export interface CanonicalOptions {
   /** Start from a named profile (see `profiles()`); the other members override it. */
-  profile?: ProfileName;
+  profile?: ProfileName | undefined;
   /** 'none': null, "", 0, 0.0 and false are written `None` (default). 'null': only null is. */
-  falsy?: 'none' | 'null';
+  falsy?: 'none' | 'null' | undefined;
   /** How true/false are written when not `None`: 'python' True/False (default), 'lower' true/false, 'digit' 1/0. */
-  booleans?: 'python' | 'lower' | 'digit';
+  booleans?: 'python' | 'lower' | 'digit' | undefined;
   /** Keep base64url `=` padding (default true). */
-  padding?: boolean;
+  padding?: boolean | undefined;
   /** Entry order: 'codepoint' (default, as Python) or 'utf16' (as JS `Array.prototype.sort`). */
-  order?: 'codepoint' | 'utf16';
+  order?: 'codepoint' | 'utf16' | undefined;
   /** Numbers: 'python' (default: integers exact, floats as `repr`) or 'js' (as `String(JSON.parse(text))`). */
-  numbers?: 'python' | 'js';
+  numbers?: 'python' | 'js' | undefined;
   /** What RSA-SHA256 signs: 'single' (default: the message) or 'double' (the message's SHA-256 digest). */
-  digest?: 'single' | 'double';
+  digest?: 'single' | 'double' | undefined;
   /** `x-access-token` (RSA): base64url of the public key's 'pem' text (default) or 'der' bytes. Verifying accepts both. */
-  token?: 'pem' | 'der';
+  token?: 'pem' | 'der' | undefined;
   /** An HMAC signature's text: 'base64url' (default; follows `padding`) or 'hex'. */
-  signatureEncoding?: 'base64url' | 'hex';
+  signatureEncoding?: 'base64url' | 'hex' | undefined;
 }
 /** The named profiles. */
 export type ProfileName = 'spec' | 'public-js-client' | 'callback-docs';
-/** Every rule of a profile, spelled out. */
-export type ProfileOptions = Required<Omit<CanonicalOptions, 'profile'>>;
+/** Every rule of a profile, spelled out (each member present, never undefined). */
+export type ProfileOptions = { [K in Exclude<keyof CanonicalOptions, 'profile'>]-?: NonNullable<CanonicalOptions[K]> };
 /** The rules a callback was verified with (any token encoding is accepted, so none is named). */
 export type VerifiedOptions = Omit<ProfileOptions, 'token'>;
 /** A row of `profiles()`. */
@@ -80,22 +80,22 @@ export interface SignedRequest { body: string; headers: AccessHeaders; }
 export type HeadersInput = Record<string, string | string[] | undefined> | Headers | Map<string, string> | Array<[string, string]>;
 export type VerifyingKeyInput = VerifyingKey | string | Array<VerifyingKey | string>;
 export interface VerifyCallbackOptions {
-  options?: CanonicalOptions;
+  options?: CanonicalOptions | undefined;
   /** Refuse callbacks whose timestamp is further than this from `now` (e.g. 300). Off when absent. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /** Unix seconds; defaults to the current time. */
-  now?: number;
+  now?: number | undefined;
   /** Largest raw body accepted, in bytes (default 16 KiB, at most 1 MiB). */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   backend?: Backend | undefined;
   /**
    * Return the model of a body that its signed message does not determine, flagged in
    * `verification.ambiguous`, instead of throwing AMBIGUOUS_CALLBACK. Off by default: another
    * body, with another meaning, carries the same signature; never act on such a model.
    */
-  allowAmbiguous?: boolean;
+  allowAmbiguous?: boolean | undefined;
   /** Refuse (MERCHANT_ID_MISMATCH) a callback whose x-access-merchant-id is not this. */
-  expectedMerchantId?: string;
+  expectedMerchantId?: string | undefined;
 }
 /** A place where the signed message does not determine the body. */
 export interface Ambiguity {
@@ -238,20 +238,20 @@ export interface ValidateOptions {
 }
 export interface BuiltRequest { body: Record<string, unknown>; bodyText: string; report: ValidationReport; }
 interface PayinCommonInput {
-  projectId?: string; paymentId?: string;
-  merchantCallbackUrl?: string; merchantSuccessCallbackUrl?: string; merchantDeclineCallbackUrl?: string; redirectUrl?: string;
+  projectId?: string | undefined; paymentId?: string | undefined;
+  merchantCallbackUrl?: string | undefined; merchantSuccessCallbackUrl?: string | undefined; merchantDeclineCallbackUrl?: string | undefined; redirectUrl?: string | undefined;
   /** Minor units; or give `amountMajor` as decimal text, converted exactly by `currency`. */
-  amount?: number; amountMajor?: string; currency?: string;
+  amount?: number | undefined; amountMajor?: string | undefined; currency?: string | undefined;
   /** Seconds; 600 when absent. */
-  lifetime?: number; description?: string; extraParam?: string;
-  customerId?: string; customerIp?: string; country?: string; language?: string; customerType?: 'ftd' | 'trust'; email?: string;
+  lifetime?: number | undefined; description?: string | undefined; extraParam?: string | undefined;
+  customerId?: string | undefined; customerIp?: string | undefined; country?: string | undefined; language?: string | undefined; customerType?: 'ftd' | 'trust' | undefined; email?: string | undefined;
 }
 export interface PayinInput extends PayinCommonInput {
-  method?: string; bankSymbol?: string;
-  senderPan?: string; senderPhone?: string; senderBankSymbol?: string; senderCardHolder?: string;
-  firstName?: string; lastName?: string; browser?: string; deviceType?: string; userAgent?: string;
+  method?: string | undefined; bankSymbol?: string | undefined;
+  senderPan?: string | undefined; senderPhone?: string | undefined; senderBankSymbol?: string | undefined; senderCardHolder?: string | undefined;
+  firstName?: string | undefined; lastName?: string | undefined; browser?: string | undefined; deviceType?: string | undefined; userAgent?: string | undefined;
 }
-export interface WidgetPayinInput extends PayinCommonInput { widgetMethod?: string; bankSymbol?: string; }
+export interface WidgetPayinInput extends PayinCommonInput { widgetMethod?: string | undefined; bankSymbol?: string | undefined; }
 export interface PaymentInfo {
   amount: number | null; oldAmount: number | null; initialAmount: number | null; currency: string | null;
   lifetime: number | null; expirationDate: number | null; updatedDate: number | null; createdDate: number | null;
