@@ -22,6 +22,7 @@
 //   pkg/index.mjs + index.d.mts  ES module for Node: a static import of pkg/node/index.js
 //              (one instance for `import` and `require`), no init needed
 //   pkg/package.json  from pkg-template/package.json, version from Cargo.toml
+//   pkg/README.md, CHANGELOG.md, LICENSE-MIT, LICENSE-APACHE, examples/*.mjs  copied from the root
 //   pkg/cli.js  the command line (the package's "bin"), from pkg-template/cli.cjs, executable
 //   pkg/sandbox/  the local sandbox (`payment-intake/sandbox`), from pkg-template/sandbox/
 // Every .wasm is run through wasm-opt from the npm package `binaryen`.
@@ -193,8 +194,14 @@ function writePackageJson(version) {
   // Each build folder says what its .js files are, whatever the parent says.
   writeJson(path.join(pkgDir, 'node', 'package.json'), { type: 'commonjs' });
   writeJson(path.join(pkgDir, 'web', 'package.json'), { type: 'module' });
-  const readme = path.join(root, 'README.md');
-  if (fs.existsSync(readme)) fs.copyFileSync(readme, path.join(pkgDir, 'README.md'));
+  // The documents a user reads, and the examples the README links: copied as they are.
+  for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE-MIT', 'LICENSE-APACHE']) {
+    fs.copyFileSync(path.join(root, file), path.join(pkgDir, file));
+  }
+  fs.mkdirSync(path.join(pkgDir, 'examples'));
+  for (const file of fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.mjs'))) {
+    fs.copyFileSync(path.join(root, 'examples', file), path.join(pkgDir, 'examples', file));
+  }
   return generated;
 }
 
