@@ -70,9 +70,10 @@ function child(body, { args = ['--expose-gc'], build = 'node' } = {}) {
 }
 
 describe('the glue registers key objects with a FinalizationRegistry', () => {
-  for (const build of ['node', 'web']) {
+  // Both glues sit next to the one .wasm: the nodejs target's (the node build) and the web one's.
+  for (const [build, file] of [['node', 'web/payment_intake_node.cjs'], ['web', 'web/payment_intake.js']]) {
     test(`pkg/${build}: both classes are registered on creation and unregistered by free()`, () => {
-      const glue = fs.readFileSync(path.join(pkgDir, build, 'payment_intake.js'), 'utf8');
+      const glue = fs.readFileSync(path.join(pkgDir, file), 'utf8');
       for (const [cls, free] of [['SigningKey', 'signingkey'], ['VerifyingKey', 'verifyingkey']]) {
         assert.match(glue, new RegExp(`const ${cls}Finalization = \\(typeof FinalizationRegistry === 'undefined'\\)`), cls);
         assert.match(glue, new RegExp(`new FinalizationRegistry\\(ptr => wasm\\.__wbg_${free}_free\\(ptr, 1\\)\\)`), cls);
