@@ -39,8 +39,9 @@ export async function handleCallback(rawBody, headers, keys, { onCallback, keep,
       await keep(rawBody, error);
       return { status: 200, body: 'OK' };
     }
-    // Not from the service, too old, or unreadable: refused. The package's errors carry the
-    // status to answer; anything else is a failure of ours (500, the service retries).
+    // Not from the service, too old, or unreadable: refused, with the error's `status` (the
+    // HTTP status the package suggests) where it has one, else 400 for an error of the
+    // package (it has a `code`); anything else is a failure of ours: 500, the service retries.
     return { status: error.status ?? (error.code ? 400 : 500), body: error.code ?? 'ERROR' };
   }
   await onCallback(callback);

@@ -8,9 +8,10 @@ import { createApi } from './core.js';
 import nodeCrypto from './node-crypto.js';
 
 // The package's one .wasm, next to this file. In a bundle this file is the bundle, so the
-// .wasm is read from next to the bundle (webpack copies it there itself: it recognises
-// `new URL('…', import.meta.url)`; for esbuild it is copied by hand). A CommonJS bundle
-// has no import.meta.url (esbuild empties import.meta): there the bundle's folder is used.
+// .wasm is read from next to the bundle: esbuild needs it copied there (the README's one
+// step); webpack 5 emits files it finds as `new URL('…', import.meta.url)` itself (not
+// tested here). A CommonJS bundle has no import.meta.url (esbuild empties import.meta):
+// there the bundle's folder is used.
 const wasmFile = typeof import.meta.url === 'string' ? new URL('./payment_intake_bg.wasm', import.meta.url) : `${__dirname}/payment_intake_bg.wasm`;
 let wasmBytes;
 try {
