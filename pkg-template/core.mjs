@@ -20,19 +20,45 @@ const FREED = 'is a key that was freed (free() was called on it)';
 /** Most PEM texts whose native public key is kept. */
 const PUBLIC_CACHE_SIZE = 16;
 
+/**
+ * The class of every error the package throws (`instanceof Error` too): `.code` (one of
+ * `errorCodes()`), `.status` (the HTTP status a callback receiver answers), `.message`,
+ * and where known `.hint`, `.path`, `.verified`, `.body`, `.verification`. The wasm
+ * makes its errors with this class (`__setErrorClass`) and sets their members.
+ */
+class PaymentIntakeError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'PaymentIntakeError';
+  }
+}
+
+/** Whether `value` is an error of this package (of this copy, or of another copy or realm). */
+function isPaymentIntakeError(value) {
+  if (value instanceof PaymentIntakeError) return true;
+  try {
+    return value instanceof Error && value.name === 'PaymentIntakeError' && typeof value.code === 'string';
+  } catch {
+    return false; // a Proxy whose traps throw
+  }
+}
+
+/** The status of the errors made here, from the wasm's one table (both codes made here are 500s). */
+let statusOf = () => 500;
+
 /** An error shaped like the wasm's `Error::InvalidArgument`: `'name' reason`. */
 function invalidArgument(name, reason) {
-  const error = new Error(`'${name}' ${reason}`);
-  error.name = 'PaymentIntakeError';
+  const error = new PaymentIntakeError(`'${name}' ${reason}`);
   error.code = 'INVALID_ARGUMENT';
+  error.status = statusOf(error.code);
   return error;
 }
 
 /** The error a failed RSA operation of the native provider surfaces as (the wasm's CRYPTO_FAILURE). */
 function cryptoFailure(cause) {
-  const error = new Error(`RSA operation failed: ${cause?.message ?? cause}`);
-  error.name = 'PaymentIntakeError';
+  const error = new PaymentIntakeError(`RSA operation failed: ${cause?.message ?? cause}`);
   error.code = 'CRYPTO_FAILURE';
+  error.status = statusOf(error.code);
   return error;
 }
 
@@ -46,6 +72,31 @@ function cryptoFailure(cause) {
  * the PEM it was read from).
  */
 function createApi(glue, provider) {
+  /** Whether the wasm makes its errors with PaymentIntakeError yet (the web build's wasm loads in `init()`). */
+  let errorsReady = false;
+  /** Gives the wasm the error class, once it is loaded; every function of the API calls this first. */
+  function ready() {
+    if (errorsReady) return;
+    try {
+      glue.__setErrorClass(PaymentIntakeError);
+      errorsReady = true;
+      const codes = glue.errorCodes();
+      const statuses = glue.__errorStatuses();
+      const table = new Map(codes.map((code, i) => [code, statuses[i]]));
+      statusOf = (code) => table.get(code) ?? 500;
+    } catch {
+      // not loaded yet: the call that follows reports it
+    }
+  }
+  ready();
+  /** `fn` of the glue, with the error class given to the wasm first. */
+  const withErrors =
+    (fn) =>
+    (...args) => {
+      ready();
+      return fn(...args);
+    };
+
   let signingInternals;
   let verifyingInternals;
   let hmacInternals;
@@ -107,6 +158,7 @@ function createApi(glue, provider) {
 
     /** Reads a SubjectPublicKeyInfo (`PUBLIC KEY`) or PKCS#1 (`RSA PUBLIC KEY`) PEM. */
     static fromPem(pem) {
+      ready();
       return verifyingInternals.wrap(glue.VerifyingKey.fromPem(pem));
     }
 
@@ -174,11 +226,13 @@ function createApi(glue, provider) {
 
     /** Reads a PKCS#8 (`PRIVATE KEY`) or PKCS#1 (`RSA PRIVATE KEY`) PEM of 2048 to 4096 bits. */
     static fromPem(pem) {
+      ready();
       return signingInternals.wrap(glue.SigningKey.fromPem(pem), pem);
     }
 
     /** Generates a key pair (2048 bits unless told): for tests and debugging. */
     static generate(bits) {
+      ready();
       return signingInternals.wrap(glue.SigningKey.generate(bits), undefined);
     }
 
@@ -268,6 +322,7 @@ function createApi(glue, provider) {
      * file's newline) or its bytes. An empty or short (under 16 bytes) secret is refused.
      */
     static fromSecret(secret) {
+      ready();
       const id = glue.__hmacKeyFromSecret(secret);
       hmacInternals.making = id;
       try {
@@ -400,6 +455,7 @@ function createApi(glue, provider) {
 
   /** The wasm's `{ signed }`, or `{ prepared, data }` for the native RSA; an HmacKey signs in the wasm. */
   function signInWasm(body, signingKey, options, rsa) {
+    ready();
     const inner = signingKeyArg(signingKey);
     return typeof inner === 'number'
       ? glue.__signRequestHmac(body, inner, options, rsa === 'prepare' ? 'prepare' : 'available')
@@ -437,6 +493,7 @@ function createApi(glue, provider) {
   }
 
   function verifyCallback(rawBody, headers, keys, options) {
+    ready();
     const body = provider.bytes(rawBody, 4096);
     const { message, signature, keyIndex, result } = glue.__prepareCallback(body, headers, keys, options, syncRsa, keyPem);
     if (message !== undefined) {
@@ -453,6 +510,7 @@ function createApi(glue, provider) {
 
   /** `verifyCallback`, with the RSA check off the main thread where the provider can. */
   async function verifyCallbackAsync(rawBody, headers, keys, options) {
+    ready();
     const body = provider.bytes(rawBody, 4096);
     const { message, signature, keyIndex, result } = glue.__prepareCallback(body, headers, keys, options, asyncRsa(), keyPem);
     if (message !== undefined) {
@@ -468,22 +526,53 @@ function createApi(glue, provider) {
   }
 
   /**
+   * `verifyCallbackAsync` of a Fetch `Request` (Next.js, Hono, Workers, Deno, Bun): the
+   * headers from `request.headers`, the exact body bytes from `request.arrayBuffer()`. A
+   * body already read is refused (INVALID_ARGUMENT): verify first, or pass `request.clone()`.
+   */
+  async function verifyCallbackRequest(request, keys, options) {
+    ready();
+    let readable = false;
+    try {
+      readable = isObject(request) && typeof request.arrayBuffer === 'function' && isObject(request.headers);
+    } catch {
+      // a getter or Proxy that throws: not a Request
+    }
+    if (!readable) {
+      throw invalidArgument('request', `must be a Fetch Request (with headers and arrayBuffer()), not ${describe(request)}`);
+    }
+    const used = 'has a body that was already read (bodyUsed): verify before anything reads the body, or pass request.clone()';
+    if (request.bodyUsed === true) throw invalidArgument('request', used);
+    let body;
+    try {
+      body = await request.arrayBuffer();
+    } catch (cause) {
+      if (request.bodyUsed === true) throw invalidArgument('request', used);
+      throw invalidArgument('request', `could not be read: ${cause?.message ?? cause}`);
+    }
+    return verifyCallbackAsync(body, request.headers, keys, options);
+  }
+
+  /**
    * Everything of verifyCallback but the RSA check: `{ message, signature, data, keyIndex,
    * callback, callbackError }`, where `data` is what RSA-SHA256 verifies (the message, or its
    * SHA-256 under `digest: 'double'`), and `undefined` for an HMAC signature, which was
    * checked here (the `backend` option changes nothing).
    */
   function prepareCallback(rawBody, headers, keys, options) {
+    ready();
     const { message, signature, data, keyIndex, result } = glue.__prepareCallback(rawBody, headers, keys, options, 'prepare', keyPem);
     const ok = typeof result === 'string';
     return { message, signature, data, keyIndex, callback: ok ? JSON.parse(result) : null, callbackError: ok ? null : result };
   }
 
   function diagnoseCallback(rawBody, headers, keys) {
+    ready();
     return glue.__diagnoseCallback(rawBody, headers, keys, keyPem);
   }
 
   function canonicalMessage(body, timestamp, options) {
+    ready();
     if (provider.ascii === undefined) return glue.canonicalMessage(body, timestamp, options);
     const bytes = provider.bytes(body, 1 << 20);
     // Text the provider encoded goes in as it is; anything else is read by the wasm.
@@ -493,34 +582,38 @@ function createApi(glue, provider) {
   }
 
   function validateRequest(operation, body, options) {
+    ready();
     return glue.validateRequest(operation, provider.bytes(body, 4096), options);
   }
 
   return {
     HmacKey,
+    PaymentIntakeError,
     SigningKey,
     VerifyingKey,
-    availability: glue.availability,
-    buildPayinRequest: glue.buildPayinRequest,
-    buildWidgetPayinRequest: glue.buildWidgetPayinRequest,
-    canonicalEntries: glue.canonicalEntries,
+    availability: withErrors(glue.availability),
+    buildPayinRequest: withErrors(glue.buildPayinRequest),
+    buildWidgetPayinRequest: withErrors(glue.buildWidgetPayinRequest),
+    canonicalEntries: withErrors(glue.canonicalEntries),
     canonicalMessage,
-    canonicalSteps: glue.canonicalSteps,
+    canonicalSteps: withErrors(glue.canonicalSteps),
     diagnoseCallback,
-    errorCodes: glue.errorCodes,
-    fromMinorUnits: glue.fromMinorUnits,
-    issueCodes: glue.issueCodes,
-    parseCallback: glue.parseCallback,
-    parseInfoResponse: glue.parseInfoResponse,
+    errorCodes: withErrors(glue.errorCodes),
+    fromMinorUnits: withErrors(glue.fromMinorUnits),
+    isPaymentIntakeError,
+    issueCodes: withErrors(glue.issueCodes),
+    parseCallback: withErrors(glue.parseCallback),
+    parseInfoResponse: withErrors(glue.parseInfoResponse),
     prepareCallback,
     prepareRequest,
-    profiles: glue.profiles,
+    profiles: withErrors(glue.profiles),
     signRequest,
     signRequestAsync,
-    toMinorUnits: glue.toMinorUnits,
+    toMinorUnits: withErrors(glue.toMinorUnits),
     validateRequest,
     verifyCallback,
     verifyCallbackAsync,
+    verifyCallbackRequest,
   };
 }
 

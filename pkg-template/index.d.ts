@@ -4,8 +4,8 @@
 // (pkg-template/core.mjs) declared here in their place.
 export * from './payment_intake.js';
 import type {
-  Body, CanonicalOptions, Diagnosis, HeadersInput, PreparedCallback, PreparedRequest, SignOptions, SignedRequest,
-  VerifiedCallback, VerifyCallbackOptions,
+  Body, CanonicalOptions, Diagnosis, HeadersInput, PaymentIntakeErrorDetails, PreparedCallback, PreparedRequest,
+  SignOptions, SignedRequest, VerifiedCallback, VerifyCallbackOptions,
 } from './payment_intake.js';
 
 // The keys' `[Symbol.dispose]()` (for `using`) needs `Symbol.dispose` declared. TypeScript
@@ -15,6 +15,28 @@ declare global {
   interface SymbolConstructor {
     readonly dispose: unique symbol;
   }
+}
+
+/**
+ * The class of every error the package throws (also `instanceof Error`): `code` (stable),
+ * `status` (the HTTP status a callback receiver answers), `message`, and where known
+ * `hint`, `path`, `verified`, `body`, `verification`.
+ */
+export class PaymentIntakeError extends Error {
+  private constructor();
+  name: 'PaymentIntakeError';
+}
+export interface PaymentIntakeError extends PaymentIntakeErrorDetails {}
+/** Whether `value` is an error thrown by this package (of any copy of it). */
+export function isPaymentIntakeError(value: unknown): value is PaymentIntakeError;
+
+/** A callback's raw body: its text, or its exact bytes (Buffer, Uint8Array, any typed array, DataView, ArrayBuffer). */
+export type RawBody = string | ArrayBuffer | ArrayBufferView;
+/** What `verifyCallbackRequest` reads: a Fetch `Request`, or anything with its `headers` and `arrayBuffer()`. */
+export interface RequestLike {
+  readonly headers: HeadersInput;
+  readonly bodyUsed?: boolean;
+  arrayBuffer(): Promise<ArrayBuffer>;
 }
 
 /** An RSA private key that signs requests. Freed keys throw INVALID_ARGUMENT. */
@@ -81,18 +103,25 @@ export function prepareRequest(body: Body, signingKey: RequestKey, options: Sign
  * Throws an `Error` with `.code` when it does not verify.
  */
 export function verifyCallback(
-  rawBody: string | Uint8Array, headers: HeadersInput, verifyingKeys: KeyInput, options?: VerifyCallbackOptions,
+  rawBody: RawBody, headers: HeadersInput, verifyingKeys: KeyInput, options?: VerifyCallbackOptions,
 ): VerifiedCallback;
 /** `verifyCallback` with the RSA check off the main thread (node:crypto's thread pool, or WebCrypto). */
 export function verifyCallbackAsync(
-  rawBody: string | Uint8Array, headers: HeadersInput, verifyingKeys: KeyInput, options?: VerifyCallbackOptions,
+  rawBody: RawBody, headers: HeadersInput, verifyingKeys: KeyInput, options?: VerifyCallbackOptions,
+): Promise<VerifiedCallback>;
+/**
+ * `verifyCallbackAsync` of a Fetch `Request` (Next.js, Hono, Workers, Deno, Bun): its headers, and its
+ * body's exact bytes from `arrayBuffer()`. A body already read is refused (INVALID_ARGUMENT).
+ */
+export function verifyCallbackRequest(
+  request: RequestLike, verifyingKeys: KeyInput, options?: VerifyCallbackOptions,
 ): Promise<VerifiedCallback>;
 /** Everything of `verifyCallback` but the RSA check, with the same checks and errors. */
 export function prepareCallback(
-  rawBody: string | Uint8Array, headers: HeadersInput, verifyingKeys: KeyInput, options?: VerifyCallbackOptions,
+  rawBody: RawBody, headers: HeadersInput, verifyingKeys: KeyInput, options?: VerifyCallbackOptions,
 ): PreparedCallback;
 /**
  * For a callback that fails to verify: which rules the sender used (every combination of the
  * options, for each key), or why none matches: the key, else the body, else a rule we do not know.
  */
-export function diagnoseCallback(rawBody: string | Uint8Array, headers: HeadersInput, keys: KeyInput): Diagnosis;
+export function diagnoseCallback(rawBody: RawBody, headers: HeadersInput, keys: KeyInput): Diagnosis;

@@ -8,8 +8,8 @@ import webCrypto from './web-crypto.js';
 export { initSync } from './payment_intake.js';
 export default init;
 export const {
-  HmacKey, SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
-  canonicalSteps, diagnoseCallback, errorCodes, fromMinorUnits, issueCodes, parseCallback, parseInfoResponse,
+  HmacKey, PaymentIntakeError, SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
+  canonicalSteps, diagnoseCallback, errorCodes, fromMinorUnits, isPaymentIntakeError, issueCodes, parseCallback, parseInfoResponse,
   prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, toMinorUnits, validateRequest, verifyCallback,
-  verifyCallbackAsync,
+  verifyCallbackAsync, verifyCallbackRequest,
 } = createApi(glue, webCrypto);

@@ -19,6 +19,20 @@ pub struct Ambiguity {
     pub rule: &'static str,
 }
 
+/// A callback body whose signature checked, with what verified it: carried by an
+/// `INVALID_CALLBACK` raised after the check, so that a genuine event is never lost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenuineCallback {
+    /// The body as received.
+    pub raw_body: String,
+    /// `x-access-timestamp`, as Unix seconds.
+    pub timestamp: u64,
+    /// `x-access-merchant-id` as received (not covered by the signature).
+    pub merchant_id: String,
+    /// Which of the configured keys it was signed with.
+    pub key_index: usize,
+}
+
 /// The stable, machine-readable code of an [`Error`], e.g. `INVALID_SIGNATURE`.
 ///
 /// Codes are stable: new ones may be added, existing ones never change.
@@ -155,6 +169,45 @@ impl ErrorCode {
         }
     }
 
+    /// The HTTP status a receiver of a callback answers when verifying it fails with
+    /// this code: 4xx for what the sender caused (a bad signature, header, timestamp or
+    /// body), 5xx only for the receiver's own failures (its keys, options, arguments or
+    /// crypto), and 200 for `INVALID_CALLBACK` and `AMBIGUOUS_CALLBACK`: the signature is
+    /// genuine, so the event is acknowledged (a retry would bring the same body) and the
+    /// raw body the error carries is kept for a person or a status check.
+    /// This is the one place the statuses are written.
+    pub const fn http_status(self) -> u16 {
+        match self {
+            ErrorCode::InvalidJson
+            | ErrorCode::BodyNotObject
+            | ErrorCode::BodyTooDeep
+            | ErrorCode::DuplicateKey
+            | ErrorCode::InvalidNumber
+            | ErrorCode::InvalidTimestamp
+            | ErrorCode::MissingHeader
+            | ErrorCode::InvalidHeader => 400,
+            ErrorCode::InvalidPublicKey | ErrorCode::InvalidSignature | ErrorCode::TimestampOutOfTolerance => 401,
+            ErrorCode::MerchantIdMismatch => 403,
+            ErrorCode::BodyTooLarge => 413,
+            ErrorCode::InvalidCallback | ErrorCode::AmbiguousCallback => 200,
+            // An API response the service sent us is malformed: the upstream's fault.
+            ErrorCode::InvalidResponse => 502,
+            ErrorCode::InvalidBody
+            | ErrorCode::InvalidOption
+            | ErrorCode::InvalidArgument
+            | ErrorCode::InvalidKey
+            | ErrorCode::KeyEncrypted
+            | ErrorCode::KeyTypeUnsupported
+            | ErrorCode::KeySizeUnsupported
+            | ErrorCode::KeyExponentUnsupported
+            | ErrorCode::NoVerifyingKey
+            | ErrorCode::CryptoFailure
+            | ErrorCode::InvalidAmount
+            | ErrorCode::UnknownCurrency
+            | ErrorCode::AmbiguousRequest => 500,
+        }
+    }
+
     /// The code whose text is `text`, if there is one.
     pub fn from_text(text: &str) -> Option<ErrorCode> {
         ErrorCode::ALL.into_iter().find(|code| code.as_str() == text)
@@ -245,6 +298,14 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A callback's body was given parsed (an object or array) instead of as its raw text
+    /// or bytes: a framework read the JSON before verification (`INVALID_ARGUMENT`, with a
+    /// hint on how to get the raw body).
+    RawBodyParsed {
+        /// Whether it is an empty object, as `express.raw()` leaves for a JSON request
+        /// its `type` does not match.
+        empty: bool,
+    },
     /// The PEM or DER could not be read as a key (`INVALID_KEY`).
     InvalidKey {
         /// Why the key could not be read.
@@ -322,11 +383,15 @@ pub enum Error {
         code: String,
     },
     /// A callback body lacks the shape of the spec's callback, e.g. no `status.status` (`INVALID_CALLBACK`).
+    /// When raised after the signature checked, it carries the genuine body and what
+    /// verified it, so that nothing is lost.
     InvalidCallback {
-        /// Where the fault is; empty for the whole body.
+        /// Where the first fault is, e.g. `payment.amount`; empty for the whole body.
         path: String,
         /// What is wrong there.
         reason: String,
+        /// The body and its verification, when its signature is genuine.
+        verified: Option<Box<GenuineCallback>>,
     },
     /// An API response lacks the shape the spec gives for it (`INVALID_RESPONSE`).
     InvalidResponse {
@@ -371,7 +436,7 @@ impl Error {
             Error::InvalidBody { .. } => ErrorCode::InvalidBody,
             Error::InvalidTimestamp { .. } => ErrorCode::InvalidTimestamp,
             Error::InvalidOption { .. } => ErrorCode::InvalidOption,
-            Error::InvalidArgument { .. } => ErrorCode::InvalidArgument,
+            Error::InvalidArgument { .. } | Error::RawBodyParsed { .. } => ErrorCode::InvalidArgument,
             Error::InvalidKey { .. } | Error::InvalidSecret { .. } => ErrorCode::InvalidKey,
             Error::KeyEncrypted => ErrorCode::KeyEncrypted,
             Error::KeyTypeUnsupported { .. } => ErrorCode::KeyTypeUnsupported,
@@ -399,6 +464,11 @@ impl Error {
         self.error_code().as_str()
     }
 
+    /// The HTTP status a callback receiver answers for this error: see [`ErrorCode::http_status`].
+    pub fn status(&self) -> u16 {
+        self.error_code().http_status()
+    }
+
     /// A short suggestion of what to do next, where there is one.
     pub fn hint(&self) -> Option<&str> {
         match self {
@@ -415,6 +485,15 @@ impl Error {
                 "keep ':' and ';' out of keys, and ';' followed by ':' out of customer text; or sign without strict",
             ),
             Error::MerchantIdMismatch { .. } => Some("check which project's URL and keys this callback reached"),
+            Error::RawBodyParsed { .. } => Some(
+                "pass the raw bytes: Express: express.raw({ type: 'application/json' }); Fastify: \
+                 addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => done(null, body)); \
+                 Fetch (Next.js, Hono, Workers): await request.arrayBuffer(), or verifyCallbackRequest(request, keys, options)",
+            ),
+            Error::InvalidCallback { verified: Some(_), .. } => Some(
+                "answer 200 so the service does not resend it, keep the body (error.body) and handle the event \
+                 by hand or fetch the payment's state with the info operation",
+            ),
             _ => None,
         }
     }
@@ -460,6 +539,17 @@ impl fmt::Display for Error {
             }
             Error::InvalidOption { name, reason } => write!(f, "Canonical option '{name}' {reason}"),
             Error::InvalidArgument { name, reason } => write!(f, "'{name}' {reason}"),
+            Error::RawBodyParsed { empty: true } => write!(
+                f,
+                "'rawBody' is an empty object, not the raw body: the framework's body parser skipped or \
+                 parsed this JSON request before verification (express.raw() reads only \
+                 application/octet-stream unless told its type)"
+            ),
+            Error::RawBodyParsed { empty: false } => write!(
+                f,
+                "'rawBody' is a parsed object, not the raw body: a framework parsed the callback's JSON \
+                 before verification, and the signature covers the exact bytes that were sent"
+            ),
             Error::InvalidKey { reason } => write!(f, "Not a readable RSA key: {reason}"),
             Error::InvalidSecret { reason } => write!(f, "Not a usable HMAC secret: {reason}"),
             Error::KeyEncrypted => write!(f, "The private key is encrypted"),
@@ -489,10 +579,19 @@ impl fmt::Display for Error {
                 let shown: String = code.chars().take(40).collect();
                 write!(f, "Unknown currency '{shown}': no ISO 4217 fraction digits for it")
             }
-            Error::InvalidCallback { path, reason } if path.is_empty() => write!(f, "Callback body {reason}"),
-            Error::InvalidCallback { path, reason } => write!(f, "Callback field '{path}' {reason}"),
-            Error::InvalidResponse { path, reason } if path.is_empty() => write!(f, "Response body {reason}"),
-            Error::InvalidResponse { path, reason } => write!(f, "Response field '{path}' {reason}"),
+            Error::InvalidCallback { path, reason, verified } => {
+                let what = if verified.is_some() {
+                    "Callback signature is genuine, but the body is not the spec's callback"
+                } else {
+                    "Callback body is not the spec's callback"
+                };
+                let path = if path.is_empty() { "the body" } else { path };
+                write!(f, "{what}: {path} {reason}")
+            }
+            Error::InvalidResponse { path, reason } => {
+                let path = if path.is_empty() { "the body" } else { path };
+                write!(f, "Response body is not the shape the spec gives: {path} {reason}")
+            }
             Error::AmbiguousCallback { ambiguities, .. } => write!(
                 f,
                 "Callback signature is genuine, but the signed message does not determine the body ({})",
@@ -578,6 +677,7 @@ mod tests {
             Error::InvalidTimestamp { value: text(), expected: "digits" },
             Error::InvalidOption { name: text(), reason: text() },
             Error::InvalidArgument { name: text(), reason: text() },
+            Error::RawBodyParsed { empty: true },
             Error::InvalidKey { reason: text() },
             Error::InvalidSecret { reason: text() },
             Error::KeyEncrypted,
@@ -593,7 +693,7 @@ mod tests {
             Error::CryptoFailure { reason: text() },
             Error::InvalidAmount { value: text(), reason: text() },
             Error::UnknownCurrency { code: text() },
-            Error::InvalidCallback { path: text(), reason: text() },
+            Error::InvalidCallback { path: text(), reason: text(), verified: None },
             Error::InvalidResponse { path: text(), reason: text() },
             Error::AmbiguousCallback { ambiguities: Vec::new(), raw_body: text() },
             Error::AmbiguousRequest { ambiguities: Vec::new() },

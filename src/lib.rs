@@ -55,7 +55,7 @@ pub use canonical::{
     canonical_entries, canonical_message, canonical_steps, message_of_text, Booleans, CanonicalOptions, Falsy, Numbers,
     Order,
 };
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Error, ErrorCode, GenuineCallback, Result};
 pub use hmac::{HmacKey, SignatureEncoding};
 pub use json::{parse_body, Json, Limits};
 pub use profile::{profile_named, NamedProfile, Profile, PROFILES};

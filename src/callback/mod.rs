@@ -14,7 +14,7 @@ pub(crate) mod model;
 
 use crate::canonical::ambiguity::{self, Ambiguity};
 use crate::canonical::{canonical_message, check_callback_timestamp, CanonicalOptions};
-use crate::error::{Error, Result};
+use crate::error::{Error, GenuineCallback, Result};
 use crate::hmac::{self, SignatureEncoding};
 use crate::json::{parse_body, Json, Limits};
 use crate::profile::Profile;
@@ -175,8 +175,22 @@ impl PreparedCallback {
         if !ambiguities.is_empty() && !options.allow_ambiguous {
             return Err(Error::AmbiguousCallback { ambiguities, raw_body: raw_body.to_owned() });
         }
+        // Raised after the signature checked: the error keeps the genuine body and what verified it.
+        let callback = parse_callback_with(&self.body, &options.canonical).map_err(|error| match error {
+            Error::InvalidCallback { path, reason, verified: None } => Error::InvalidCallback {
+                path,
+                reason,
+                verified: Some(Box::new(GenuineCallback {
+                    raw_body: raw_body.to_owned(),
+                    timestamp: self.timestamp,
+                    merchant_id: self.merchant_id.clone(),
+                    key_index: self.key_index,
+                })),
+            },
+            other => other,
+        })?;
         Ok(VerifiedCallback {
-            callback: parse_callback_with(&self.body, &options.canonical)?,
+            callback,
             ambiguities,
             timestamp: self.timestamp,
             merchant_id: self.merchant_id.clone(),

@@ -172,29 +172,50 @@ pub(super) fn text_from_js(value: &JsValue, max_bytes: usize) -> Result<Option<S
             None => Err(Error::InvalidBody { path: String::new(), reason: "holds a lone UTF-16 surrogate".into() }),
         };
     }
-    // `isView` is false for a Proxy, whose typed-array methods would throw.
-    if let Some(bytes) = value.dyn_ref::<Uint8Array>().filter(|_| ArrayBuffer::is_view(value)) {
-        let length = bytes.length() as usize;
-        if length > max_bytes {
-            return Err(Error::BodyTooLarge { limit: max_bytes, actual: length });
-        }
-        return String::from_utf8(bytes.to_vec()).map(Some).map_err(|_| not_utf8());
+    match view_bytes(value, max_bytes)? {
+        Some(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| not_utf8()),
+        None => Ok(None),
     }
-    Ok(None)
 }
 
-/// Bytes from a `Uint8Array` (or `Buffer`) or an `ArrayBuffer`, up to 64 KiB (more is
-/// refused as `None` before it is copied); `None` for anything else.
-pub(super) fn bytes_arg(value: &JsValue) -> Option<Vec<u8>> {
-    const MAX_BYTES: u32 = 64 << 10;
-    let array = if let Some(bytes) = value.dyn_ref::<Uint8Array>().filter(|_| ArrayBuffer::is_view(value)) {
-        bytes.clone()
-    } else if let Some(buffer) = value.dyn_ref::<ArrayBuffer>() {
-        Uint8Array::new(buffer)
-    } else {
+/// The exact bytes of an `ArrayBuffer`, a `DataView` or any typed array (a `Buffer`
+/// included), copied once into wasm memory; `None` for anything else. More than
+/// `max_bytes` is refused before anything is copied.
+pub(super) fn view_bytes(value: &JsValue, max_bytes: usize) -> Result<Option<Vec<u8>>, Error> {
+    let Some(bytes) = byte_view(value) else { return Ok(None) };
+    let length = bytes.length() as usize;
+    if length > max_bytes {
+        return Err(Error::BodyTooLarge { limit: max_bytes, actual: length });
+    }
+    Ok(Some(bytes.to_vec()))
+}
+
+/// A `Uint8Array` over the bytes of a buffer or view, sharing its memory (no copy).
+fn byte_view(value: &JsValue) -> Option<Uint8Array> {
+    if let Some(buffer) = value.dyn_ref::<ArrayBuffer>() {
+        return Some(Uint8Array::new(buffer));
+    }
+    // `isView` is false for a Proxy, whose typed-array getters would throw.
+    if !ArrayBuffer::is_view(value) {
         return None;
-    };
-    (array.length() <= MAX_BYTES).then(|| array.to_vec())
+    }
+    if let Some(bytes) = value.dyn_ref::<Uint8Array>() {
+        return Some(bytes.clone());
+    }
+    // A DataView or another typed array: its window onto its buffer, in bytes. The
+    // getters are read through `Reflect` (caught), as a caller may have replaced them.
+    let number = |name: &str| Reflect::get(value, &name.into()).ok().and_then(|n| n.as_f64());
+    let buffer = Reflect::get(value, &"buffer".into()).ok()?.dyn_into::<ArrayBuffer>().ok()?;
+    let (offset, length) = (number("byteOffset")?, number("byteLength")?);
+    let fits = offset >= 0.0 && length >= 0.0 && offset + length <= f64::from(buffer.byte_length());
+    fits.then(|| Uint8Array::new_with_byte_offset_and_length(&buffer, offset as u32, length as u32))
+}
+
+/// Bytes from an `ArrayBuffer`, a `DataView` or any typed array (a `Buffer` included),
+/// up to 64 KiB (more is refused as `None` before it is copied); `None` for anything else.
+pub(super) fn bytes_arg(value: &JsValue) -> Option<Vec<u8>> {
+    const MAX_BYTES: usize = 64 << 10;
+    view_bytes(value, MAX_BYTES).ok().flatten()
 }
 
 /// UTF-8 bytes already in wasm memory as text, refused as [`text_from_js`] refuses bytes.

@@ -200,6 +200,25 @@ pub(crate) fn verified_json(verified: &VerifiedCallback, options: &VerifyOptions
     serde_json::to_string(&out).map_err(|e| Error::CryptoFailure { reason: format!("result conversion failed: {e}") })
 }
 
+/// The `verification` an `INVALID_CALLBACK` raised after the signature checked carries,
+/// as JSON text: the same shape as a verified callback's (not ambiguous: an ambiguous
+/// body is refused before its shape is read).
+pub(crate) fn genuine_verification_json(
+    genuine: &crate::error::GenuineCallback,
+    options: &VerifyOptions,
+) -> Result<String, Error> {
+    let verification = Verification {
+        timestamp: genuine.timestamp,
+        merchant_id: &genuine.merchant_id,
+        key_index: genuine.key_index,
+        options: OptionsOut::from(options),
+        ambiguous: false,
+        ambiguities: &[],
+    };
+    serde_json::to_string(&verification)
+        .map_err(|e| Error::CryptoFailure { reason: format!("result conversion failed: {e}") })
+}
+
 #[derive(Serialize)]
 struct ErrorOut {
     code: &'static str,

@@ -108,18 +108,20 @@ export interface Ambiguity {
    */
   rule: 'KEY_SEPARATOR' | 'EMPTY_TOP_LEVEL_KEY' | 'VALUE_ENTRY_TEXT' | 'UNREAD_AFTER_TEXT';
 }
+/** How a callback was verified. */
+export interface CallbackVerification {
+  timestamp: number;
+  /** As received: x-access-merchant-id is not covered by the signature. */
+  merchantId: string;
+  keyIndex: number;
+  options: VerifiedOptions;
+  /** True only with `allowAmbiguous`, for a body its signed message does not determine. */
+  ambiguous: boolean;
+  ambiguities: Ambiguity[];
+}
 /** A verified callback: the callback model plus how it was verified. */
 export interface VerifiedCallback extends Callback {
-  verification: {
-    timestamp: number;
-    /** As received: x-access-merchant-id is not covered by the signature. */
-    merchantId: string;
-    keyIndex: number;
-    options: VerifiedOptions;
-    /** True only with `allowAmbiguous`, for a body its signed message does not determine. */
-    ambiguous: boolean;
-    ambiguities: Ambiguity[];
-  };
+  verification: CallbackVerification;
 }
 /** What `diagnoseCallback` found. */
 export interface Diagnosis {
@@ -150,17 +152,29 @@ export type ErrorCode =
   | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'NO_VERIFYING_KEY' | 'CRYPTO_FAILURE'
   | 'INVALID_AMOUNT' | 'UNKNOWN_CURRENCY' | 'INVALID_CALLBACK' | 'INVALID_RESPONSE'
   | 'AMBIGUOUS_CALLBACK' | 'AMBIGUOUS_REQUEST' | 'MERCHANT_ID_MISMATCH';
-/** Every thrown error is an `Error` with these members. */
-export interface PaymentIntakeError extends Error {
+/** The members of every thrown `PaymentIntakeError`, besides `message` and `name`. */
+export interface PaymentIntakeErrorDetails {
   code: ErrorCode;
-  hint?: string;
-  path?: string;
-  /** AMBIGUOUS_CALLBACK: true, the signature is genuine (the body is still not to be acted on). */
-  verified?: boolean;
-  /** AMBIGUOUS_CALLBACK: the body as received, so nothing is lost. */
-  rawBody?: string;
+  /**
+   * The HTTP status a callback receiver answers: 4xx for what the sender caused, 5xx for
+   * the receiver's own failures (keys, options, arguments), 200 for INVALID_CALLBACK and
+   * AMBIGUOUS_CALLBACK after a genuine signature (acknowledge, keep `body`).
+   */
+  status: number;
+  /** What to do next, where there is a suggestion; never repeated in `message`. */
+  hint?: string | undefined;
+  /** Where the first problem is, e.g. `payment.amount`. */
+  path?: string | undefined;
+  /** INVALID_CALLBACK and AMBIGUOUS_CALLBACK from verifyCallback: true, the signature is genuine. */
+  verified?: boolean | undefined;
+  /** With `verified`: the body as received, so nothing is lost. */
+  body?: string | undefined;
+  /** With `verified` (the same text as `body`). */
+  rawBody?: string | undefined;
+  /** INVALID_CALLBACK with `verified`: how it was verified, as a verified callback carries it. */
+  verification?: CallbackVerification | undefined;
   /** AMBIGUOUS_CALLBACK and AMBIGUOUS_REQUEST: where the signed message does not determine the body. */
-  ambiguities?: Ambiguity[];
+  ambiguities?: Ambiguity[] | undefined;
 }
 "#;
 

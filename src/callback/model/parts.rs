@@ -33,7 +33,7 @@ impl Source {
     pub(crate) fn error(self, path: &str, reason: impl Into<String>) -> Error {
         let (path, reason) = (path.to_owned(), reason.into());
         match self {
-            Source::Callback(_) => Error::InvalidCallback { path, reason },
+            Source::Callback(_) => Error::InvalidCallback { path, reason, verified: None },
             Source::Response => Error::InvalidResponse { path, reason },
         }
     }

@@ -5,9 +5,11 @@
 use js_sys::{Function, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use super::super::gateway::{members, nested_canonical_options, text_from_js};
+use super::super::gateway::{
+    is_array, is_plain_prototype, members, nested_canonical_options, object_entries, text_from_js, type_name,
+};
 use super::super::headers::received_headers;
-use super::super::js::{js_error, now_seconds, object, to_js};
+use super::super::js::{callback_error, js_error, now_seconds, object, to_js};
 use super::super::keys::verifying_keys;
 use super::super::options::{native_chosen, verify_fields, NativeRsa};
 use super::super::shapes::{verified_json, DiagnosisOut};
@@ -63,8 +65,10 @@ pub fn prepare_callback(
     } else {
         match prepared.finish(&text, &options).and_then(|verified| verified_json(&verified, &options)) {
             Ok(json) => JsValue::from(json),
-            Err(error) if native => js_error(error),
-            Err(error) => return Err(js_error(error)),
+            // prepareCallback leaves the RSA check to its caller: not verified yet.
+            Err(error) if rsa == NativeRsa::Prepare && prepared.rsa_pending => js_error(unverified(error)),
+            Err(error) if native => callback_error(error, &options),
+            Err(error) => return Err(callback_error(error, &options)),
         }
     };
     let data = || Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_slice());
@@ -90,6 +94,14 @@ pub fn prepare_callback(
     ]))
 }
 
+/// An error raised before any RSA check, without the genuine body it would carry after one.
+fn unverified(error: Error) -> Error {
+    match error {
+        Error::InvalidCallback { path, reason, .. } => Error::InvalidCallback { path, reason, verified: None },
+        other => other,
+    }
+}
+
 fn signature_bytes(signature: &[u8]) -> JsValue {
     Uint8Array::from(signature).into()
 }
@@ -102,7 +114,8 @@ pub fn finish_callback(raw_body: JsValue, headers: JsValue, key_index: u32, opti
     let (options, _) = verify_options(&options, NativeRsa::Available).map_err(js_error)?;
     let headers = received_headers(&headers).map_err(js_error)?;
     let text = raw_body_text(&raw_body, &options.limits).map_err(js_error)?;
-    let verified = callback::read_verified(&text, &headers, key_index as usize, &options).map_err(js_error)?;
+    let verified = callback::read_verified(&text, &headers, key_index as usize, &options)
+        .map_err(|error| callback_error(error, &options))?;
     verified_json(&verified, &options).map_err(js_error)
 }
 
@@ -138,9 +151,22 @@ fn raw_body_text(raw_body: &JsValue, limits: &Limits) -> Result<String, Error> {
     match text_from_js(raw_body, limits.max_bytes)? {
         Some(text) => Ok(text),
         None if raw_body.is_undefined() || raw_body.is_null() => Ok(String::new()),
+        // A plain object or array: a framework parsed the JSON (`{}`: its parser skipped it).
+        None if is_parsed_json(raw_body) => {
+            let empty = !is_array(raw_body).unwrap_or(false) && object_entries(raw_body).is_ok_and(|e| e.is_empty());
+            Err(Error::RawBodyParsed { empty })
+        }
         None => Err(Error::InvalidArgument {
             name: "rawBody".into(),
-            reason: "must be the raw body as a string or bytes, not a parsed object".into(),
+            reason: format!(
+                "must be the raw body as a string or bytes (Buffer, Uint8Array, ArrayBuffer, DataView), not {}",
+                type_name(raw_body)
+            ),
         }),
     }
+}
+
+/// Whether a value looks like what a JSON body parser gives: an array or a plain object.
+fn is_parsed_json(value: &JsValue) -> bool {
+    value.is_object() && (is_array(value).unwrap_or(false) || is_plain_prototype(value).unwrap_or(false))
 }
