@@ -712,6 +712,62 @@ mod tests {
     }
 
     #[test]
+    fn every_code_has_a_status_and_only_our_own_failures_are_5xx() {
+        let sender = [
+            ErrorCode::InvalidJson,
+            ErrorCode::BodyNotObject,
+            ErrorCode::BodyTooLarge,
+            ErrorCode::BodyTooDeep,
+            ErrorCode::DuplicateKey,
+            ErrorCode::InvalidNumber,
+            ErrorCode::InvalidTimestamp,
+            ErrorCode::MissingHeader,
+            ErrorCode::InvalidHeader,
+            ErrorCode::InvalidPublicKey,
+            ErrorCode::InvalidSignature,
+            ErrorCode::TimestampOutOfTolerance,
+            ErrorCode::MerchantIdMismatch,
+        ];
+        let genuine = [ErrorCode::InvalidCallback, ErrorCode::AmbiguousCallback];
+        for code in ErrorCode::ALL {
+            let status = code.http_status();
+            if sender.contains(&code) {
+                assert!((400..500).contains(&status), "{code}: {status}");
+            } else if genuine.contains(&code) {
+                assert_eq!(status, 200, "{code}");
+            } else {
+                assert!((500..600).contains(&status), "{code}: {status}");
+            }
+        }
+        assert_eq!(ErrorCode::InvalidSignature.http_status(), 401);
+        assert_eq!(ErrorCode::BodyTooLarge.http_status(), 413);
+        let error = Error::CanonicalTooLarge { limit: 1, actual: 2 };
+        assert_eq!(error.status(), 413);
+    }
+
+    #[test]
+    fn a_genuine_invalid_callback_says_so_and_keeps_the_hint_out_of_the_message() {
+        let genuine = GenuineCallback { raw_body: "{}".into(), timestamp: 1, merchant_id: "m".into(), key_index: 0 };
+        let verified = Error::InvalidCallback {
+            path: "payment_info.amount".into(),
+            reason: "must be an integer, found a string".into(),
+            verified: Some(Box::new(genuine)),
+        };
+        let text = verified.to_string();
+        assert_eq!(
+            text,
+            "Callback signature is genuine, but the body is not the spec's callback: \
+             payment_info.amount must be an integer, found a string"
+        );
+        let hint = verified.hint().expect("a hint");
+        assert!(!text.contains(hint));
+        let unverified =
+            Error::InvalidCallback { path: String::new(), reason: "must be a JSON object".into(), verified: None };
+        assert_eq!(unverified.to_string(), "Callback body is not the spec's callback: the body must be a JSON object");
+        assert_eq!(unverified.hint(), None);
+    }
+
+    #[test]
     fn spec_wording_is_kept() {
         let e = Error::InvalidPublicKey { hint: "x".into() };
         assert!(e.to_string().starts_with("Invalid public key"));
