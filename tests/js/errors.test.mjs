@@ -1,0 +1,223 @@
+// Errors a receiver can act on (issue 15): PaymentIntakeError with a status per code,
+// a genuine callback of an unexpected shape that keeps everything needed to keep it,
+// raw bodies of every byte type, and the message for a body a framework parsed.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { cjs, esm as api, pkgDir, readKey, readVectors, root } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const glue = require(path.join(pkgDir, 'node', 'payment_intake.js'));
+
+const TS = 1700000000;
+const key = api.SigningKey.fromPem(readKey('keys/rsa2048.pkcs8.pem'));
+const publicKey = api.VerifyingKey.fromPem(readKey('keys/rsa2048.public.pem'));
+const goodBody = readVectors('callbacks.json').cases.find((c) => c.expect === 'ok').body;
+// The service's callback with the amount as a string: genuine, but not the model's shape.
+const oddBody = goodBody.replace('"amount": 150000,', '"amount": "150000",');
+assert.notEqual(oddBody, goodBody);
+const signed = (body) => api.signRequest(body, key, { merchantId: 'merchant-1', timestamp: TS });
+
+/** The error `fn` throws (or its promise rejects with). */
+async function caught(fn) {
+  try {
+    await fn();
+  } catch (error) {
+    return error;
+  }
+  assert.fail('did not throw');
+}
+
+describe('status', () => {
+  const statuses = new Map(glue.errorCodes().map((code, i) => [code, glue.__errorStatuses()[i]]));
+
+  test('every code of errorCodes() has a status: 4xx from the sender, 5xx ours, 200 for a genuine callback', () => {
+    assert.deepEqual([...statuses.keys()].sort(), [...api.errorCodes()].sort());
+    const sender = ['INVALID_SIGNATURE', 'INVALID_PUBLIC_KEY', 'INVALID_TIMESTAMP', 'TIMESTAMP_OUT_OF_TOLERANCE', 'INVALID_HEADER', 'MISSING_HEADER', 'INVALID_JSON', 'BODY_NOT_OBJECT', 'DUPLICATE_KEY', 'BODY_TOO_DEEP', 'BODY_TOO_LARGE', 'INVALID_NUMBER', 'MERCHANT_ID_MISMATCH'];
+    for (const [code, status] of statuses) {
+      if (sender.includes(code)) assert.ok(status >= 400 && status < 500, `${code}: ${status}`);
+      else if (['INVALID_CALLBACK', 'AMBIGUOUS_CALLBACK'].includes(code)) assert.equal(status, 200, code);
+      else assert.ok(status >= 500 && status < 600, `${code}: ${status}`);
+    }
+  });
+
+  test("the README's error table gives each code its status", () => {
+    const section = fs.readFileSync(path.join(root, 'README.md'), 'utf8').split(/^## Error codes$/m)[1].split(/^## /m)[0];
+    const rows = [...section.matchAll(/^\| `([A-Z_]+)` \| (\d+) \|/gm)];
+    assert.equal(rows.length, statuses.size);
+    for (const [, code, status] of rows) assert.equal(Number(status), statuses.get(code), code);
+  });
+
+  test('thrown errors carry the status of their code, from the wasm and from the JS core', async () => {
+    const { headers } = signed(goodBody);
+    const bad = await caught(() => api.verifyCallback(goodBody, { ...headers, 'x-access-signature': headers['x-access-signature'].replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) }, publicKey));
+    assert.equal(bad.code, 'INVALID_SIGNATURE');
+    assert.equal(bad.status, 401);
+    const stale = await caught(() => api.verifyCallback(goodBody, headers, publicKey, { toleranceSeconds: 60, now: TS + 7200 }));
+    assert.equal(stale.code, 'TIMESTAMP_OUT_OF_TOLERANCE');
+    assert.equal(stale.status, 401);
+    const freed = api.SigningKey.generate();
+    freed.free();
+    const fromJs = await caught(() => api.signRequest('{}', freed, { merchantId: 'm' }));
+    assert.equal(fromJs.code, 'INVALID_ARGUMENT');
+    assert.equal(fromJs.status, statuses.get('INVALID_ARGUMENT'));
+    for (const error of [bad, stale, fromJs]) {
+      assert.ok(error instanceof api.PaymentIntakeError && error instanceof Error, error.code);
+      assert.ok(api.isPaymentIntakeError(error));
+      assert.equal(error.name, 'PaymentIntakeError');
+    }
+    assert.equal(api.isPaymentIntakeError(new Error('x')), false);
+    assert.equal(api.isPaymentIntakeError({ name: 'PaymentIntakeError', code: 'INVALID_JSON' }), false);
+    assert.equal(api.isPaymentIntakeError(null), false);
+  });
+});
+
+describe('a genuine callback whose shape is not the model', () => {
+  const { headers } = signed(oddBody);
+  const entries = [
+    ['import verifyCallback', () => api.verifyCallback(oddBody, headers, publicKey)],
+    ['import verifyCallback backend wasm', () => api.verifyCallback(oddBody, headers, publicKey, { backend: 'wasm' })],
+    ['import verifyCallbackAsync', () => api.verifyCallbackAsync(Buffer.from(oddBody), headers, [publicKey])],
+    ['require verifyCallback', () => cjs.verifyCallback(oddBody, headers, readKey('keys/rsa2048.public.pem'))],
+    ['verifyCallbackRequest', () => api.verifyCallbackRequest(new Request('http://localhost/cb', { method: 'POST', headers, body: oddBody }), publicKey)],
+  ];
+  for (const [label, verify] of entries) {
+    test(`${label}: INVALID_CALLBACK, verified, with the body, the path and the verification`, async () => {
+      const error = await caught(verify);
+      assert.equal(error.code, 'INVALID_CALLBACK');
+      assert.equal(error.status, 200);
+      assert.equal(error.verified, true);
+      assert.equal(error.body, oddBody);
+      assert.equal(error.path, 'payment_info.amount');
+      assert.equal(error.verification.timestamp, TS);
+      assert.equal(error.verification.merchantId, 'merchant-1');
+      assert.equal(error.verification.keyIndex, 0);
+      assert.equal(error.verification.ambiguous, false);
+      assert.equal(error.message, "Callback signature is genuine, but the body is not the spec's callback: payment_info.amount must be an integer, found a string");
+      assert.ok(error.hint.includes('200'));
+      assert.ok(!error.message.includes(error.hint));
+      assert.ok(api.isPaymentIntakeError(error));
+    });
+  }
+
+  test('prepareCallback checks no RSA signature: its callbackError is not verified', () => {
+    const prepared = api.prepareCallback(oddBody, headers, publicKey);
+    assert.equal(prepared.callbackError.code, 'INVALID_CALLBACK');
+    assert.equal(prepared.callbackError.path, 'payment_info.amount');
+    assert.equal(prepared.callbackError.verified, undefined);
+    assert.equal(prepared.callbackError.body, undefined);
+  });
+
+  test('a forged body of the same shape is INVALID_SIGNATURE, never verified', async () => {
+    const forged = oddBody.replace('"150000"', '"150001"');
+    const error = await caught(() => api.verifyCallback(forged, headers, publicKey));
+    assert.equal(error.code, 'INVALID_SIGNATURE');
+    assert.equal(error.verified, undefined);
+    assert.equal(error.body, undefined);
+  });
+
+  test('parseCallback of the same body: INVALID_CALLBACK, not verified', async () => {
+    const error = await caught(() => api.parseCallback(oddBody));
+    assert.equal(error.code, 'INVALID_CALLBACK');
+    assert.equal(error.verified, undefined);
+    assert.equal(error.path, 'payment_info.amount');
+  });
+});
+
+describe('raw bodies', () => {
+  const { headers } = signed(goodBody);
+  const bytes = Buffer.from(goodBody);
+  // The body in the middle of a larger buffer, so that a view's offset and length matter.
+  const padded = new Uint8Array(bytes.length + 16).fill(0x20);
+  padded.set(bytes, 8);
+  const window = (View, unit = 1) => new View(padded.buffer, 8, bytes.length / unit);
+  const forms = {
+    ArrayBuffer: new Uint8Array(bytes).buffer,
+    DataView: new DataView(padded.buffer, 8, bytes.length),
+    'Uint8Array window': window(Uint8Array),
+    Int8Array: window(Int8Array),
+    Uint8ClampedArray: window(Uint8ClampedArray),
+    'Buffer slice': Buffer.from(padded.buffer, 8, bytes.length),
+  };
+  if (bytes.length % 2 === 0) forms.Uint16Array = new Uint16Array(new Uint8Array(bytes).buffer);
+  for (const [name, body] of Object.entries(forms)) {
+    test(`${name}: read as its exact bytes by every function that reads a body`, async () => {
+      assert.equal(api.verifyCallback(body, headers, publicKey).verification.timestamp, TS);
+      assert.equal((await api.verifyCallbackAsync(body, headers, publicKey)).paymentId, 'order-10045');
+      assert.equal(api.prepareCallback(body, headers, publicKey).keyIndex, 0);
+      assert.equal(api.diagnoseCallback(body, headers, [publicKey]).matched, true);
+      assert.equal(api.canonicalMessage(body, TS), api.canonicalMessage(goodBody, TS));
+      assert.deepEqual(api.canonicalEntries(body), api.canonicalEntries(goodBody));
+      assert.deepEqual(api.parseCallback(body), api.parseCallback(goodBody));
+    });
+  }
+
+  test('only the bytes of the view are read', async () => {
+    const after = new Uint8Array(padded);
+    after[8 + bytes.length] = 0x78; // an 'x' right after the view
+    assert.equal(api.verifyCallback(new DataView(after.buffer, 8, bytes.length), headers, publicKey).paymentId, 'order-10045');
+    const longer = new Uint8Array(after.buffer, 8, bytes.length + 1);
+    assert.equal((await caught(() => api.verifyCallback(longer, headers, publicKey))).code, 'INVALID_JSON');
+    const shorter = new DataView(padded.buffer, 8, bytes.length - 1);
+    assert.equal((await caught(() => api.verifyCallback(shorter, headers, publicKey))).code, 'INVALID_JSON');
+  });
+
+  for (const [label, parsed, empty] of [
+    ['an empty object (express.raw() without its type)', {}, true],
+    ['a parsed callback (express.json(), Fastify)', JSON.parse(goodBody), false],
+    ['a parsed array', [], false],
+  ]) {
+    test(`${label}: INVALID_ARGUMENT saying a framework parsed it, with how to get the raw body`, async () => {
+      for (const verify of [api.verifyCallback, api.verifyCallbackAsync, api.prepareCallback, api.diagnoseCallback]) {
+        const error = await caught(() => verify(parsed, headers, publicKey));
+        assert.equal(error.code, 'INVALID_ARGUMENT');
+        assert.match(error.message, empty ? /empty object/ : /parsed/);
+        assert.match(error.message, /before verification/);
+        for (const way of ["express.raw({ type: 'application/json' })", "parseAs: 'buffer'", 'request.arrayBuffer()', 'verifyCallbackRequest']) {
+          assert.ok(error.hint.includes(way), `${way} in ${error.hint}`);
+        }
+        assert.ok(!error.message.includes(error.hint));
+      }
+    });
+  }
+
+  test('a value that is not a body at all says what it is', async () => {
+    const error = await caught(() => api.verifyCallback(new Map(), headers, publicKey));
+    assert.equal(error.code, 'INVALID_ARGUMENT');
+    assert.match(error.message, /string or bytes/);
+  });
+});
+
+describe('verifyCallbackRequest', () => {
+  const { headers } = signed(goodBody);
+
+  test('verifies a Fetch Request from its headers and body bytes', async () => {
+    const request = new Request('http://localhost/cb', { method: 'POST', headers, body: goodBody });
+    const callback = await api.verifyCallbackRequest(request, [publicKey], { toleranceSeconds: 60, now: TS });
+    assert.equal(callback.paymentId, 'order-10045');
+    assert.equal(callback.verification.merchantId, 'merchant-1');
+  });
+
+  test('a body already read is refused clearly; a clone verifies', async () => {
+    const request = new Request('http://localhost/cb', { method: 'POST', headers, body: goodBody });
+    const copy = request.clone();
+    await request.text();
+    const error = await caught(() => api.verifyCallbackRequest(request, publicKey));
+    assert.equal(error.code, 'INVALID_ARGUMENT');
+    assert.match(error.message, /already read/);
+    assert.equal((await api.verifyCallbackRequest(copy, publicKey)).paymentId, 'order-10045');
+  });
+
+  test('a tampered body is INVALID_SIGNATURE; something that is not a Request is INVALID_ARGUMENT', async () => {
+    const tampered = new Request('http://localhost/cb', { method: 'POST', headers, body: goodBody.replace('order-10045', 'order-10046') });
+    assert.equal((await caught(() => api.verifyCallbackRequest(tampered, publicKey))).code, 'INVALID_SIGNATURE');
+    for (const notRequest of [undefined, goodBody, {}, { headers }]) {
+      const error = await caught(() => api.verifyCallbackRequest(notRequest, publicKey));
+      assert.equal(error.code, 'INVALID_ARGUMENT');
+      assert.match(error.message, /Fetch Request/);
+    }
+  });
+});
