@@ -66,7 +66,7 @@ pub enum ErrorCode {
     KeyEncrypted,
     /// `KEY_TYPE_UNSUPPORTED`: the key is not RSA.
     KeyTypeUnsupported,
-    /// `KEY_SIZE_UNSUPPORTED`: the RSA modulus is outside 2048..=4096 bits.
+    /// `KEY_SIZE_UNSUPPORTED`: the RSA modulus is outside 2048 to 4096 bits.
     KeySizeUnsupported,
     /// `KEY_EXPONENT_UNSUPPORTED`: the RSA public exponent is unsafe or unusual.
     KeyExponentUnsupported,
@@ -284,6 +284,12 @@ pub enum Error {
         /// What was expected instead.
         expected: &'static str,
     },
+    /// A timestamp above 2^32 seconds (the year 2106): most likely milliseconds, as
+    /// `Date.now()` gives them (`INVALID_TIMESTAMP`, with a hint).
+    TimestampInMilliseconds {
+        /// The timestamp as given.
+        value: String,
+    },
     /// An option has a value outside its documented set (`INVALID_OPTION`).
     InvalidOption {
         /// The option's name.
@@ -324,7 +330,7 @@ pub enum Error {
         /// What the key is instead.
         found: String,
     },
-    /// The RSA modulus is outside 2048..=4096 bits (`KEY_SIZE_UNSUPPORTED`).
+    /// The RSA modulus is outside 2048 to 4096 bits (`KEY_SIZE_UNSUPPORTED`).
     KeySizeUnsupported {
         /// The modulus size, in bits.
         bits: usize,
@@ -434,7 +440,7 @@ impl Error {
             Error::DuplicateKey { .. } => ErrorCode::DuplicateKey,
             Error::InvalidNumber { .. } => ErrorCode::InvalidNumber,
             Error::InvalidBody { .. } => ErrorCode::InvalidBody,
-            Error::InvalidTimestamp { .. } => ErrorCode::InvalidTimestamp,
+            Error::InvalidTimestamp { .. } | Error::TimestampInMilliseconds { .. } => ErrorCode::InvalidTimestamp,
             Error::InvalidOption { .. } => ErrorCode::InvalidOption,
             Error::InvalidArgument { .. } | Error::RawBodyParsed { .. } => ErrorCode::InvalidArgument,
             Error::InvalidKey { .. } | Error::InvalidSecret { .. } => ErrorCode::InvalidKey,
@@ -477,6 +483,9 @@ impl Error {
             Error::DuplicateKey { .. } => Some("send each object key once"),
             Error::InvalidNumber { .. } => Some("pass the body as JSON text, or use an integer of at most 4300 digits"),
             Error::InvalidTimestamp { .. } => Some("send Unix seconds: Math.floor(Date.now() / 1000)"),
+            Error::TimestampInMilliseconds { .. } => {
+                Some("it looks like milliseconds (Date.now()): send seconds, Math.floor(Date.now() / 1000)")
+            }
             Error::AmbiguousCallback { .. } => Some(
                 "the signature is genuine, but the signed message does not determine this body: do not act on it; \
                  fetch the payment's state with the info operation",
@@ -537,6 +546,10 @@ impl fmt::Display for Error {
                 let shown: String = value.chars().take(40).collect();
                 write!(f, "Timestamp must be {expected}, got '{shown}'")
             }
+            Error::TimestampInMilliseconds { value } => {
+                let shown: String = value.chars().take(40).collect();
+                write!(f, "Timestamp '{shown}' is after the year 2106 in Unix seconds")
+            }
             Error::InvalidOption { name, reason } => write!(f, "Canonical option '{name}' {reason}"),
             Error::InvalidArgument { name, reason } => write!(f, "'{name}' {reason}"),
             Error::RawBodyParsed { empty: true } => write!(
@@ -564,10 +577,20 @@ impl fmt::Display for Error {
             }
             Error::MissingHeader { name } => write!(f, "Missing header '{name}'"),
             Error::InvalidHeader { name, reason } => write!(f, "Header '{name}' {reason}"),
-            Error::InvalidPublicKey { hint } => write!(f, "Invalid public key: {hint}"),
-            Error::InvalidSignature { hint } => write!(f, "Invalid signature: {hint}"),
+            // The spec's wording; what to check next is the hint, not repeated here.
+            Error::InvalidPublicKey { .. } => {
+                write!(f, "Invalid public key: x-access-token is not one of the configured keys")
+            }
+            Error::InvalidSignature { .. } => {
+                write!(f, "Invalid signature: it does not verify for this body and timestamp")
+            }
             Error::TimestampOutOfTolerance { skew_seconds, tolerance_seconds } => {
-                write!(f, "Timestamp is {skew_seconds} s from now, outside the tolerance of {tolerance_seconds} s")
+                let (seconds, when) = if *skew_seconds < 0 {
+                    (skew_seconds.unsigned_abs(), "old")
+                } else {
+                    (skew_seconds.unsigned_abs(), "in the future")
+                };
+                write!(f, "Timestamp is {seconds} seconds {when}, outside the tolerance of {tolerance_seconds} seconds")
             }
             Error::NoVerifyingKey => write!(f, "No verifying key was given"),
             Error::CryptoFailure { reason } => write!(f, "Cryptographic operation failed: {reason}"),
@@ -675,6 +698,7 @@ mod tests {
             Error::InvalidNumber { path: text(), text: text() },
             Error::InvalidBody { path: text(), reason: text() },
             Error::InvalidTimestamp { value: text(), expected: "digits" },
+            Error::TimestampInMilliseconds { value: text() },
             Error::InvalidOption { name: text(), reason: text() },
             Error::InvalidArgument { name: text(), reason: text() },
             Error::RawBodyParsed { empty: true },

@@ -219,6 +219,12 @@ pub const MAX_TIMESTAMP_DIGITS: usize = 10;
 /// A timestamp is Unix seconds written in at most 10 ASCII digits, with no
 /// sign, space or leading zero: exactly one text for each number.
 pub fn check_timestamp(timestamp: &str) -> Result<u64> {
+    // Digits worth more than 2^32 seconds (up to 16 of them, a millisecond or microsecond
+    // clock): most likely `Date.now()`, said so.
+    let digits = timestamp.len() <= 16 && !timestamp.is_empty() && timestamp.bytes().all(|b| b.is_ascii_digit());
+    if digits && !timestamp.starts_with('0') && timestamp.parse::<u64>().is_ok_and(|n| n > 1 << 32) {
+        return Err(Error::TimestampInMilliseconds { value: timestamp.to_owned() });
+    }
     parse_timestamp(timestamp, 1, TIMESTAMP_RULE)
 }
 

@@ -70,7 +70,7 @@ fn check_lifetime(body: &Json, country: Option<&str>, findings: &mut Findings) {
             .error(
                 "payment.lifetime",
                 "LIFETIME_OUT_OF_RANGE",
-                format!("payment.lifetime must be {LIFETIME_MIN}..={max} seconds{scope}"),
+                format!("payment.lifetime must be from {LIFETIME_MIN} to {max} seconds{scope}"),
             )
             .with_limit(IssueValue::int(bound))
             .with_actual(actual);

@@ -251,7 +251,7 @@ pub(crate) fn check_range(
         Some(min) if below => min,
         _ => max,
     };
-    let range = min.map_or(format!("at most {max}"), |min| format!("{min}..={max}"));
+    let range = min.map_or(format!("at most {max}"), |min| format!("from {min} to {max}"));
     let actual = match text.parse::<i128>() {
         Ok(value) => IssueValue::int(value),
         Err(_) => IssueValue::text(text),
@@ -323,7 +323,7 @@ pub(crate) fn check_https_url(text: &str) -> Result<(), UrlProblem> {
     if let Some(port) = port {
         let valid = !port.is_empty() && port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit());
         if !valid || !(1..=65535).contains(&port.parse::<u32>().unwrap_or(0)) {
-            return Err(Invalid("its port is not a number 1..=65535"));
+            return Err(Invalid("its port is not a number from 1 to 65535"));
         }
     }
     Ok(())

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
+import { hostileBodies } from './hostile-bodies.mjs';
 import { cjs, esm as api, pkgDir, readKey, readVectors, root } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -218,6 +219,59 @@ describe('verifyCallbackRequest', () => {
       const error = await caught(() => api.verifyCallbackRequest(notRequest, publicKey));
       assert.equal(error.code, 'INVALID_ARGUMENT');
       assert.match(error.message, /Fetch Request/);
+    }
+  });
+});
+
+describe('messages a person can act on', () => {
+  test('a millisecond timestamp is refused with a hint that says so', async () => {
+    for (const sign of [api.signRequest, api.prepareRequest]) {
+      for (const timestamp of [1700000000123, '1700000000123', 2 ** 32 + 1]) {
+        const error = await caught(() => sign('{}', key, { merchantId: 'm', timestamp }));
+        assert.equal(error.code, 'INVALID_TIMESTAMP', String(timestamp));
+        assert.match(error.hint, /milliseconds/);
+        assert.ok(!error.message.includes(error.hint));
+      }
+    }
+    assert.equal(api.signRequest('{}', key, { merchantId: 'm', timestamp: 2 ** 32 }).headers['x-access-timestamp'], String(2 ** 32));
+  });
+
+  test('no error of the vectors, the hostile bodies or the cases above carries Rust or serde wording, or repeats its hint', async () => {
+    const errors = [];
+    const collect = async (fn) => {
+      try {
+        await fn();
+      } catch (error) {
+        errors.push(error);
+      }
+    };
+    const callbacks = readVectors('callbacks.json');
+    const vectorKey = api.VerifyingKey.fromPem(readKey(callbacks.verifying_key));
+    for (const c of callbacks.cases) await collect(() => api.verifyCallback(c.body, c.headers, vectorKey, { now: TS, toleranceSeconds: 600 }));
+    for (const c of readVectors('canonical.json')) await collect(() => api.canonicalMessage(c.body, c.timestamp, c.options));
+    for (const [, body, options] of hostileBodies(1 << 20)) {
+      await collect(() => api.verifyCallback(body, signed('{}').headers, publicKey, options));
+      await collect(() => api.validateRequest('/api/v1/payment/p2p/payin', body));
+    }
+    const { headers } = signed(goodBody);
+    await collect(() => api.verifyCallback(goodBody, headers, publicKey, { toleranceSeconds: 600, now: TS + 7201 }));
+    await collect(() => api.verifyCallback(goodBody, headers, publicKey, { toleranceSeconds: 600, now: TS - 7201 }));
+    await collect(() => api.verifyCallback(oddBody, signed(oddBody).headers, publicKey));
+    await collect(() => api.verifyCallback({}, headers, publicKey));
+    await collect(() => api.signRequest('{}', key, { merchantId: 'm', timestamp: Date.now() }));
+    await collect(() => api.SigningKey.generate(1024));
+    await collect(() => api.parseCallback('{"project_id":1}'));
+    const report = api.validateRequest('/api/v1/payment/p2p/payin', { payment: { amount: 0, lifetime: 5 } });
+    const messages = [...errors.map((e) => e.message), ...report.errors.map((i) => i.message), ...api.issueCodes().map((c) => c.description)];
+    assert.ok(errors.length >= 15, `${errors.length} errors`);
+    const rustisms = [/\.\.=/, /\binvalid type\b/, /\bexpected (?:u|i|f)(?:8|16|32|64|128)\b/, /\bexpected (?:a |an )?(?:string|struct|map|sequence)\b/, /\bs from now\b/, /-\d+ s\b/];
+    for (const message of messages) {
+      for (const pattern of rustisms) assert.doesNotMatch(message, pattern);
+    }
+    for (const error of errors) {
+      assert.ok(api.isPaymentIntakeError(error), error.message);
+      assert.equal(typeof error.status, 'number', error.code);
+      if (error.hint) assert.ok(!error.message.includes(error.hint), `${error.code}: the message repeats the hint`);
     }
   });
 });
