@@ -250,7 +250,23 @@ export interface ValidateOptions {
    */
   allowLoopbackHttp?: boolean;
 }
-export interface BuiltRequest { body: Record<string, unknown>; bodyText: string; report: ValidationReport; }
+/** The body a builder makes (snake_case, as the spec's request body); members left out are absent. */
+export type BuiltRequestBody = {
+  general?: {
+    project_id?: string; payment_id?: string; merchant_callback_url?: string;
+    merchant_success_callback_url?: string; merchant_decline_callback_url?: string; redirect_url?: string;
+  };
+  payment: {
+    method?: string; widget_method?: string; bank_symbol?: string; amount?: number; currency?: string;
+    lifetime?: number; description?: string; extra_param?: string;
+  };
+  sender?: { pan?: string; phone?: string; bank_symbol?: string; card_holder?: string };
+  customer?: {
+    id?: string; ip_address?: string; first_name?: string; last_name?: string; customer_type?: 'ftd' | 'trust';
+    country?: string; language?: string; email?: string; browser?: string; device_type?: string; user_agent?: string;
+  };
+};
+export interface BuiltRequest { body: BuiltRequestBody; bodyText: string; report: ValidationReport; }
 interface PayinCommonInput {
   projectId?: string | undefined; paymentId?: string | undefined;
   merchantCallbackUrl?: string | undefined; merchantSuccessCallbackUrl?: string | undefined; merchantDeclineCallbackUrl?: string | undefined; redirectUrl?: string | undefined;

@@ -127,6 +127,12 @@ const widget: WidgetPayinInput = {
 };
 const builtWidget = buildWidgetPayinRequest(widget);
 const widgetBody: Record<string, unknown> = builtWidget.body;
+const builtAmount: number | undefined = builtWidget.body.payment.amount;
+const builtProject: string | undefined = builtWidget.body.general?.project_id;
+console.log(builtAmount, builtProject);
+// @ts-expect-error -- the built body is typed: an amount is a number
+const builtAmountText: string | undefined = builtWidget.body.payment.amount;
+console.log(builtAmountText);
 signRequest(widgetBody, signingKey, { merchantId: 'merchant-1', options: { padding: false } });
 
 // @ts-expect-error -- misspelled option: projectID is not a PayinInput field
