@@ -375,7 +375,43 @@ fn secret_der(pem: &str) -> Result<Zeroizing<Vec<u8>>> {
 
 /// The label of the (first) PEM block, e.g. `PRIVATE KEY`.
 fn pem_label(pem: &str) -> Result<&str> {
+    if let Some(reason) = not_pem_text(pem) {
+        return Err(invalid(reason.into()));
+    }
     pem::decode_label(pem.as_bytes()).map_err(|e| invalid(format!("not a PEM block ({e})")))
+}
+
+/// What common mistake a text given as PEM (already trimmed) is, and what to pass instead:
+/// an empty string, a file path, a PEM whose line breaks are the two characters `\n`, or
+/// base64 without its PEM armour.
+fn not_pem_text(pem: &str) -> Option<&'static str> {
+    if pem.is_empty() {
+        return Some("the text is empty: pass the key file's contents, e.g. fs.readFileSync(path, 'utf8')");
+    }
+    let armoured = pem.contains("-----BEGIN ");
+    if armoured && pem.contains("\\n") && !pem.contains('\n') {
+        return Some(
+            "the PEM holds the two characters \\n where its line breaks should be (as an environment \
+             variable often does): turn them into line breaks, e.g. pem.replace(/\\\\n/g, '\\n')",
+        );
+    }
+    if armoured {
+        return None;
+    }
+    let one_word = !pem.chars().any(char::is_whitespace);
+    let path_like = pem.contains('/') || pem.contains('\\') || pem.starts_with('.');
+    let named_like_a_file = [".pem", ".key", ".pub", ".crt", ".der", ".txt"].iter().any(|ext| pem.ends_with(ext));
+    if one_word && pem.len() < 4096 && (named_like_a_file || (path_like && pem.contains('.'))) {
+        return Some("this looks like a file path: pass the file's contents, e.g. fs.readFileSync(path, 'utf8')");
+    }
+    let base64 = pem.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/-_=\r\n".contains(&b));
+    if base64 && pem.len() >= 64 {
+        return Some(
+            "this looks like base64 without its PEM armour (a DER key, or an x-access-token, which is the \
+             PEM encoded once more): pass the PEM text with its -----BEGIN and -----END lines",
+        );
+    }
+    None
 }
 
 fn unsupported_label(label: &str) -> Error {
@@ -416,6 +452,24 @@ fn invalid(reason: String) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn common_mistakes_are_named_with_what_to_pass_instead() {
+        let reason = |text: &str| match VerifyingKey::from_pem(text) {
+            Err(Error::InvalidKey { reason }) => reason,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert!(reason("").contains("empty"));
+        assert!(reason("   ").contains("empty"));
+        assert!(reason("./keys/service-public.pem").contains("file path"));
+        assert!(reason("/etc/keys/public.key").contains("file path"));
+        assert!(reason("C:\\keys\\public.pem").contains("file path"));
+        let escaped = "-----BEGIN PUBLIC KEY-----\\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\\n-----END PUBLIC KEY-----";
+        assert!(reason(escaped).contains("line breaks"));
+        let token = "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUlJQklqQU5CZ2txaGtpRzl3MEJBUUVGQUFPQ0FROEFNSUlCQ2dLQ0FRRUE";
+        assert!(reason(token).contains("PEM armour"));
+        assert!(SigningKey::from_pem("private.pem").is_err_and(|e| e.to_string().contains("file path")));
+    }
 
     #[test]
     fn private_material_is_zeroized_on_drop() {

@@ -275,3 +275,22 @@ describe('messages a person can act on', () => {
     }
   });
 });
+
+describe('key errors', () => {
+  const pem = readKey('keys/rsa2048.public.pem');
+  for (const [label, text, says] of [
+    ['an empty string', '', /empty/],
+    ['a file path', 'keys/service-public.pem', /file path/],
+    ['a PEM with literal \\n', pem.trim().replaceAll('\n', '\\n'), /line breaks/],
+    ['a token (the PEM in base64url)', api.VerifyingKey.fromPem(pem).token(), /PEM armour/],
+  ]) {
+    test(`${label}: INVALID_KEY saying what to pass instead`, async () => {
+      for (const read of [(t) => api.VerifyingKey.fromPem(t), (t) => api.SigningKey.fromPem(t)]) {
+        const error = await caught(() => read(text));
+        assert.equal(error.code, 'INVALID_KEY');
+        assert.match(error.message, says);
+        assert.doesNotMatch(error.message, /NUL byte|preamble/);
+      }
+    });
+  }
+});
