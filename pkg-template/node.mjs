@@ -33,10 +33,10 @@ export function initSync() {}
 
 const api = createApi(glue, nodeCrypto);
 export const {
-  HmacKey, SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
-  canonicalSteps, diagnoseCallback, errorCodes, fromMinorUnits, issueCodes, parseCallback, parseInfoResponse,
+  HmacKey, PaymentIntakeError, SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
+  canonicalSteps, diagnoseCallback, errorCodes, fromMinorUnits, isPaymentIntakeError, issueCodes, parseCallback, parseInfoResponse,
   prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, toMinorUnits, validateRequest, verifyCallback,
-  verifyCallbackAsync,
+  verifyCallbackAsync, verifyCallbackRequest,
 } = api;
 // As in ../index.mjs: the default import is `init`, carrying the whole API.
 export default Object.assign(init, api, { init, initSync });

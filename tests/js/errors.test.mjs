@@ -11,7 +11,7 @@ import { hostileBodies } from './hostile-bodies.mjs';
 import { cjs, esm as api, pkgDir, readKey, readVectors, root } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
-const glue = require(path.join(pkgDir, 'node', 'payment_intake.js'));
+const glue = require(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
 
 const TS = 1700000000;
 const key = api.SigningKey.fromPem(readKey('keys/rsa2048.pkcs8.pem'));
