@@ -10,7 +10,8 @@ use crate::json::Json;
 use crate::spec::currency::to_minor_units;
 use crate::spec::limits::LIFETIME_DEFAULT;
 use crate::spec::operations::Operation;
-use crate::validate::{validate_request, ValidationReport};
+use crate::validate::operations::closest;
+use crate::validate::{validate_request, Issue, ValidationReport};
 
 /// Input of [`build_payin_request`] (P2P H2H payin create). Every field is
 /// optional here so a missing one shows in the report as `REQUIRED` at its
@@ -261,6 +262,53 @@ pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json, Val
     Ok(assemble(Operation::WidgetPayinCreate, general, payment, sender, customer))
 }
 
+/// The input members that hold whole numbers; every other member holds text. A test
+/// asserts this against the input structs themselves.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm layer
+const NUMBER_INPUTS: &[&str] = &["amount", "lifetime"];
+
+/// A member of a builder's input that cannot be read. The builder leaves it out of
+/// the body, and the report holds it as an error at the member's name, worded like
+/// the validator's issues, instead of the call throwing.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm layer
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum InputProblem {
+    /// A name that is not a member of the input (`known` are its members).
+    Unknown { name: String, known: &'static [&'static str] },
+    /// A member whose value has the wrong type; `found` names what was given
+    /// ("a string", "a number", …).
+    WrongType { name: String, found: &'static str },
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm layer
+impl InputProblem {
+    fn issue(&self, builder: &str) -> Issue {
+        let (name, code, message) = match self {
+            InputProblem::Unknown { name, known } => {
+                let message = match closest(name, known.iter().copied()) {
+                    Some(meant) => format!("{name} is not a member of the {builder} input; did you mean {meant}?"),
+                    None => format!("{name} is not a member of the {builder} input, so it is not in the body"),
+                };
+                (name, "UNKNOWN_INPUT", message)
+            }
+            InputProblem::WrongType { name, found } => {
+                let expected =
+                    if NUMBER_INPUTS.contains(&name.as_str()) { "a whole number (0 or more)" } else { "a string" };
+                (name, "WRONG_TYPE", format!("{name} must be {expected}, found {found}; it is not in the body"))
+            }
+        };
+        Issue { path: name.clone(), code, message, limit: None, actual: None }
+    }
+}
+
+/// Adds the problems of a builder's input to its report, as errors; `builder` is the
+/// function's name as the caller knows it (`buildPayinRequest`, …).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm layer
+pub(crate) fn report_input_problems(report: &mut ValidationReport, builder: &str, problems: &[InputProblem]) {
+    report.errors.extend(problems.iter().map(|problem| problem.issue(builder)));
+    report.valid = report.errors.is_empty();
+}
+
 /// The body of a payin create from its four parts (empty ones left out), and its report.
 fn assemble(
     operation: Operation,
@@ -289,6 +337,56 @@ mod tests {
                 "currency":"RUB","customerId":"u-1","customerIp":"10.0.0.1","country":"RU"}"#,
         )
         .unwrap()
+    }
+
+    /// Whether `name` takes a whole number in input `T`, asked of `T`'s own `Deserialize`.
+    fn takes_a_number<T: serde::de::DeserializeOwned>(name: &str) -> bool {
+        serde_json::from_value::<T>(serde_json::json!({ name: 1 })).is_ok()
+    }
+
+    #[test]
+    fn the_number_inputs_are_the_structs_own() {
+        for name in crate::wasm::options::struct_fields::<PayinInput>()
+            .iter()
+            .chain(crate::wasm::options::struct_fields::<WidgetPayinInput>())
+        {
+            let number = takes_a_number::<PayinInput>(name) || takes_a_number::<WidgetPayinInput>(name);
+            assert_eq!(NUMBER_INPUTS.contains(name), number, "{name}");
+        }
+    }
+
+    #[test]
+    fn input_problems_are_errors_of_the_report_at_the_member() {
+        let (_, mut report) = build_payin_request(&ru_payin()).unwrap();
+        let problems = [
+            InputProblem::WrongType { name: "amount".into(), found: "a string" },
+            InputProblem::Unknown { name: "customerIP".into(), known: &["customerId", "customerIp", "country"] },
+            InputProblem::Unknown { name: "zzz".into(), known: &["customerId", "customerIp", "country"] },
+        ];
+        report_input_problems(&mut report, "buildPayinRequest", &problems);
+        assert!(!report.valid);
+        let found: Vec<(&str, &str, &str)> =
+            report.errors.iter().map(|issue| (issue.path.as_str(), issue.code, issue.message.as_str())).collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "amount",
+                    "WRONG_TYPE",
+                    "amount must be a whole number (0 or more), found a string; it is not in the body"
+                ),
+                (
+                    "customerIP",
+                    "UNKNOWN_INPUT",
+                    "customerIP is not a member of the buildPayinRequest input; did you mean customerIp?"
+                ),
+                (
+                    "zzz",
+                    "UNKNOWN_INPUT",
+                    "zzz is not a member of the buildPayinRequest input, so it is not in the body"
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -166,7 +166,7 @@ impl Issue {
 pub const ISSUE_CODES: &[(&str, &str)] = &[
     ("UNKNOWN_OPERATION", "The operation path is not one of the spec's operation index"),
     ("REQUIRED", "A required field is missing (or null)"),
-    ("WRONG_TYPE", "A field has the wrong JSON type, e.g. an amount written as a string or with a fraction"),
+    ("WRONG_TYPE", "A field (or a member of a builder's input) has the wrong type, e.g. an amount written as a string or with a fraction"),
     ("TOO_LONG", "A string has more characters than its limit (counted in characters, not bytes)"),
     ("TOO_SHORT", "A string is empty where a value is required, or shorter than its minimum"),
     ("PATTERN", "A string does not match its pattern (currency, country, language, phone, extra_param, …)"),
@@ -184,6 +184,7 @@ pub const ISSUE_CODES: &[(&str, &str)] = &[
     ("EMAIL_REQUIRED", "A widget payin in KE, NG or ZA must set customer.email"),
     ("BANK_SYMBOL_NOT_ALLOWED", "sender.bank_symbol pre-selection is only offered in RU and KZ widget payins"),
     ("LIFETIME_OUT_OF_RANGE", "payment.lifetime is outside 300 to 600 seconds (300 to 900 for KZ); a lifetime in a body the spec does not show, outside 300 to 900"),
+    ("UNKNOWN_INPUT", "A member of a builder's input (buildPayinRequest, buildWidgetPayinRequest) that the builder does not know; likely a typo"),
     ("UNKNOWN_FIELD", "Warning: a field the spec does not list for this operation; likely a typo"),
     ("NULL_FIELD", "Warning: an optional field is null; omit it instead"),
     ("COUNTRY_NOT_LISTED", "Warning: the country is not in the spec's availability table"),
@@ -292,7 +293,7 @@ mod tests {
     }
 
     /// [`ISSUE_CODES`] is exactly what the checks can report: every code the
-    /// code of `validate/` writes (its tests and the table itself left out),
+    /// code of `validate/` and the builders write (tests and the table left out),
     /// and the codes of the errors that leave a body unreadable, which are
     /// [`crate::ErrorCode`]s. Each is listed once.
     #[test]
@@ -306,6 +307,8 @@ mod tests {
             include_str!("cross_field.rs"),
             include_str!("operations.rs"),
             include_str!("limits.rs"),
+            // The builders report their input's own mistakes in the same report.
+            include_str!("../request/builders.rs"),
         ];
         let code_shaped = |text: &&str| text.len() > 3 && text.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
         let mut reported = std::collections::BTreeSet::new();

@@ -336,14 +336,23 @@ fn check_value(field: &Field, parent: Option<&str>, value: &Json, path: &mut Str
 
 fn warn_unknown(fields: &[Field], key: &str, prefix: &str, findings: &mut Findings) {
     let path = join(prefix, key);
-    let closest = fields.iter().map(|field| (edit_distance(key, field.name), field.name)).min();
-    let message = match closest {
-        Some((distance, name)) if distance <= 2 => {
-            format!("{path} is not a field of this request; did you mean {}?", join(prefix, name))
-        }
-        _ => format!("{path} is not a field of this request and will likely be ignored or refused"),
+    let message = match closest(key, fields.iter().map(|field| field.name)) {
+        Some(name) => format!("{path} is not a field of this request; did you mean {}?", join(prefix, name)),
+        None => format!("{path} is not a field of this request and will likely be ignored or refused"),
     };
     findings.warning(&path, "UNKNOWN_FIELD", message);
+}
+
+/// The name among `names` that `key` most likely meant (at most two edits away), for
+/// "did you mean" hints; the one rule for them. ASCII letter case counts least: `customerIP`
+/// means `customerIp`, not `customerId`.
+pub(crate) fn closest<'a>(key: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let folded = key.to_ascii_lowercase();
+    names
+        .map(|name| (edit_distance(&folded, &name.to_ascii_lowercase()), edit_distance(key, name), name))
+        .min()
+        .filter(|(distance, _, _)| *distance <= 2)
+        .map(|(_, _, name)| name)
 }
 
 /// Levenshtein distance in characters, for "did you mean" hints.

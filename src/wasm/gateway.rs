@@ -11,13 +11,15 @@
 //! (`options.rs`); text as `String`s; arrays as their items.
 
 use js_sys::{Array, ArrayBuffer, Function, JsString, Reflect, Uint8Array};
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::options::{self, Member, Members, ShapeError};
+use super::options::{self, Member, ShapeError};
 use crate::error::Error;
+use crate::json::MAX_SAFE_INTEGER;
 use crate::profile::Profile;
+use crate::request::builders::InputProblem;
 
 #[wasm_bindgen]
 extern "C" {
@@ -263,6 +265,68 @@ fn entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>, ShapeError> {
     object_entries(value).map_err(|_| ShapeError::Throws)
 }
 
+/// A builder's input (`buildPayinRequest`, …): what `T` reads of the members it knows,
+/// and the problems of the others (unknown names, values of the wrong type), which the
+/// builder reports at their names instead of throwing. A value that is not a plain
+/// object, or that throws when read, is still refused.
+pub(super) fn builder_input<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<(T, Vec<InputProblem>), Error> {
+    let (kept, problems) = input_members(value, what, options::struct_fields::<T>(), reads_as::<T>)?;
+    // Every member kept was read alone, so this does not fail; if it did, no serde
+    // wording reaches the caller.
+    let input = serde_wasm_bindgen::from_value(kept)
+        .map_err(|_| Error::InvalidArgument { name: what.into(), reason: "could not be read".into() })?;
+    Ok((input, problems))
+}
+
+/// The non-generic part of [`builder_input`]: the members `reads` accepts, as an
+/// object, and the problems of the others.
+fn input_members(
+    value: &JsValue,
+    what: &str,
+    known: &'static [&'static str],
+    reads: fn(&Array) -> bool,
+) -> Result<(JsValue, Vec<InputProblem>), Error> {
+    let refused = |e: ShapeError| e.into_argument_error(what, known);
+    if value.is_undefined() || value.is_null() {
+        return Err(refused(ShapeError::NotObject));
+    }
+    let mut problems = Vec::new();
+    let kept = Array::new();
+    for (key, value) in entries(value).map_err(refused)? {
+        let name = String::from(&key);
+        let pair = Array::of2(&key, &value);
+        // An object, function or symbol never reaches serde-wasm-bindgen, whose plain
+        // property gets would let a throwing getter or Proxy trap unwind through wasm.
+        let structured = member(value.clone()).is_structured();
+        if !known.contains(&name.as_str()) {
+            problems.push(InputProblem::Unknown { name, known });
+        } else if !structured && reads(&pair) {
+            kept.push(&pair);
+        } else {
+            problems.push(InputProblem::WrongType { name, found: found_in_input(&value) });
+        }
+    }
+    let object = js_object_from_entries(&kept).map_err(|_| refused(ShapeError::Throws))?;
+    Ok((object, problems))
+}
+
+/// Whether `T` reads an object of the one member `pair`.
+fn reads_as<T: DeserializeOwned>(pair: &Array) -> bool {
+    js_object_from_entries(&Array::of1(pair)).is_ok_and(|object| serde_wasm_bindgen::from_value::<T>(object).is_ok())
+}
+
+/// What an input member that `T` does not read holds, in messages.
+fn found_in_input(value: &JsValue) -> &'static str {
+    match value.as_f64() {
+        Some(n) if !n.is_finite() => "a number that is not finite",
+        Some(n) if n.fract() != 0.0 => "a number with a fraction",
+        Some(n) if n < 0.0 => "a negative number",
+        Some(n) if n > MAX_SAFE_INTEGER as f64 => "a number too large to be exact",
+        Some(_) => "a number",
+        None => type_name(value),
+    }
+}
+
 /// The profile options (`{ profile, falsy, booleans, padding, order, numbers, digest,
 /// token, signatureEncoding }`), from a JS value.
 pub(super) fn canonical_options(value: &JsValue) -> Result<Profile, Error> {
@@ -278,77 +342,5 @@ pub(super) fn nested_canonical_options(member: &Member<JsValue>) -> Result<Profi
         Member::Other(_, value) => canonical_options(value),
         member if member.is_absent() => Ok(Profile::SPEC),
         _ => options::canonical_shape::<JsValue>(Err(ShapeError::NotObject)).map(|_| Profile::SPEC),
-    }
-}
-
-/// A data-only copy of a builder's input for serde-wasm-bindgen, which reads members
-/// with plain property gets (a throwing getter or Proxy trap would unwind through
-/// wasm) and writes any object it does not expect into its error message with code
-/// that reads the object again. Each member is read once, through [`members`]; the
-/// names come from the input's own `Deserialize` impl, so the list never drifts.
-pub(super) fn plain_input<'de, T: Deserialize<'de>>(value: &JsValue, what: &str) -> Result<JsValue, Error> {
-    let known = struct_fields::<T>();
-    if value.is_undefined() || value.is_null() {
-        return Ok(value.clone());
-    }
-    let refused = |e: ShapeError| e.into_argument_error(what, known);
-    let pairs = entries(value).map_err(refused)?;
-    let list = pairs.iter().map(|(key, value)| (String::from(key), member(value.clone()))).collect();
-    Members::new(list, known, &[]).map_err(refused)?;
-    let copy = Array::new();
-    for (key, member) in pairs {
-        copy.push(&Array::of2(&key, &member));
-    }
-    js_object_from_entries(&copy).map_err(|_| refused(ShapeError::Throws))
-}
-
-/// The member names serde expects for a struct, as renamed (e.g. camelCase): read
-/// from the struct's own `Deserialize` impl.
-fn struct_fields<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
-    let mut fields: &'static [&'static str] = &[];
-    let _ = T::deserialize(FieldCapture(&mut fields));
-    fields
-}
-
-struct FieldCapture<'a>(&'a mut &'static [&'static str]);
-
-/// Ends the capture as soon as the fields are known.
-#[derive(Debug)]
-struct CaptureDone;
-
-impl std::fmt::Display for CaptureDone {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("field capture")
-    }
-}
-
-impl std::error::Error for CaptureDone {}
-
-impl serde::de::Error for CaptureDone {
-    fn custom<T: std::fmt::Display>(_: T) -> Self {
-        CaptureDone
-    }
-}
-
-impl<'de> serde::Deserializer<'de> for FieldCapture<'_> {
-    type Error = CaptureDone;
-
-    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, CaptureDone> {
-        Err(CaptureDone)
-    }
-
-    fn deserialize_struct<V: serde::de::Visitor<'de>>(
-        self,
-        _: &'static str,
-        fields: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, CaptureDone> {
-        *self.0 = fields;
-        Err(CaptureDone)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
-        unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
     }
 }

@@ -21,7 +21,7 @@
 
 mod cache;
 mod headers;
-mod options;
+pub(crate) mod options;
 mod shapes;
 
 #[cfg(target_arch = "wasm32")]

@@ -257,7 +257,8 @@ describe('an integer ten thousand digits long (and one a million digits long)', 
     rejects('BigInt body value, signRequest', () => sign({ a: big }), 'INVALID_NUMBER');
     rejects('timestamp of ten thousand digits', () => api.canonicalMessage({}, digits), 'INVALID_TIMESTAMP');
     rejects('header timestamp of ten thousand digits', () => verify(goodBody, { ...goodHeaders, 'x-access-timestamp': digits }), 'INVALID_TIMESTAMP');
-    rejects('BigInt builder amount', () => api.buildPayinRequest({ amount: big }), 'INVALID_ARGUMENT');
+    const { report } = accepts('BigInt builder amount', () => api.buildPayinRequest({ amount: big }));
+    assert.deepEqual(report.errors.filter((issue) => issue.path === 'amount').map((issue) => issue.code), ['WRONG_TYPE']);
     rejects('toMinorUnits of ten thousand digits', () => api.toMinorUnits(digits, 'RUB'), 'INVALID_AMOUNT');
   });
 });
@@ -365,13 +366,29 @@ describe('values JSON cannot carry, in JS input', () => {
     }
   });
 
-  test('in builder input: INVALID_ARGUMENT', () => {
+  test('in builder input: the whole input refused (INVALID_ARGUMENT), or each member reported at its name', () => {
     for (const [label, value] of hostileValues()) {
       if (MISSING.has(label)) continue;
       for (const build of [api.buildPayinRequest, api.buildWidgetPayinRequest]) {
-        rejects(`${build.name}(${label})`, () => build(value), 'INVALID_ARGUMENT');
-        rejects(`${build.name}({ amount: ${label} })`, () => build({ amount: value }), 'INVALID_ARGUMENT');
-        rejects(`${build.name}({ paymentId: ${label} })`, () => build({ paymentId: value }), 'INVALID_ARGUMENT');
+        // As the whole input: refused unless it is a plain object that can be read,
+        // whose members are then reported (e.g. the cyclic object's `a` is unknown).
+        let built;
+        let error;
+        try {
+          built = build(value);
+        } catch (thrown) {
+          error = thrown;
+        }
+        assertAlive(`${build.name}(${label})`);
+        if (error) assert.equal(error.code, 'INVALID_ARGUMENT', `${build.name}(${label}): ${describeThrown(error)}`);
+        else assert.equal(built.report.valid, false, `${build.name}(${label}) is reported`);
+        // As a member: never thrown, never in the body, WRONG_TYPE at its name.
+        for (const key of ['amount', 'paymentId']) {
+          const { body, report } = accepts(`${build.name}({ ${key}: ${label} })`, () => build({ [key]: value }));
+          const codes = report.errors.filter((issue) => issue.path === key).map((issue) => issue.code);
+          assert.deepEqual(codes, ['WRONG_TYPE'], `${build.name}({ ${key}: ${label} })`);
+          assert.deepEqual(body, build({}).body, `${build.name}({ ${key}: ${label} }): not in the body`);
+        }
       }
     }
   });
@@ -445,7 +462,9 @@ describe('__proto__ and constructor keys', () => {
     rejects('options with an own __proto__', () => api.canonicalEntries({}, JSON.parse('{"__proto__":{"falsy":"null"}}')), 'INVALID_OPTION');
     rejects('verify options with an own __proto__', () => verify(goodBody, goodHeaders, callbackKey, JSON.parse('{"__proto__":{"maxBodyBytes":1}}')), 'INVALID_ARGUMENT');
     rejects('sign options with an own constructor', () => sign({}, { constructor: 'x' }), 'INVALID_ARGUMENT');
-    rejects('builder input with an own __proto__', () => api.buildPayinRequest(JSON.parse('{"__proto__":{"amount":5}}')), 'INVALID_ARGUMENT');
+    const built = accepts('builder input with an own __proto__', () => api.buildPayinRequest(JSON.parse('{"__proto__":{"amount":5}}')));
+    assert.deepEqual(built.report.errors.filter((issue) => issue.code === 'UNKNOWN_INPUT').map((issue) => issue.path), ['__proto__']);
+    assert.equal(built.body.payment?.amount, undefined, 'the inherited-looking amount is never applied');
     const headers = JSON.parse(`${JSON.stringify(goodHeaders).slice(0, -1)},"__proto__":{"x-access-token":"forged"}}`);
     accepts('headers with an own __proto__ (not one of ours: ignored)', () => verify(goodBody, headers));
     // An options object with a prototype of its own is not a plain object: refused, and

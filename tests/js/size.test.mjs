@@ -14,9 +14,11 @@ import { pkgDir } from './helpers.mjs';
  * Regression budget: the size measured when it was set, plus some room. Set at 256 KiB
  * (229 KiB measured); raised to 280 KiB when HMAC-SHA512 and the sender dialects came in
  * (269.2 KiB measured: SHA-512 alone is about 10 KB of unrolled code before wasm-opt;
- * BENCHMARKS.md, Size, has the breakdown).
+ * BENCHMARKS.md, Size, has the breakdown); raised to 284 KiB when issue 15's error
+ * statuses, key-error recognition, the sandbox's loopback option and builder input
+ * problems in the report came in (280.0 KiB measured; the 100 KiB target is issue 16's).
  */
-export const BUDGET_GZIP_BYTES = 280 * 1024;
+export const BUDGET_GZIP_BYTES = 284 * 1024;
 /** The issue's target. */
 export const TARGET_GZIP_BYTES = 100 * 1024;
 

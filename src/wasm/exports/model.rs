@@ -5,7 +5,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::super::body::{body_from_js, restore_body_json};
-use super::super::gateway::{members, plain_input, string_arg, text_from_js, type_name};
+use super::super::gateway::{builder_input, members, string_arg, text_from_js, type_name};
 use super::super::js::{js_error, to_js};
 use super::super::options::validate_options;
 use super::super::shapes::{availability_rows, issue_code_rows};
@@ -13,7 +13,7 @@ use super::super::JsResult;
 use crate::callback::model as callback_model;
 use crate::error::Error;
 use crate::json::{Json, Limits, MAX_SAFE_INTEGER};
-use crate::request::builders::{self, PayinInput, WidgetPayinInput};
+use crate::request::builders::{self, report_input_problems, PayinInput, WidgetPayinInput};
 use crate::spec::currency as amount;
 use crate::spec::operations::Operation;
 use crate::validate::{self, ValidationReport};
@@ -54,21 +54,23 @@ struct BuiltOut<'a> {
     report: &'a ValidationReport,
 }
 
-fn built(result: crate::error::Result<(Json, ValidationReport)>) -> JsResult<JsValue> {
-    let (body, report) = result.map_err(js_error)?;
+/// Builds with `build` from the caller's input, and reports the input's unreadable
+/// members (unknown names, wrong types) as errors of the report, under `builder`.
+fn built<T: serde::de::DeserializeOwned>(
+    value: JsValue,
+    builder: &str,
+    build: fn(&T) -> crate::error::Result<(Json, ValidationReport)>,
+) -> JsResult<JsValue> {
+    let (input, problems) = builder_input::<T>(&value, "input").map_err(js_error)?;
+    let (body, mut report) = build(&input).map_err(js_error)?;
+    report_input_problems(&mut report, builder, &problems);
     to_js(&BuiltOut { body_text: body.to_json_text(), body: &body, report: &report })
-}
-
-fn input<T: serde::de::DeserializeOwned>(value: JsValue) -> JsResult<T> {
-    let value = plain_input::<T>(&value, "input").map_err(js_error)?;
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| js_error(Error::InvalidArgument { name: "input".into(), reason: format!("is not valid: {e}") }))
 }
 
 /// Builds a P2P payin create body from a flat input, with defaults, and validates it.
 #[wasm_bindgen(js_name = buildPayinRequest, unchecked_return_type = "BuiltRequest")]
 pub fn build_payin_request(#[wasm_bindgen(unchecked_param_type = "PayinInput")] value: JsValue) -> JsResult<JsValue> {
-    built(builders::build_payin_request(&input::<PayinInput>(value)?))
+    built::<PayinInput>(value, "buildPayinRequest", builders::build_payin_request)
 }
 
 /// Builds a widget payin create body from a flat input, with defaults, and validates it.
@@ -76,7 +78,7 @@ pub fn build_payin_request(#[wasm_bindgen(unchecked_param_type = "PayinInput")] 
 pub fn build_widget_payin_request(
     #[wasm_bindgen(unchecked_param_type = "WidgetPayinInput")] value: JsValue,
 ) -> JsResult<JsValue> {
-    built(builders::build_widget_payin_request(&input::<WidgetPayinInput>(value)?))
+    built::<WidgetPayinInput>(value, "buildWidgetPayinRequest", builders::build_widget_payin_request)
 }
 
 /// Exact decimal to minor units: `toMinorUnits('1500.50', 'RUB') === 150050`.
