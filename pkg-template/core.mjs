@@ -440,14 +440,13 @@ function createApi(glue, provider) {
   }
 
   /**
-   * What `verifyCallback` returns once the RSA check passed: the JSON text the wasm gave,
-   * or, for a large body (`null` there), the text `__finishCallback` gives now; an error in
-   * its place is thrown.
+   * What `verifyCallback` returns once the RSA check passed: the JSON text the wasm gave
+   * with the message it checked (from the same one read of the body); an error in its
+   * place is thrown.
    */
-  function verified(result, rawBody, headers, keyIndex, options) {
-    const text = result === null ? glue.__finishCallback(rawBody, headers, keyIndex, options) : result;
-    if (typeof text !== 'string') throw text;
-    return JSON.parse(text);
+  function verified(result) {
+    if (typeof result !== 'string') throw result;
+    return JSON.parse(result);
   }
 
   const syncRsa = provider.sync ? 'available' : 'absent';
@@ -505,7 +504,7 @@ function createApi(glue, provider) {
       }
       if (!ok) throw glue.__signatureMismatch();
     }
-    return verified(result, body, headers, keyIndex, options);
+    return verified(result);
   }
 
   /** `verifyCallback`, with the RSA check off the main thread where the provider can. */
@@ -522,7 +521,7 @@ function createApi(glue, provider) {
       }
       if (!ok) throw glue.__signatureMismatch();
     }
-    return verified(result, body, headers, keyIndex, options);
+    return verified(result);
   }
 
   /**
@@ -530,6 +529,43 @@ function createApi(glue, provider) {
    * headers from `request.headers`, the exact body bytes from `request.arrayBuffer()`. A
    * body already read is refused (INVALID_ARGUMENT): verify first, or pass `request.clone()`.
    */
+  /**
+   * The body of a Fetch `Request`, read from its stream and no further than the limit: a
+   * sender must not make us hold more than `maxBodyBytes` (when a number; else the largest
+   * the options accept, src/wasm/options.rs MAX_BODY_BYTES_CEILING). What is read past the
+   * limit is refused by the wasm as BODY_TOO_LARGE, with the exact limit.
+   */
+  async function requestBytes(request, options) {
+    let limit = 1 << 20;
+    try {
+      const given = options?.maxBodyBytes;
+      if (typeof given === 'number' && given >= 0 && given < limit) limit = given;
+    } catch {
+      // a throwing getter: the wasm reports it when it reads the options
+    }
+    const stream = request.body;
+    if (stream === null) return new Uint8Array(0);
+    if (!isObject(stream) || typeof stream.getReader !== 'function') return request.arrayBuffer();
+    const reader = stream.getReader();
+    const chunks = [];
+    let length = 0;
+    while (length <= limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!(value instanceof Uint8Array)) throw new TypeError('the body stream gave something other than bytes');
+      chunks.push(value);
+      length += value.byteLength;
+    }
+    if (length > limit) await reader.cancel().catch(() => {});
+    const bytes = new Uint8Array(length);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return bytes;
+  }
+
   async function verifyCallbackRequest(request, keys, options) {
     ready();
     let readable = false;
@@ -545,7 +581,7 @@ function createApi(glue, provider) {
     if (request.bodyUsed === true) throw invalidArgument('request', used);
     let body;
     try {
-      body = await request.arrayBuffer();
+      body = await requestBytes(request, options);
     } catch (cause) {
       if (request.bodyUsed === true) throw invalidArgument('request', used);
       throw invalidArgument('request', `could not be read: ${cause?.message ?? cause}`);

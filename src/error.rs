@@ -470,9 +470,14 @@ impl Error {
         self.error_code().as_str()
     }
 
-    /// The HTTP status a callback receiver answers for this error: see [`ErrorCode::http_status`].
+    /// The HTTP status a callback receiver answers for this error: see [`ErrorCode::http_status`],
+    /// except that an `INVALID_CALLBACK` whose signature was not checked (`parseCallback`,
+    /// `prepareCallback` before the caller's RSA check) is 400: nothing says the service sent it.
     pub fn status(&self) -> u16 {
-        self.error_code().http_status()
+        match self {
+            Error::InvalidCallback { verified: None, .. } => 400,
+            _ => self.error_code().http_status(),
+        }
     }
 
     /// A short suggestion of what to do next, where there is one.

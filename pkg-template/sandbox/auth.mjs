@@ -8,17 +8,17 @@
 // INVALID_CALLBACK and AMBIGUOUS_CALLBACK say only that a request is not a callback:
 // the signature was good.
 
-/** Codes verifyCallback throws only after the signature checked. */
+/** Codes verifyCallback throws only after the signature checked (with `verified: true`). */
 const SIGNED_BUT_NOT_A_CALLBACK = new Set(['INVALID_CALLBACK', 'AMBIGUOUS_CALLBACK']);
-/** Codes of a body that cannot be read at all: validation reports them (status "error"). */
+/** Codes of a body that cannot be read at all, thrown before any signature check. */
 const UNREADABLE_BODY = new Set(['INVALID_JSON', 'BODY_NOT_OBJECT', 'BODY_TOO_DEEP', 'DUPLICATE_KEY', 'INVALID_NUMBER', 'INVALID_BODY']);
 /** Requests may be larger than callbacks; the sandbox reads bodies up to this. */
 export const MAX_BODY_BYTES = 1 << 20;
 
 /**
- * Checks a request's signature. Resolves to null when it verifies (or when the body is
- * unreadable, which validation reports), else to `{ description, error }` for a 401:
- * `description` is the spec's 'Invalid signature' or 'Invalid public key'.
+ * Checks a request's signature. Resolves to null when it verifies, else to
+ * `{ status, description, error }`: 400 for a body that cannot be read (so cannot be
+ * checked), otherwise 401 with the spec's 'Invalid signature' or 'Invalid public key'.
  */
 export async function checkRequest(api, { rawBody, headers, merchantId, merchantKey, profile }) {
   try {
@@ -29,10 +29,16 @@ export async function checkRequest(api, { rawBody, headers, merchantId, merchant
     });
     return null;
   } catch (error) {
-    if (SIGNED_BUT_NOT_A_CALLBACK.has(error.code) || UNREADABLE_BODY.has(error.code)) return null;
+    if (SIGNED_BUT_NOT_A_CALLBACK.has(error.code) && error.verified === true) return null;
     if (typeof error.code !== 'string') throw error;
+    // A body that cannot be read has no message to check the signature against: it is
+    // refused as it is (400, status "error"), and nothing is done with it.
+    if (UNREADABLE_BODY.has(error.code)) {
+      return { status: 400, description: `${error.code}: ${error.message}`, error: { code: error.code, message: error.message, hint: error.hint ?? null } };
+    }
     const signature = error.code === 'INVALID_SIGNATURE' || /x-access-signature/.test(error.message);
     return {
+      status: 401,
       description: signature ? 'Invalid signature' : 'Invalid public key',
       error: { code: error.code, message: error.message, hint: error.hint ?? null },
     };

@@ -153,7 +153,7 @@ export async function startSandbox(options = {}) {
   /** A spec operation: signature, validation, then what the operation does. */
   async function operation(path, raw, headers) {
     const refused = await checkRequest(api, { rawBody: raw, headers, merchantId, merchantKey, profile });
-    if (refused) return [401, { status: 'error', sub_status: null, status_description: refused.description, sandbox_error: refused.error }];
+    if (refused) return [refused.status, { status: 'error', sub_status: null, status_description: refused.description, sandbox_error: refused.error }];
     const report = api.validateRequest(path, raw, { allowLoopbackHttp: true });
     const body = report.valid ? JSON.parse(raw.toString('utf8')) : null;
     const warnings = report.warnings.length ? { sandbox_warnings: report.warnings } : {};

@@ -294,30 +294,6 @@ fn hmac_key_index<K: ConfiguredKey>(message: &str, signature: &[u8], keys: &[K])
     found.ok_or_else(signature_mismatch)
 }
 
-/// The model of a callback whose signature was checked elsewhere (a native RSA,
-/// after [`prepare_callback`] of the same body, headers and options): the
-/// body is read again and bound as in [`PreparedCallback::finish`]. For large
-/// bodies, this keeps the model's cost off callbacks whose signature fails.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub fn read_verified(
-    raw_body: &str,
-    headers: &ReceivedHeaders,
-    key_index: usize,
-    options: &VerifyOptions,
-) -> Result<VerifiedCallback> {
-    let prepared = PreparedCallback {
-        body: parse_body(raw_body, &options.limits)?,
-        timestamp: check_callback_timestamp(&headers.timestamp)?,
-        merchant_id: headers.merchant_id.clone(),
-        key_index,
-        message: String::new(),
-        signature: Vec::new(),
-        digest: options.digest,
-        rsa_pending: false,
-    };
-    prepared.finish(raw_body, options)
-}
-
 /// Verifies a callback against the configured key(s), then reads its model
 /// from what the signature covers. The token only selects a configured RSA
 /// key; it is never itself trusted to verify.

@@ -157,7 +157,7 @@ describe('requests whose signed message would not determine them', () => {
   }
 });
 
-describe('a large callback (over 8 KiB) gets its model only after the native signature check', () => {
+describe('a large callback (over 8 KiB): its model from the one read of the body', () => {
   const large = (redirect) => JSON.stringify({ ...callback(redirect), _padding: 'x'.repeat(10_000) });
 
   for (const [name, verify] of PATHS) {

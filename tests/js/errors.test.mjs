@@ -110,6 +110,15 @@ describe('a genuine callback whose shape is not the model', () => {
     assert.equal(prepared.callbackError.path, 'payment_info.amount');
     assert.equal(prepared.callbackError.verified, undefined);
     assert.equal(prepared.callbackError.body, undefined);
+    // Nothing says the service sent it: a receiver answering err.status refuses it.
+    assert.equal(prepared.callbackError.status, 400);
+  });
+
+  test('parseCallback checks no signature: its INVALID_CALLBACK is a 400, not verified', async () => {
+    const error = await caught(() => api.parseCallback(oddBody));
+    assert.equal(error.code, 'INVALID_CALLBACK');
+    assert.equal(error.status, 400);
+    assert.equal(error.verified, undefined);
   });
 
   test('a forged body of the same shape is INVALID_SIGNATURE, never verified', async () => {
@@ -220,6 +229,47 @@ describe('verifyCallbackRequest', () => {
       assert.equal(error.code, 'INVALID_ARGUMENT');
       assert.match(error.message, /Fetch Request/);
     }
+  });
+
+  test('an endless body stream is read no further than the limit, then refused as BODY_TOO_LARGE', async () => {
+    for (const [options, limit] of [[{ maxBodyBytes: 16384 }, 16384], [undefined, 1 << 20]]) {
+      let pulled = 0;
+      const chunk = new Uint8Array(4096).fill(0x20);
+      const body = new ReadableStream({
+        pull(controller) {
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk.slice());
+        },
+      });
+      const request = new Request('http://localhost/cb', { method: 'POST', headers, body, duplex: 'half' });
+      const error = await caught(() => api.verifyCallbackRequest(request, publicKey, options));
+      assert.equal(error.code, 'BODY_TOO_LARGE');
+      assert.equal(error.status, 413);
+      // What a stream's queue holds ahead of the reader is a few chunks at most.
+      assert.ok(pulled <= limit + 4 * chunk.byteLength, `pulled ${pulled} bytes for a limit of ${limit}`);
+    }
+  });
+
+  test('a large genuine callback read from a stream still verifies', async () => {
+    const large = goodBody.replace('"order-10045"', `"order-10045", "padding": "${'x'.repeat(12000)}"`);
+    const signedLarge = signed(large);
+    const request = new Request('http://localhost/cb', { method: 'POST', headers: signedLarge.headers, body: new Blob([large]).stream(), duplex: 'half' });
+    const callback = await api.verifyCallbackRequest(request, publicKey, { maxBodyBytes: 65536 });
+    assert.equal(callback.paymentId, 'order-10045');
+  });
+});
+
+describe('a large callback is read once: changing the caller buffer after the call starts changes nothing', () => {
+  test('verifyCallbackAsync of a 12 KB genuine callback whose bytes are rewritten during the RSA check', async () => {
+    const large = goodBody.replace('"order-10045"', `"order-10045", "padding": "${'x'.repeat(12000)}"`);
+    const { headers } = signed(large);
+    const bytes = new TextEncoder().encode(large);
+    const forged = new TextEncoder().encode(large.replace('"amount": 150000', '"amount": 990000'));
+    assert.equal(forged.length, bytes.length);
+    const pending = api.verifyCallbackAsync(bytes, headers, publicKey, { maxBodyBytes: 65536 });
+    bytes.set(forged); // after the wasm read the body, before the RSA check resolves
+    const callback = await pending;
+    assert.equal(callback.paymentInfo.amount, 150000);
   });
 });
 

@@ -304,6 +304,19 @@ describe('sandbox flows (time scale 100)', () => {
     assert.equal((await call(sandbox, '/api/v1/balance/info', body)).status, 200, 'and the genuine request passes');
   });
 
+  test('a body that cannot be read is refused before anything is done, whatever its signature', async () => {
+    // 1e400 has no exact form: the verifier cannot build the message, so no signature is
+    // checked; such a request must never be served (here: a payin with a made-up signature).
+    const forged = (headers) => ({ ...headers, 'x-access-signature': 'AAAA' });
+    for (const text of ['{"general":{"project_id":"prj_1","payment_id":"forged-1"},"x":1e400}', '{"general":{"project_id":"prj_1"},"general":{}}', '{"general":']) {
+      const r = await call(sandbox, P2P, {}, { tamper: (s) => ({ body: text, headers: forged(s.headers) }) });
+      assert.equal(r.status, 400, text);
+      assert.equal(r.json.status, 'error', text);
+      assert.ok(['INVALID_NUMBER', 'DUPLICATE_KEY', 'INVALID_JSON'].includes(r.json.sandbox_error.code), `${text}: ${r.json.sandbox_error.code}`);
+    }
+    assert.equal(sandbox.payments().some((payment) => payment.paymentId === 'forged-1'), false);
+  });
+
   test('every operation of the index is served at its path; balance and banks in the spec shapes', async () => {
     assert.equal(OPERATIONS.length, 17);
     for (const [i, op] of OPERATIONS.entries()) {

@@ -1,4 +1,4 @@
-//! Verifying callbacks: the private `__prepareCallback`, `__finishCallback`,
+//! Verifying callbacks: the private `__prepareCallback`,
 //! `__diagnoseCallback` and `__signatureMismatch` behind the JS core's
 //! `verifyCallback`, `verifyCallbackAsync`, `prepareCallback` and `diagnoseCallback`.
 
@@ -21,14 +21,10 @@ use crate::error::Error;
 use crate::json::Limits;
 use crate::rsa::pkcs1v15;
 
-/// Bodies up to this size get their model with `__prepareCallback` (a callback is about 1 KB).
-const INLINE_MODEL_MAX_BYTES: usize = 8 << 10;
-
 /// Everything of `verifyCallback` but (with a native RSA) the RSA check, in the same
 /// order with the same errors. Returns `{ message, signature, data, keyIndex, result }`:
-/// `result` is the JSON text `verifyCallback` returns once the signature checks, the
-/// `Error` it would throw then (a verified body without the callback shape), or `null`
-/// for a large body (`__finishCallback` gives it after the check); `keyIndex` picks the
+/// `result` is the JSON text `verifyCallback` returns once the signature checks, or the
+/// `Error` it would throw then (a verified body without the callback shape); `keyIndex` picks the
 /// configured key to verify with. For the native check, `message` is the bytes
 /// RSA-SHA256 verifies (the message's, or its SHA-256 under `digest: 'double'`); for
 /// 'prepare', the message's text, with those bytes in `data`. Both are `undefined` when
@@ -56,20 +52,16 @@ pub fn prepare_callback(
         pkcs1v15::verify_signature_bytes(&prepared.message, &prepared.signature, key, prepared.digest)
             .map_err(js_error)?;
     }
-    // The model, bound to the signed entries; for a native check it is thrown or
-    // returned by the JS core only after the signature has checked, and above
-    // INLINE_MODEL_MAX_BYTES made only then, so a large forged body never costs a model.
-    let deferred = pending && rsa == NativeRsa::Available && text.len() > INLINE_MODEL_MAX_BYTES;
-    let result = if deferred {
-        JsValue::NULL
-    } else {
-        match prepared.finish(&text, &options).and_then(|verified| verified_json(&verified, &options)) {
-            Ok(json) => JsValue::from(json),
-            // prepareCallback leaves the RSA check to its caller: not verified yet.
-            Err(error) if rsa == NativeRsa::Prepare && prepared.rsa_pending => js_error(unverified(error)),
-            Err(error) if native => callback_error(error, &options),
-            Err(error) => return Err(callback_error(error, &options)),
-        }
+    // The model, bound to the signed entries, made from this one read of the body, the
+    // headers and the options; for a native check the JS core throws or returns it only
+    // after the signature has checked. (It is never made from a second read: a caller's
+    // buffer or getter could give other bytes after the check.)
+    let result = match prepared.finish(&text, &options).and_then(|verified| verified_json(&verified, &options)) {
+        Ok(json) => JsValue::from(json),
+        // prepareCallback leaves the RSA check to its caller: not verified yet.
+        Err(error) if rsa == NativeRsa::Prepare && prepared.rsa_pending => js_error(unverified(error)),
+        Err(error) if native => callback_error(error, &options),
+        Err(error) => return Err(callback_error(error, &options)),
     };
     let data = || Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_slice());
     let (message, signature, data) = match (pending, rsa) {
@@ -104,19 +96,6 @@ fn unverified(error: Error) -> Error {
 
 fn signature_bytes(signature: &[u8]) -> JsValue {
     Uint8Array::from(signature).into()
-}
-
-/// After the JS core's own RSA check of what `__prepareCallback` returned with a
-/// `null` result: the JSON text `verifyCallback` returns, or the error it throws
-/// (AMBIGUOUS_CALLBACK, INVALID_CALLBACK).
-#[wasm_bindgen(js_name = __finishCallback, skip_typescript)]
-pub fn finish_callback(raw_body: JsValue, headers: JsValue, key_index: u32, options: JsValue) -> JsResult<String> {
-    let (options, _) = verify_options(&options, NativeRsa::Available).map_err(js_error)?;
-    let headers = received_headers(&headers).map_err(js_error)?;
-    let text = raw_body_text(&raw_body, &options.limits).map_err(js_error)?;
-    let verified = callback::read_verified(&text, &headers, key_index as usize, &options)
-        .map_err(|error| callback_error(error, &options))?;
-    verified_json(&verified, &options).map_err(js_error)
 }
 
 /// The error `verifyCallback` throws when the RSA check fails.
