@@ -195,6 +195,10 @@ pub(super) fn view_bytes(value: &JsValue, max_bytes: usize) -> Result<Option<Vec
 /// A `Uint8Array` over the bytes of a buffer or view, sharing its memory (no copy).
 fn byte_view(value: &JsValue) -> Option<Uint8Array> {
     if let Some(buffer) = value.dyn_ref::<ArrayBuffer>() {
+        // A detached buffer has no bytes, and a view of it could not be made (TypeError).
+        if buffer.byte_length() == 0 {
+            return Some(Uint8Array::new_with_length(0));
+        }
         return Some(Uint8Array::new(buffer));
     }
     // `isView` is false for a Proxy, whose typed-array getters would throw.
@@ -210,6 +214,11 @@ fn byte_view(value: &JsValue) -> Option<Uint8Array> {
     let buffer = Reflect::get(value, &"buffer".into()).ok()?.dyn_into::<ArrayBuffer>().ok()?;
     let (offset, length) = (number("byteOffset")?, number("byteLength")?);
     let fits = offset >= 0.0 && length >= 0.0 && offset + length <= f64::from(buffer.byte_length());
+    // A view of a detached buffer, or past the end of a shrunk resizable one, has no
+    // bytes (its byteLength is 0), and a view of it could not be made (TypeError).
+    if fits && length == 0.0 {
+        return Some(Uint8Array::new_with_length(0));
+    }
     fits.then(|| Uint8Array::new_with_byte_offset_and_length(&buffer, offset as u32, length as u32))
 }
 
@@ -298,12 +307,15 @@ fn input_members(
         // An object, function or symbol never reaches serde-wasm-bindgen, whose plain
         // property gets would let a throwing getter or Proxy trap unwind through wasm.
         let structured = member(value.clone()).is_structured();
+        // serde-wasm-bindgen would turn a lone surrogate into U+FFFD without a word.
+        let lone_surrogate = value.dyn_ref::<JsString>().is_some_and(|text| string_from_js(text).is_none());
         if !known.contains(&name.as_str()) {
             problems.push(InputProblem::Unknown { name, known });
-        } else if !structured && reads(&pair) {
+        } else if !structured && !lone_surrogate && reads(&pair) {
             kept.push(&pair);
         } else {
-            problems.push(InputProblem::WrongType { name, found: found_in_input(&value) });
+            let found = if lone_surrogate { "a string with a lone UTF-16 surrogate" } else { found_in_input(&value) };
+            problems.push(InputProblem::WrongType { name, found });
         }
     }
     let object = js_object_from_entries(&kept).map_err(|_| refused(ShapeError::Throws))?;

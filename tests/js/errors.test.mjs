@@ -259,6 +259,46 @@ describe('verifyCallbackRequest', () => {
   });
 });
 
+describe('a detached or shrunk buffer is read as no bytes: a coded error, never a TypeError', () => {
+  const { headers } = signed(goodBody);
+  /** `wrap(buffer)` made first, then its buffer detached. */
+  const detached = (wrap = (buffer) => buffer) => () => {
+    const buffer = new TextEncoder().encode(goodBody).buffer;
+    const body = wrap(buffer);
+    structuredClone(buffer, { transfer: [buffer] });
+    return body;
+  };
+  const shrunk = () => {
+    const buffer = new ArrayBuffer(64, { maxByteLength: 64 });
+    const view = new DataView(buffer, 0, 64);
+    buffer.resize(8);
+    return view;
+  };
+  const bodies = [
+    ['a detached ArrayBuffer', detached()],
+    ['a DataView of a detached buffer', detached((buffer) => new DataView(buffer))],
+    ['a Uint16Array of a detached buffer', detached((buffer) => new Uint16Array(buffer, 0, 8))],
+    ['a DataView past a shrunk resizable buffer', shrunk],
+  ];
+  for (const [label, body] of bodies) {
+    test(label, async () => {
+      for (const verify of [() => api.verifyCallback(body(), headers, publicKey), () => api.verifyCallbackAsync(body(), headers, publicKey)]) {
+        const error = await caught(verify);
+        assert.ok(api.isPaymentIntakeError(error), `${label}: ${error}`);
+      }
+      // prepareCallback leaves the RSA check to its caller: no bytes give no message of this body.
+      let prepared;
+      try {
+        prepared = api.prepareCallback(body(), headers, publicKey);
+      } catch (error) {
+        assert.ok(api.isPaymentIntakeError(error), `${label}: ${error}`);
+      }
+      if (prepared) assert.notEqual(prepared.message, api.canonicalMessage(goodBody, String(TS)), label);
+      assert.equal(api.verifyCallback(goodBody, headers, publicKey).paymentId, 'order-10045');
+    });
+  }
+});
+
 describe('a large callback is read once: changing the caller buffer after the call starts changes nothing', () => {
   test('verifyCallbackAsync of a 12 KB genuine callback whose bytes are rewritten during the RSA check', async () => {
     const large = goodBody.replace('"order-10045"', `"order-10045", "padding": "${'x'.repeat(12000)}"`);

@@ -512,6 +512,7 @@ describe('builders', () => {
         ['currency', 643, 'a string, found a number'],
         ['customerId', { id: 'u' }, 'a string, found an object'],
         ['country', true, 'a string, found a boolean'],
+        ['customerId', 'a\ud800', 'a string, found a string with a lone UTF-16 surrogate'],
       ];
       for (const [key, value, wording] of cases) {
         const { body, report } = api.buildPayinRequest({ ...P2P_INPUT, [key]: value });
