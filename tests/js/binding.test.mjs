@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { cjs, esm as api, pkgDir, readKey, throwsCode } from './helpers.mjs';
+import { caught, cjs, esm as api, pkgDir, readKey, throwsCode } from './helpers.mjs';
 
 // The browser entry, loaded in Node as backends.test.mjs does (WebCrypto is global in Node 20).
 const web = await import(pathToFileURL(path.join(pkgDir, 'web', 'index.js')).href);
@@ -37,22 +37,13 @@ const PATHS = [
   ['web verifyCallbackAsync (WebCrypto)', (b, h, o) => web.verifyCallbackAsync(b, h, readKey('keys/rsa2048.public.pem'), o)],
 ];
 
-async function refusal(fn) {
-  try {
-    await fn();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('not refused');
-}
-
 describe('a genuine callback that its signed message does not determine', () => {
   const body = JSON.stringify(callback('https://shop.example/back?q=1;status:status:success'));
   const { headers } = signed(body);
 
   for (const [name, verify] of PATHS) {
     test(`${name}: AMBIGUOUS_CALLBACK with verified, rawBody, ambiguities and a hint; allowAmbiguous flags it`, async () => {
-      const error = await refusal(() => verify(body, headers));
+      const error = await caught(() => verify(body, headers));
       assert.ok(error instanceof Error);
       assert.equal(error.code, 'AMBIGUOUS_CALLBACK');
       assert.equal(error.verified, true);
@@ -64,7 +55,7 @@ describe('a genuine callback that its signed message does not determine', () => 
       assert.deepEqual(flagged.verification.ambiguities, error.ambiguities);
       // The signature still decides first.
       const tampered = body.replace('order-7', 'order-8');
-      assert.equal((await refusal(() => verify(tampered, headers))).code, 'INVALID_SIGNATURE');
+      assert.equal((await caught(() => verify(tampered, headers))).code, 'INVALID_SIGNATURE');
     });
   }
 
@@ -167,8 +158,8 @@ describe('a large callback (over 8 KiB): its model from the one read of the body
       const verified = await verify(body, headers);
       assert.equal(verified.paymentId, 'order-7');
       const ambiguous = large('https://x.example/?q;status:status:success');
-      assert.equal((await refusal(() => verify(ambiguous, signed(ambiguous).headers))).code, 'AMBIGUOUS_CALLBACK');
-      assert.equal((await refusal(() => verify(body.replace('order-7', 'order-8'), headers))).code, 'INVALID_SIGNATURE');
+      assert.equal((await caught(() => verify(ambiguous, signed(ambiguous).headers))).code, 'AMBIGUOUS_CALLBACK');
+      assert.equal((await caught(() => verify(body.replace('order-7', 'order-8'), headers))).code, 'INVALID_SIGNATURE');
     });
   }
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { hostileBodies } from './hostile-bodies.mjs';
-import { cjs, esm as api, pkgDir, readKey, readVectors, root } from './helpers.mjs';
+import { caught, cjs, esm as api, pkgDir, readKey, readVectors, root } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const glue = require(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
@@ -21,16 +21,6 @@ const goodBody = readVectors('callbacks.json').cases.find((c) => c.expect === 'o
 const oddBody = goodBody.replace('"amount": 150000,', '"amount": "150000",');
 assert.notEqual(oddBody, goodBody);
 const signed = (body) => api.signRequest(body, key, { merchantId: 'merchant-1', timestamp: TS });
-
-/** The error `fn` throws (or its promise rejects with). */
-async function caught(fn) {
-  try {
-    await fn();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('did not throw');
-}
 
 describe('status', () => {
   const statuses = new Map(glue.errorCodes().map((code, i) => [code, glue.__errorStatuses()[i]]));

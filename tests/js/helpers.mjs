@@ -60,6 +60,16 @@ export function throwsCode(fn, code, message) {
   return caught;
 }
 
+/** The error `fn` throws, or its promise rejects with; fails when it does neither. */
+export async function caught(fn) {
+  try {
+    await fn();
+  } catch (error) {
+    return error;
+  }
+  assert.fail('did not throw');
+}
+
 // ---------------------------------------------------------------------------
 // base64url
 // ---------------------------------------------------------------------------
