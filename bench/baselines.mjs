@@ -137,3 +137,16 @@ export function largeBody(bytes) {
   }
   return body;
 }
+
+/**
+ * The callback check a merchant would write in a few lines from the spec
+ * (the comparison #16 names): JSON.parse, flatten, sort, base64url with
+ * padding, the timestamp, then `crypto.verify` with their own key. It checks
+ * only the signature, and returns the parsed body.
+ */
+export function plainVerifyCallback(crypto, text, headers, publicKey) {
+  const message = plainCanonicalMessage(text, headers['x-access-timestamp']);
+  const signature = Buffer.from(headers['x-access-signature'], 'base64');
+  if (!crypto.verify('sha256', Buffer.from(message), publicKey, signature)) throw new Error('bad signature');
+  return JSON.parse(text);
+}

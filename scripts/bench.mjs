@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 
-import { payinSchema, plainCanonicalMessage, largeBody, payinBody } from '../bench/baselines.mjs';
+import { payinSchema, plainCanonicalMessage, plainVerifyCallback, largeBody, payinBody } from '../bench/baselines.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkgDir = path.join(root, 'pkg');
@@ -142,6 +142,7 @@ for (const [name, text] of [['1 KB', callbackBody], ['100 KB', bigText], ['payin
   }
 }
 if (!crypto.verify('sha256', verifyMessage, publicKeyObject, verifySignature)) throw new Error('the callback vector does not verify');
+plainVerifyCallback(crypto, callbackBody, callbackHeaders, publicKeyObject); // throws unless it accepts the vector
 const { hostileBodies } = await import(pathToFileURL(path.join(root, 'tests', 'js', 'hostile-bodies.mjs')).href);
 const Ajv = require('ajv');
 const addFormats = require('ajv-formats');
@@ -179,6 +180,7 @@ console.log(`${ROUNDS} rounds of ~${BATCH_MS} ms per side (RSA in wasm: longer b
 
 const rawSign = { name: 'crypto.sign (cached KeyObject)', fn: () => crypto.sign('sha256', signMessage, privateKeyObject) };
 const rawVerify = { name: 'crypto.verify (cached KeyObject)', fn: () => crypto.verify('sha256', verifyMessage, publicKeyObject, verifySignature) };
+const plainVerify = { name: 'plain JS verifier (bench/baselines.mjs)', fn: () => plainVerifyCallback(crypto, callbackBody, callbackHeaders, publicKeyObject) };
 const subtleSign = { name: 'WebCrypto sign (cached CryptoKey)', fn: () => subtle.sign(ALG, subtlePrivate, signMessage) };
 const subtleVerify = { name: 'WebCrypto verify (cached CryptoKey)', fn: () => subtle.verify(ALG, subtlePublic, verifySignature, verifyMessage) };
 const wasmSign = { name: "signRequest, backend 'wasm'", fn: () => pi.signRequest(payinText, signingKey, { ...signOptions, backend: 'wasm' }) };
@@ -191,19 +193,21 @@ const rsaMs = Math.max(BATCH_MS, 300);
 const results = [];
 const push = (result) => result && results.push(result);
 console.log('signing and verifying (RSA-2048, PKCS#1 v1.5, SHA-256)');
-push(await compare('Node signRequest (payin body) vs raw crypto.sign', { name: 'signRequest (node:crypto)', fn: () => pi.signRequest(payinText, signingKey, signOptions) }, rawSign, { ms: rsaMs, target: 0.9 }));
-push(await compare('Node verifyCallback (1 KB callback) vs raw crypto.verify', { name: 'verifyCallback (node:crypto)', fn: () => pi.verifyCallback(callbackBody, callbackHeaders, verifyingKey) }, rawVerify, { target: 0.7 }));
+const nodeVerify = { name: 'verifyCallback (node:crypto)', fn: () => pi.verifyCallback(callbackBody, callbackHeaders, verifyingKey) };
+push(await compare('Node signRequest (payin body) vs raw crypto.sign', { name: 'signRequest (node:crypto)', fn: () => pi.signRequest(payinText, signingKey, signOptions) }, rawSign, { ms: rsaMs, target: 0.95 }));
+push(await compare('Node verifyCallback (1 KB callback) vs plain JS verifier', nodeVerify, plainVerify, { target: 1.2 }));
+push(await compare('Node verifyCallback (1 KB callback) vs raw crypto.verify', nodeVerify, rawVerify, { target: 0.7 }));
 push(await compare('pure-wasm signRequest vs raw crypto.sign', wasmSign, rawSign, { ms: rsaMs, target: 0.3 }));
 push(await compare('pure-wasm verifyCallback vs raw crypto.verify', wasmVerify, rawVerify, { ms: rsaMs, target: 0.3 }));
 push(await compare('pure-wasm signRequest vs WebCrypto sign', wasmSign, subtleSign, { ms: rsaMs, asyncBase: true }));
 push(await compare('pure-wasm verifyCallback vs WebCrypto verify', wasmVerify, subtleVerify, { ms: rsaMs, asyncBase: true }));
 
 console.log('\ncanonical message (string in, string out: boundary crossing included)');
-push(await compare('canonicalMessage 1 KB vs plain JS', { name: 'canonicalMessage', fn: () => pi.canonicalMessage(callbackBody, timestamp) }, { name: 'plain JS canonicalizer', fn: () => plainCanonicalMessage(callbackBody, timestamp) }, { target: 2 }));
-push(await compare('canonicalMessage 60 KB vs plain JS', { name: 'canonicalMessage', fn: () => pi.canonicalMessage(bigText, timestamp) }, { name: 'plain JS canonicalizer', fn: () => plainCanonicalMessage(bigText, timestamp) }, { ms: rsaMs, target: 2 }));
+push(await compare('canonicalMessage 1 KB vs plain JS', { name: 'canonicalMessage', fn: () => pi.canonicalMessage(callbackBody, timestamp) }, { name: 'plain JS canonicalizer', fn: () => plainCanonicalMessage(callbackBody, timestamp) }, { target: 2.5 }));
+push(await compare('canonicalMessage 60 KB vs plain JS', { name: 'canonicalMessage', fn: () => pi.canonicalMessage(bigText, timestamp) }, { name: 'plain JS canonicalizer', fn: () => plainCanonicalMessage(bigText, timestamp) }, { ms: rsaMs, target: 3 }));
 
 console.log('\nvalidation of raw JSON text (P2P payin create body)');
-push(await compare('validateRequest vs ajv (JSON.parse + compiled schema, allErrors)', { name: 'validateRequest(path, text)', fn: () => pi.validateRequest(validatePath, payinText) }, { name: 'ajv', fn: () => ajvValidate(JSON.parse(payinText)) }, { target: 1 }));
+push(await compare('validateRequest vs ajv (JSON.parse + compiled schema, allErrors)', { name: 'validateRequest(path, text)', fn: () => pi.validateRequest(validatePath, payinText) }, { name: 'ajv', fn: () => ajvValidate(JSON.parse(payinText)) }, { target: 1.5 }));
 
 console.log('\nhostile bodies up to the default 16 KiB callback limit: valid token, wrong signature (cost against a genuine 1 KB callback)');
 const genuineVerify = { name: 'verifyCallback, genuine 1 KB', fn: () => pi.verifyCallback(callbackBody, callbackHeaders, verifyingKey) };
@@ -286,7 +290,7 @@ for (let i = 0; i < COLD_RUNS; i++) {
   cold.push({ ...JSON.parse(child.stdout), wallMs });
 }
 const coldStart = Object.fromEntries(['importMs', 'firstSignMs', 'totalMs', 'processMs', 'wallMs'].map((k) => [k, stats(cold.map((c) => c[k]))]));
-coldStart.targetMs = 50;
+coldStart.targetMs = 25;
 coldStart.met = coldStart.totalMs.median <= coldStart.targetMs;
 console.log(`cold start (import + key + first sign, in a fresh process, ${COLD_RUNS} runs): median ${coldStart.totalMs.median.toFixed(1)} ms (min ${coldStart.totalMs.min.toFixed(1)}, max ${coldStart.totalMs.max.toFixed(1)}); process wall ${coldStart.wallMs.median.toFixed(0)} ms`);
 
@@ -310,7 +314,7 @@ const table = `| comparison | ours (median) | baseline (median) | ratio (median)
 | --- | ---: | ---: | ---: | :---: | :---: | :---: |
 ${rows.join('\n')}
 | \`.wasm\` size (raw / gzip -9) | ${size.raw.toLocaleString('en-US')} B / **${size.gzip.toLocaleString('en-US')} B** (${(size.gzip / 1024).toFixed(1)} KiB) | | | | ≤ 100 KiB gzip | ${mark(size.met)} |
-| Node cold start: import + key + first sign (fresh process) | **${coldStart.totalMs.median.toFixed(1)} ms** (min ${coldStart.totalMs.min.toFixed(1)}, max ${coldStart.totalMs.max.toFixed(1)}) | | | | ≤ 50 ms | ${mark(coldStart.met)} |
+| Node cold start: import + key + first sign (fresh process) | **${coldStart.totalMs.median.toFixed(1)} ms** (min ${coldStart.totalMs.min.toFixed(1)}, max ${coldStart.totalMs.max.toFixed(1)}) | | | | ≤ 25 ms | ${mark(coldStart.met)} |
 ${diagnoseTimes.map((d) => `| diagnoseCallback, hostile ${d.name} (5 runs) | **${d.ms.median.toFixed(1)} ms** (max ${d.ms.max.toFixed(1)}) | | | | ≤ 1000 ms | ${mark(d.met)} |`).join('\n')}
 ${diagnoseDialect.map((d) => `| diagnoseCallback, ${d.name} (25 runs) | **${d.ms.median.toFixed(2)} ms** (max ${d.ms.max.toFixed(2)}) | | | | < 50 ms | ${mark(d.met)} |`).join('\n')}`;
 
