@@ -71,3 +71,36 @@ export function corsHeaders(origin, allowedOrigin) {
     vary: 'origin',
   };
 }
+
+/**
+ * Why an unsigned /sandbox/ request must be refused, or null. Those endpoints move
+ * payments without a signature, so a page on another site must not reach them: a
+ * request whose `Origin` is not allowed (any loopback origin, or `allowedOrigin`), one
+ * a browser marks `Sec-Fetch-Site: cross-site`, and one addressed to a host name that
+ * is not loopback or the sandbox's own (a DNS-rebinding page) are refused. Tools
+ * such as curl send neither header and are let through.
+ */
+export function crossSiteRefusal(headers, ownHost, allowedOrigin) {
+  const hostName = hostNameOf(headers.host);
+  if (hostName === null || !(LOOPBACK_HOST.test(hostName) || hostName.toLowerCase() === ownHost.toLowerCase())) {
+    return `the Host header '${headers.host ?? ''}' is not the sandbox's own (a page that rebinds a name to loopback is refused)`;
+  }
+  const origin = headers.origin;
+  if (origin !== undefined && origin !== `http://${headers.host}` && !originAllowed(origin, allowedOrigin)) {
+    return `a page at origin '${origin}' may not use the unsigned /sandbox/ endpoints (allowed: loopback origins and allowedOrigin)`;
+  }
+  if (origin === undefined && headers['sec-fetch-site'] === 'cross-site') {
+    return 'a cross-site browser request may not use the unsigned /sandbox/ endpoints';
+  }
+  return null;
+}
+
+/** The host name of a Host header (brackets kept for IPv6), or null when it has none. */
+function hostNameOf(host) {
+  if (typeof host !== 'string' || host === '') return null;
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return null;
+  }
+}

@@ -13,7 +13,7 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 
 import * as api from '../index.mjs';
-import { MAX_BODY_BYTES, checkRequest, corsHeaders } from './auth.mjs';
+import { MAX_BODY_BYTES, checkRequest, corsHeaders, crossSiteRefusal } from './auth.mjs';
 import { CallbackSender } from './callbacks.mjs';
 import { BALANCE, BANKS } from './data.mjs';
 import { CREATE, MoveRefused, ON_PAYMENT, PaymentBook, callbackAddress, callbackBody, infoResponse, publicPayment, statusResponse } from './payments.mjs';
@@ -208,6 +208,8 @@ export async function startSandbox(options = {}) {
       return send(status, body);
     }
     if (pathname === '/sandbox' || pathname.startsWith('/sandbox/')) {
+      const refusal = crossSiteRefusal(req.headers, host.includes(':') ? `[${host}]` : host, allowedOrigin);
+      if (refusal) return send(403, { error: refusal, code: 'CROSS_SITE_REFUSED' });
       const { form, fields } = sandboxFields(req, raw);
       return handleSandbox({ book, method: req.method, pathname, fields, form, send });
     }

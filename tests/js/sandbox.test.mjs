@@ -420,6 +420,34 @@ describe('sandbox flows (time scale 100)', () => {
     const local = await fetch(`${sandbox.url}/sandbox/payments`, { headers: { origin: 'http://localhost:5173' } });
     assert.equal(local.headers.get('access-control-allow-origin'), 'http://localhost:5173');
   });
+
+  test('the unsigned /sandbox/ endpoints refuse other sites: a cross-site form post, Sec-Fetch-Site cross-site, a rebound Host', async () => {
+    const body = p2pBody(receiver);
+    const created = (await call(sandbox, P2P, body)).json;
+    const move = `/sandbox/payments/${created.request_id}/anti-fraud`;
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const raw = (headers) =>
+      new Promise((resolve, reject) => {
+        const req = http.request(`${sandbox.url}${move}`, { method: 'POST', headers: { ...form, ...headers } }, (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        });
+        req.on('error', reject);
+        req.end('');
+      });
+    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { host: 'rebound.example:80' }]) {
+      const res = await raw(headers);
+      assert.equal(res.status, 403, JSON.stringify(headers));
+      assert.equal(res.json.code, 'CROSS_SITE_REFUSED');
+    }
+    const unmoved = await (await fetch(`${sandbox.url}/sandbox/payments/${created.request_id}`)).json();
+    assert.equal(unmoved.status, 'processing', 'a refused post moves nothing');
+    // The sandbox's own page (a loopback origin) still moves it.
+    const own = await fetch(`${sandbox.url}${move}`, { method: 'POST', headers: { ...form, origin: sandbox.url }, body: '', redirect: 'manual' });
+    assert.equal(own.status, 303);
+    assert.equal((await receiver.callback(body.general.payment_id, 'decline')).model.declineReason.code, 'DECLINED_BY_ANTI_FRAUD');
+  });
 });
 
 test('expiry with a time scale: decline "Order cancelled by timeout"', async () => {
