@@ -287,6 +287,9 @@ pub(super) fn builder_input<T: DeserializeOwned>(value: &JsValue, what: &str) ->
     Ok((input, problems))
 }
 
+/// The most members a builder's input may have, unknown ones included.
+const MAX_INPUT_MEMBERS: usize = 256;
+
 /// The non-generic part of [`builder_input`]: the members `reads` accepts, as an
 /// object, and the problems of the others.
 fn input_members(
@@ -299,9 +302,21 @@ fn input_members(
     if value.is_undefined() || value.is_null() {
         return Err(refused(ShapeError::NotObject));
     }
+    let entries = entries(value).map_err(refused)?;
+    // Each unknown member becomes an issue with a "did you mean": an input of a million
+    // members would be a report of a million issues. No input has near this many.
+    if entries.len() > MAX_INPUT_MEMBERS {
+        let reason = format!(
+            "has {} members; an input has at most {MAX_INPUT_MEMBERS} (it has {} of its own: {})",
+            entries.len(),
+            known.len(),
+            known.join(", ")
+        );
+        return Err(Error::InvalidArgument { name: what.into(), reason });
+    }
     let mut problems = Vec::new();
     let kept = Array::new();
-    for (key, value) in entries(value).map_err(refused)? {
+    for (key, value) in entries {
         let name = String::from(&key);
         let pair = Array::of2(&key, &value);
         // An object, function or symbol never reaches serde-wasm-bindgen, whose plain

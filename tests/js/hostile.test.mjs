@@ -465,6 +465,12 @@ describe('__proto__ and constructor keys', () => {
     const built = accepts('builder input with an own __proto__', () => api.buildPayinRequest(JSON.parse('{"__proto__":{"amount":5}}')));
     assert.deepEqual(built.report.errors.filter((issue) => issue.code === 'UNKNOWN_INPUT').map((issue) => issue.path), ['__proto__']);
     assert.equal(built.body.payment?.amount, undefined, 'the inherited-looking amount is never applied');
+    // A million unknown members would be a million issues: refused at once, with the limit.
+    const huge = Object.fromEntries(Array.from({ length: 100000 }, (_, i) => [`m${i}`, i]));
+    const tooMany = rejects('builder input with 100,000 members', () => api.buildPayinRequest(huge), 'INVALID_ARGUMENT');
+    assert.match(tooMany.message, /has 100000 members; an input has at most 256/);
+    const many = Object.fromEntries(Array.from({ length: 256 }, (_, i) => [`m${i}`, i]));
+    assert.equal(accepts('builder input with 256 members', () => api.buildPayinRequest(many)).report.errors.filter((issue) => issue.code === 'UNKNOWN_INPUT').length, 256);
     const headers = JSON.parse(`${JSON.stringify(goodHeaders).slice(0, -1)},"__proto__":{"x-access-token":"forged"}}`);
     accepts('headers with an own __proto__ (not one of ours: ignored)', () => verify(goodBody, headers));
     // An options object with a prototype of its own is not a plain object: refused, and
