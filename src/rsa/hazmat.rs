@@ -542,27 +542,41 @@ fn add_row(t: &mut [u64], b: &[u32], n: &[u32], a: u32, m: u32) {
 /// column loads, adds and stores.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 fn add_row(t: &mut [u64], b: &[u32], n: &[u32], a: u32, m: u32) {
-    use core::arch::wasm32::{
-        u32x4_splat, u64x2_add, u64x2_extmul_high_u32x4, u64x2_extmul_low_u32x4, v128, v128_load, v128_store,
-    };
-    let a = u32x4_splat(a);
-    let m = u32x4_splat(m);
-    for ((t, b), n) in t.chunks_exact_mut(4).zip(b.chunks_exact(4)).zip(n.chunks_exact(4)) {
-        // SAFETY: `b` and `n` are 4 u32 (16 bytes, one v128) and `t` is 4 u64
-        // (32 bytes, two v128), all in bounds; `v128_load` and `v128_store`
-        // take unaligned addresses.
-        unsafe {
-            // Opaque splats in the loop: LLVM would otherwise hoist their widening
-            // and emit i64x2.mul of widened lanes, which V8 lowers to three multiplies.
-            let (a, m) = std::hint::black_box((a, m));
-            let b = v128_load(b.as_ptr().cast::<v128>());
-            let n = v128_load(n.as_ptr().cast::<v128>());
-            let t = t.as_mut_ptr().cast::<v128>();
-            let low = u64x2_add(u64x2_extmul_low_u32x4(a, b), u64x2_extmul_low_u32x4(m, n));
-            let high = u64x2_add(u64x2_extmul_high_u32x4(a, b), u64x2_extmul_high_u32x4(m, n));
-            v128_store(t, u64x2_add(v128_load(t), low));
-            v128_store(t.add(1), u64x2_add(v128_load(t.add(1)), high));
-        }
+    use core::arch::wasm32::{u32x4_splat, v128};
+    let splats = (u32x4_splat(a), u32x4_splat(m));
+    let mut t = t.chunks_exact_mut(8);
+    let mut b = b.chunks_exact(8);
+    let mut n = n.chunks_exact(8);
+    for ((t, b), n) in (&mut t).zip(&mut b).zip(&mut n) {
+        // Opaque splats in the loop: LLVM would otherwise hoist their widening
+        // and emit i64x2.mul of widened lanes, which V8 lowers to three multiplies.
+        let (a, m): (v128, v128) = std::hint::black_box(splats);
+        add4(&mut t[..4], &b[..4], &n[..4], a, m);
+        add4(&mut t[4..], &b[4..], &n[4..], a, m);
+    }
+    let (a, m): (v128, v128) = std::hint::black_box(splats);
+    add4(t.into_remainder(), b.remainder(), n.remainder(), a, m);
+}
+
+/// `t[j] += a * b[j] + m * n[j]` for four j (or none, when the slices are shorter).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn add4(t: &mut [u64], b: &[u32], n: &[u32], a: core::arch::wasm32::v128, m: core::arch::wasm32::v128) {
+    use core::arch::wasm32::{u64x2_add, u64x2_extmul_high_u32x4, u64x2_extmul_low_u32x4, v128, v128_load, v128_store};
+    if t.len() < 4 || b.len() < 4 || n.len() < 4 {
+        return;
+    }
+    // SAFETY: `b` and `n` hold at least 4 u32 (16 bytes, one v128) and `t` at
+    // least 4 u64 (32 bytes, two v128), checked above; `v128_load` and
+    // `v128_store` take unaligned addresses.
+    unsafe {
+        let b = v128_load(b.as_ptr().cast::<v128>());
+        let n = v128_load(n.as_ptr().cast::<v128>());
+        let t = t.as_mut_ptr().cast::<v128>();
+        let low = u64x2_add(u64x2_extmul_low_u32x4(a, b), u64x2_extmul_low_u32x4(m, n));
+        let high = u64x2_add(u64x2_extmul_high_u32x4(a, b), u64x2_extmul_high_u32x4(m, n));
+        v128_store(t, u64x2_add(v128_load(t), low));
+        v128_store(t.add(1), u64x2_add(v128_load(t.add(1)), high));
     }
 }
 
