@@ -466,7 +466,12 @@ impl Wide {
         }
         let padded = digits.div_ceil(4) * 4;
         let r = BigUint::from(1u32) << (DIGIT as usize * digits);
-        let digits_of = |value: &BigUint| digits_of_limbs(&limbs(value, limbs_n.len()), padded);
+        let digits_of = |value: &BigUint| {
+            let mut value_limbs = limbs(value, limbs_n.len());
+            let out = digits_of_limbs(&value_limbs, padded);
+            value_limbs.zeroize();
+            out
+        };
         let mut one = &r % n;
         let mut rr = (&r * &r) % n;
         let wide = Wide {
