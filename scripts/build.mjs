@@ -51,6 +51,8 @@ const WASM_FEATURES = [
   '--enable-reference-types',
   '--enable-multivalue',
   '--enable-call-indirect-overlong',
+  // SIMD128 (.cargo/config.toml): hazmat's Montgomery multiplication.
+  '--enable-simd',
 ];
 
 function step(text) {
