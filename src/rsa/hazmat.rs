@@ -24,6 +24,8 @@
 //!   [`be_from_limbs`]: not constant time (once per key, or public values);
 //! - [`Modulus::pow_public`], [`less_than`]: variable time, for public values only.
 
+use std::sync::OnceLock;
+
 use rsa::BigUint;
 use zeroize::Zeroize;
 
@@ -149,9 +151,11 @@ pub(crate) struct Modulus {
     rr: Vec<u32>,
     /// R mod n: 1 in the Montgomery domain.
     one: Vec<u32>,
-    /// The same modulus in 28-bit digits, for the SIMD128 multiplication
-    /// (`None` when it is not used, or the modulus is too long for it).
-    wide: Option<Wide>,
+    /// The same modulus in 28-bit digits, for the SIMD128 multiplication,
+    /// made on first use (a key that only ever goes to node:crypto or WebCrypto
+    /// never pays for it) and boxed (a key holds one pointer for it, which keeps
+    /// its size as before); `None` inside when the modulus is too long for it.
+    wide: OnceLock<Option<Box<Wide>>>,
 }
 
 impl std::fmt::Debug for Modulus {
@@ -185,8 +189,19 @@ impl Modulus {
         let r = BigUint::from(1u32) << (32 * len);
         let one = limbs(&(&r % n), len);
         let rr = limbs(&((&r * &r) % n), len);
-        let wide = if USE_WIDE || cfg!(test) { Wide::new(n, &limbs_n, inv.wrapping_neg()) } else { None };
-        Some(Modulus { n: limbs_n, n0inv: inv.wrapping_neg(), rr, one, wide })
+        Some(Modulus { n: limbs_n, n0inv: inv.wrapping_neg(), rr, one, wide: OnceLock::new() })
+    }
+
+    /// The 28-bit form ([`Wide`]), made the first time it is asked for.
+    fn wide(&self) -> Option<&Wide> {
+        self.wide
+            .get_or_init(|| {
+                let mut n = BigUint::from_slice(&self.n);
+                let wide = Wide::new(&n, &self.n, self.n0inv).map(Box::new);
+                n.zeroize();
+                wide
+            })
+            .as_deref()
     }
 
     /// Number of limbs.
@@ -257,7 +272,7 @@ impl Modulus {
     /// `base` must be below n.
     pub(crate) fn pow_public(&self, base: &[u32], e: u32) -> Vec<u32> {
         if USE_WIDE {
-            if let Some(wide) = &self.wide {
+            if let Some(wide) = self.wide() {
                 return self.pow_public_wide(wide, base, e);
             }
         }
@@ -288,7 +303,7 @@ impl Modulus {
     /// table entry read by scanning the whole table with masks.
     pub(crate) fn pow_secret(&self, base: &[u32], exp: &[u32]) -> Vec<u32> {
         if USE_WIDE {
-            if let Some(wide) = &self.wide {
+            if let Some(wide) = self.wide() {
                 return self.pow_secret_wide(wide, base, exp);
             }
         }
@@ -787,7 +802,7 @@ mod tests {
         for (bytes, seed) in [(17usize, 1u32), (64, 2), (128, 3), (128, 4), (256, 5), (384, 6), (385, 7)] {
             let n = sample(bytes, seed);
             let m = Modulus::new(&n).unwrap();
-            let wide = m.wide.as_ref().expect("a wide form up to 3,554 bits");
+            let wide = m.wide().expect("a wide form up to 3,554 bits");
             let len = m.limb_count();
             let e = sample(bytes, seed + 100) % &n;
             for base in [BigUint::from(0u32), BigUint::from(1u32), &n - 1u32, sample(bytes, seed + 200) % &n] {
@@ -801,8 +816,8 @@ mod tests {
             }
         }
         // Over 3,554 bits the columns could overflow: no wide form, the scalar loop.
-        assert!(Modulus::new(&sample(512, 8)).unwrap().wide.is_none());
-        assert!(Modulus::new(&sample(444, 9)).unwrap().wide.is_some());
+        assert!(Modulus::new(&sample(512, 8)).unwrap().wide().is_none());
+        assert!(Modulus::new(&sample(444, 9)).unwrap().wide().is_some());
     }
 
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
