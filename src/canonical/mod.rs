@@ -12,16 +12,14 @@
 //! [`message_of_text`] makes the choice between the one-pass path and the tree.
 
 pub(crate) mod ambiguity;
+mod base64url;
 pub(crate) mod entry;
 pub(crate) mod number;
 pub(crate) mod sort;
 pub(crate) mod text;
 
-use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
-use base64::Engine;
-
 pub(crate) use entry::{leaf_text, writes_none};
-use entry::{measure, try_room, EntryWriter, Flat};
+use entry::{measure, EntryWriter, Flat, MAX_CANONICAL_BYTES};
 
 use crate::error::{Error, Result};
 use crate::json::{parse_body, Json, Limits};
@@ -165,11 +163,13 @@ pub(crate) fn joined_entries(body: &Json, options: &CanonicalOptions) -> Result<
 
 /// base64url of `joined` (with or without `=` padding), then the timestamp.
 pub(crate) fn encode_message(joined: &str, timestamp: &str, padding: bool) -> Result<String> {
-    let mut message = String::new();
-    try_room(&mut message, joined.len().div_ceil(3) * 4 + timestamp.len())?;
-    encode_into(joined.as_bytes(), padding, &mut message);
-    message.push_str(timestamp);
-    Ok(message)
+    let len = base64url::encoded_len(joined.len(), padding) + timestamp.len();
+    let mut message = Vec::new();
+    message.try_reserve_exact(len).map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: len as u64 })?;
+    base64url::encode_into(joined.as_bytes(), padding, &mut message);
+    message.extend_from_slice(timestamp.as_bytes());
+    // base64url and a timestamp checked to be digits: ASCII.
+    String::from_utf8(message).map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: len as u64 })
 }
 
 /// The sorted canonical entries of a body.
@@ -192,14 +192,6 @@ pub fn message_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, 
         return Ok(message);
     }
     canonical_message(&parse_body(text, limits)?, timestamp, options)
-}
-
-fn encode_into(bytes: &[u8], padding: bool, out: &mut String) {
-    if padding {
-        URL_SAFE.encode_string(bytes, out);
-    } else {
-        URL_SAFE_NO_PAD.encode_string(bytes, out);
-    }
 }
 
 /// Every step of the message construction.
