@@ -165,7 +165,9 @@ pub(crate) fn joined_entries(body: &Json, options: &CanonicalOptions) -> Result<
 pub(crate) fn encode_message(joined: &str, timestamp: &str, padding: bool) -> Result<String> {
     let len = base64url::encoded_len(joined.len(), padding) + timestamp.len();
     let mut message = Vec::new();
-    message.try_reserve_exact(len).map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: len as u64 })?;
+    message
+        .try_reserve_exact(len)
+        .map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: len as u64 })?;
     base64url::encode_into(joined.as_bytes(), padding, &mut message);
     message.extend_from_slice(timestamp.as_bytes());
     // base64url and a timestamp checked to be digits: ASCII.
@@ -195,7 +197,12 @@ pub fn message_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, 
 /// its base64url step, with the same checks in the same order, for a caller
 /// that encodes base64url itself (the Node entry, with `Buffer`).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) fn joined_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Result<String> {
+pub(crate) fn joined_of_text(
+    text: &str,
+    timestamp: &str,
+    options: &CanonicalOptions,
+    limits: &Limits,
+) -> Result<String> {
     flat_of_text(text, timestamp, options, limits)?.joined()
 }
 
