@@ -3,13 +3,16 @@
 //! `base64` crate's general-purpose engine does a shift, mask and load for
 //! each character. Tested against the crate on random inputs of every length.
 
+use std::sync::OnceLock;
+
 /// The base64url alphabet (RFC 4648 §5).
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-/// The two characters of each 12-bit value.
-static PAIRS: [[u8; 2]; 4096] = pairs();
+/// The two characters of each 12-bit value, made on first use: as a constant
+/// the 8 KB table would be a data segment of the `.wasm`, about 8 KB gzip.
+static PAIRS: OnceLock<[[u8; 2]; 4096]> = OnceLock::new();
 
-const fn pairs() -> [[u8; 2]; 4096] {
+fn pairs() -> [[u8; 2]; 4096] {
     let mut table = [[0u8; 2]; 4096];
     let mut i = 0;
     while i < 4096 {
@@ -36,10 +39,11 @@ pub(crate) fn encode_into(bytes: &[u8], padding: bool, out: &mut Vec<u8>) {
     out.resize(start + encoded_len(bytes.len(), padding), 0);
     let (whole, rest) = bytes.split_at(bytes.len() - bytes.len() % 3);
     let (body, tail) = out[start..].split_at_mut(whole.len() / 3 * 4);
+    let pairs = PAIRS.get_or_init(pairs);
     for (three, four) in whole.chunks_exact(3).zip(body.chunks_exact_mut(4)) {
         let bits = usize::from(three[0]) << 16 | usize::from(three[1]) << 8 | usize::from(three[2]);
-        let [a, b] = PAIRS[bits >> 12];
-        let [c, d] = PAIRS[bits & 0xFFF];
+        let [a, b] = pairs[bits >> 12];
+        let [c, d] = pairs[bits & 0xFFF];
         four.copy_from_slice(&[a, b, c, d]);
     }
     let char_at = |bits: usize| ALPHABET[bits & 63];
