@@ -19,7 +19,11 @@ if (!fs.existsSync(path.join(root, 'pkg', 'node', 'index.js')) || !fs.existsSync
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-intake-profile-'));
 const pkgDir = path.join(work, 'node');
 fs.cpSync(path.join(root, 'pkg', 'node'), pkgDir, { recursive: true });
-execFileSync('wasm-bindgen', ['--target', 'nodejs', '--out-dir', pkgDir, '--out-name', 'payment_intake', wasmFile]);
+// pkg/node/index.js loads the glue from ../web/payment_intake_node.cjs (scripts/build.mjs).
+const glueDir = path.join(work, 'web');
+fs.mkdirSync(glueDir);
+execFileSync('wasm-bindgen', ['--target', 'nodejs', '--out-dir', glueDir, '--out-name', 'payment_intake_node', wasmFile]);
+fs.renameSync(path.join(glueDir, 'payment_intake_node.js'), path.join(glueDir, 'payment_intake_node.cjs'));
 
 // Each scenario: the setup, then the call, as the body of a function of `pi` (the package).
 const setup = `

@@ -52,7 +52,7 @@ pub use crate::error::Ambiguity;
 use crate::error::{Error, Result};
 pub(crate) use crate::json::reader::Segment;
 use crate::json::tree::replay;
-use crate::json::Json;
+use crate::json::{parse_body_and, Json, Limits};
 
 /// Rule: an object key holds `:` or `;`.
 pub const KEY_SEPARATOR: &str = "KEY_SEPARATOR";
@@ -121,6 +121,15 @@ pub(crate) fn find(body: &Json, max: usize) -> Vec<Ambiguity> {
         let _ = replay(body, &mut writer);
     }
     writer.located()
+}
+
+/// The body of JSON text, as [`parse_body`](crate::json::parse_body) reads it,
+/// and whether [`find`] may find anything in it: `false` only when the one-pass
+/// reader fed the check-only writer along with the tree, and it found nothing.
+pub(crate) fn parse_body_checking(text: &str, limits: &Limits) -> Result<(Json, bool)> {
+    let mut writer = EntryWriter::checks_only(usize::MAX);
+    let (body, checked) = parse_body_and(text, limits, &mut writer)?;
+    Ok((body, !checked || writer.found_any()))
 }
 
 /// For `strict` signing: refuses a request body whose signed message would not

@@ -12,16 +12,14 @@
 //! [`message_of_text`] makes the choice between the one-pass path and the tree.
 
 pub(crate) mod ambiguity;
+mod base64url;
 pub(crate) mod entry;
 pub(crate) mod number;
 pub(crate) mod sort;
 pub(crate) mod text;
 
-use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
-use base64::Engine;
-
 pub(crate) use entry::{leaf_text, writes_none};
-use entry::{measure, try_room, EntryWriter, Flat};
+use entry::{measure, EntryWriter, Flat, MAX_CANONICAL_BYTES};
 
 use crate::error::{Error, Result};
 use crate::json::{parse_body, Json, Limits};
@@ -165,11 +163,15 @@ pub(crate) fn joined_entries(body: &Json, options: &CanonicalOptions) -> Result<
 
 /// base64url of `joined` (with or without `=` padding), then the timestamp.
 pub(crate) fn encode_message(joined: &str, timestamp: &str, padding: bool) -> Result<String> {
-    let mut message = String::new();
-    try_room(&mut message, joined.len().div_ceil(3) * 4 + timestamp.len())?;
-    encode_into(joined.as_bytes(), padding, &mut message);
-    message.push_str(timestamp);
-    Ok(message)
+    let len = base64url::encoded_len(joined.len(), padding) + timestamp.len();
+    let mut message = Vec::new();
+    message
+        .try_reserve_exact(len)
+        .map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: len as u64 })?;
+    base64url::encode_into(joined.as_bytes(), padding, &mut message);
+    message.extend_from_slice(timestamp.as_bytes());
+    // base64url and a timestamp checked to be digits: ASCII.
+    String::from_utf8(message).map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: len as u64 })
 }
 
 /// The sorted canonical entries of a body.
@@ -188,18 +190,32 @@ pub fn canonical_message(body: &Json, timestamp: &str, options: &CanonicalOption
 /// answers when it can; anything it gives up on goes through the tree, which
 /// words the error.
 pub fn message_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Result<String> {
-    if let Some(message) = text::message_from_text(text, timestamp, options, limits) {
-        return Ok(message);
-    }
-    canonical_message(&parse_body(text, limits)?, timestamp, options)
+    flat_of_text(text, timestamp, options, limits)?.message(timestamp, options)
 }
 
-fn encode_into(bytes: &[u8], padding: bool, out: &mut String) {
-    if padding {
-        URL_SAFE.encode_string(bytes, out);
-    } else {
-        URL_SAFE_NO_PAD.encode_string(bytes, out);
+/// The joined entries of a body given as JSON text: [`message_of_text`] before
+/// its base64url step, with the same checks in the same order, for a caller
+/// that encodes base64url itself (the Node entry, with `Buffer`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn joined_of_text(
+    text: &str,
+    timestamp: &str,
+    options: &CanonicalOptions,
+    limits: &Limits,
+) -> Result<String> {
+    flat_of_text(text, timestamp, options, limits)?.joined()
+}
+
+/// The sorted entries of a body given as text; the errors of [`canonical_message`]
+/// of the parsed body (the body's first, then the timestamp's).
+fn flat_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Result<Flat> {
+    if let Some(flat) = text::flat_from_text(text, options, limits) {
+        check_timestamp(timestamp)?;
+        return Ok(flat);
     }
+    let body = parse_body(text, limits)?;
+    check_timestamp(timestamp)?;
+    Flat::of(&body, options)
 }
 
 /// Every step of the message construction.
@@ -253,6 +269,21 @@ fn parse_timestamp(timestamp: &str, min_digits: usize, expected: &'static str) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn joined_of_text_is_the_message_before_base64url() {
+        let limits = Limits::default();
+        for text in [r#"{"b":[1,{"c":"é"}],"a":true}"#, r#"{"a":1,"a":2}"#, "[]", "{\"a\":\"\\ud800\"}", ""] {
+            for timestamp in ["1700000000", "x", "1700000000000"] {
+                for options in CanonicalOptions::all_variants() {
+                    let message = message_of_text(text, timestamp, &options, &limits);
+                    let joined = joined_of_text(text, timestamp, &options, &limits)
+                        .and_then(|joined| encode_message(&joined, timestamp, options.padding));
+                    assert_eq!(joined, message, "{text} {timestamp}");
+                }
+            }
+        }
+    }
     use crate::json::{parse_body, Limits};
 
     fn entries(text: &str, options: CanonicalOptions) -> Vec<String> {

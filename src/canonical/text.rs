@@ -7,14 +7,20 @@
 //! and [`message_of_text`](crate::canonical::message_of_text) takes the tree
 //! path, which reports the exact error.
 
-use crate::canonical::entry::{expansion_limit, EntryWriter};
+use crate::canonical::entry::{expansion_limit, EntryWriter, Flat};
 use crate::canonical::{check_timestamp, CanonicalOptions};
 use crate::json::reader::{read, starts_object};
 use crate::json::Limits;
 
 /// The message of a body given as text, or `None` to take the full path.
 pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Option<String> {
-    if text.len() > limits.max_bytes || check_timestamp(timestamp).is_err() {
+    check_timestamp(timestamp).ok()?;
+    flat_from_text(text, options, limits)?.message(timestamp, options).ok()
+}
+
+/// The sorted entries of a body given as text, or `None` to take the full path.
+pub(crate) fn flat_from_text(text: &str, options: &CanonicalOptions, limits: &Limits) -> Option<Flat> {
+    if text.len() > limits.max_bytes {
         return None;
     }
     // Own bytes never exceed twice the text, so past this bound the full path refuses too.
@@ -31,7 +37,7 @@ pub fn message_from_text(text: &str, timestamp: &str, options: &CanonicalOptions
     writer.checked_bound().ok()?;
     let mut flat = writer.into_flat();
     flat.sort(options.order);
-    flat.message(timestamp, options).ok()
+    Some(flat)
 }
 
 #[cfg(test)]

@@ -44,6 +44,43 @@ pub(crate) trait Sink {
     fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()>;
 }
 
+/// Two sinks fed by one reading (the tree and the check-only entry writer of
+/// `validateRequest`): each event goes to the first, then the second.
+pub(crate) struct Tee<'s, A, B>(pub(crate) &'s mut A, pub(crate) &'s mut B);
+
+impl<A: Sink, B: Sink> Sink for Tee<'_, A, B> {
+    type Mark = (A::Mark, B::Mark);
+
+    #[inline]
+    fn open(&mut self, array: bool) -> Option<()> {
+        self.0.open(array)?;
+        self.1.open(array)
+    }
+
+    #[inline]
+    fn enter(&mut self, segment: Segment<'_>) -> Option<Self::Mark> {
+        Some((self.0.enter(segment)?, self.1.enter(segment)?))
+    }
+
+    #[inline]
+    fn leave(&mut self, (a, b): Self::Mark) {
+        self.0.leave(a);
+        self.1.leave(b);
+    }
+
+    #[inline]
+    fn close(&mut self) -> Option<()> {
+        self.0.close()?;
+        self.1.close()
+    }
+
+    #[inline]
+    fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()> {
+        self.0.leaf(leaf)?;
+        self.1.leaf(leaf)
+    }
+}
+
 /// Reads JSON text within `limits` into `sink`, or gives up (`None`).
 pub(crate) fn read(text: &str, limits: &Limits, sink: &mut impl Sink) -> Option<()> {
     if text.len() > limits.max_bytes {

@@ -5,13 +5,20 @@
 //! [`replay`] walks a tree as the same events, so that every sink reads a tree
 //! as it reads text.
 
-use crate::json::reader::{read, Segment, Sink};
+use crate::json::reader::{read, Segment, Sink, Tee};
 use crate::json::value::{Json, Leaf, Limits};
 
 /// The tree of JSON text within `limits`, or `None` to take the full path.
 pub(crate) fn tree_from_text(text: &str, limits: &Limits) -> Option<Json> {
     let mut tree = TreeSink { open: Vec::with_capacity(8), done: None };
     read(text, limits, &mut tree)?;
+    tree.done
+}
+
+/// [`tree_from_text`], with `also` fed the same events in the same reading.
+pub(crate) fn tree_from_text_and(text: &str, limits: &Limits, also: &mut impl Sink) -> Option<Json> {
+    let mut tree = TreeSink { open: Vec::with_capacity(8), done: None };
+    read(text, limits, &mut Tee(&mut tree, also))?;
     tree.done
 }
 

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 
-use crate::json::{parse_body, Json, Limits, MAX_SAFE_INTEGER};
+use crate::json::{Json, Limits, MAX_SAFE_INTEGER};
 use crate::spec::operations::Operation;
 
 /// A limit or an offending value in an [`Issue`]: a number or a text.
@@ -208,11 +208,24 @@ pub fn validate_request(operation_path: &str, body: &Json) -> ValidationReport {
 
 /// [`validate_request`] under `options`.
 pub fn validate_request_with(operation_path: &str, body: &Json, options: ValidateOptions) -> ValidationReport {
+    validate_body(operation_path, body, options, true)
+}
+
+/// [`validate_request_with`]; the ambiguity check skipped when it is known to
+/// find nothing (`may_be_ambiguous` false: checked as the text was read).
+fn validate_body(
+    operation_path: &str,
+    body: &Json,
+    options: ValidateOptions,
+    may_be_ambiguous: bool,
+) -> ValidationReport {
     let mut findings = Findings { options, ..Findings::default() };
     match Operation::from_path(operation_path) {
         Some(operation) => {
             operations::check(operation, body, &mut findings);
-            check_ambiguity(body, &mut findings);
+            if may_be_ambiguous {
+                check_ambiguity(body, &mut findings);
+            }
         }
         None => {
             let shown: String = operation_path.chars().take(100).collect();
@@ -255,8 +268,8 @@ pub fn validate_request_text_with(operation_path: &str, text: &str, options: Val
     if Operation::from_path(operation_path).is_none() {
         return validate_request_with(operation_path, &Json::Null, options);
     }
-    match parse_body(text, &Limits::default()) {
-        Ok(body) => validate_request_with(operation_path, &body, options),
+    match crate::canonical::ambiguity::parse_body_checking(text, &Limits::default()) {
+        Ok((body, may_be_ambiguous)) => validate_body(operation_path, &body, options, may_be_ambiguous),
         Err(error) => ValidationReport::from_error(&error),
     }
 }
@@ -264,6 +277,31 @@ pub fn validate_request_text_with(operation_path: &str, text: &str, options: Val
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Text read with the ambiguity check in the same pass reports what the tree's check does.
+    #[test]
+    fn text_and_tree_give_the_same_report() {
+        let path = "/api/v1/payment/p2p/payin";
+        for text in [
+            r#"{"general":{"project_id":"p","payment_id":"x"}}"#,
+            r#"{"general":{"project_id":"p;a:b","payment_id":"x"},"a:b":1,"c":["d;e:f"]}"#,
+            r#"{"general":{"project_id":"p"},"general":{}}"#,
+            r#"{"k;":{"x":"\u003b:"}}"#,
+            "",
+            "[]",
+        ] {
+            let from_text = validate_request_text(path, text);
+            let from_tree = match crate::json::parse_body(text, &Limits::default()) {
+                Ok(body) => validate_request(path, &body),
+                Err(error) => ValidationReport::from_error(&error),
+            };
+            assert_eq!(
+                serde_json::to_string(&from_text).unwrap(),
+                serde_json::to_string(&from_tree).unwrap(),
+                "{text}"
+            );
+        }
+    }
 
     #[test]
     fn codes_are_unique() {

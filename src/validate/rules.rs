@@ -274,12 +274,20 @@ pub(crate) enum UrlProblem {
 /// Hand-written because the `url` crate would add a lot to the wasm size.
 pub(crate) fn check_https_url(text: &str) -> Result<(), UrlProblem> {
     use UrlProblem::Invalid;
-    if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    // ASCII (the usual URL) byte by byte: its whitespace and controls are 0..=0x20 and 0x7F.
+    let spaced = if text.is_ascii() {
+        text.bytes().any(|b| b <= b' ' || b == 0x7F)
+    } else {
+        text.chars().any(|c| c.is_whitespace() || c.is_control())
+    };
+    if spaced {
         return Err(Invalid("it contains spaces or control characters"));
     }
-    let Some((scheme, rest)) = text.split_once("://") else {
+    // `split_once("://")` without setting up a substring searcher for three bytes.
+    let Some(at) = text.as_bytes().windows(3).position(|three| three == b"://") else {
         return Err(Invalid("it has no scheme; write https://host/…"));
     };
+    let (scheme, rest) = (&text[..at], &text[at + 3..]);
     let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
         && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     if !scheme_ok {
@@ -288,7 +296,7 @@ pub(crate) fn check_https_url(text: &str) -> Result<(), UrlProblem> {
     if !scheme.eq_ignore_ascii_case("https") {
         return Err(UrlProblem::NotHttps);
     }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let authority = authority_of(rest);
     // Credentials before '@' are allowed by URL syntax; only the host is checked.
     let host_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
     let (host, port) = if let Some(bracketed) = host_port.strip_prefix('[') {
@@ -338,7 +346,7 @@ fn loopback_http_url(text: &str) -> Option<Result<(), UrlProblem>> {
         return None;
     }
     let rest = &text[7..];
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let authority = authority_of(rest);
     let host_port = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
     let loopback = match host_port.strip_prefix('[') {
         Some(bracketed) => bracketed
@@ -350,6 +358,12 @@ fn loopback_http_url(text: &str) -> Option<Result<(), UrlProblem>> {
         }
     };
     loopback.then(|| check_https_url(&format!("https://{rest}")))
+}
+
+/// What follows `scheme://` up to the first `/`, `?` or `#` (ASCII, never inside
+/// a multi-byte character).
+fn authority_of(rest: &str) -> &str {
+    rest.bytes().position(|b| matches!(b, b'/' | b'?' | b'#')).map_or(rest, |end| &rest[..end])
 }
 
 fn check_host_name(host: &str) -> Result<(), UrlProblem> {
@@ -364,6 +378,14 @@ fn check_host_name(host: &str) -> Result<(), UrlProblem> {
 
 /// A domain label: 1..=63 letters (any script), digits or inner hyphens.
 fn is_dns_label(label: &str) -> bool {
+    // An ASCII label (the usual one) byte by byte: the same test without decoding characters.
+    if label.is_ascii() {
+        let bytes = label.as_bytes();
+        return (1..=63).contains(&bytes.len())
+            && bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+            && bytes.first() != Some(&b'-')
+            && bytes.last() != Some(&b'-');
+    }
     (1..=63).contains(&label.chars().count())
         && label.chars().all(|c| c.is_alphanumeric() || c == '-')
         && !label.starts_with('-')
