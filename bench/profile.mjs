@@ -74,7 +74,7 @@ function summarize(file, title) {
     [...map]
       .filter(([n]) => !skip.test(n))
       .sort((a, b) => b[1] - a[1])
-      .slice(0, 30)
+      .slice(0, Number(process.env.PROFILE_TOP ?? 30))
       .map(([n, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${n.slice(0, 150)}`)
       .join('\n');
   const frame = /^(\(root\)|\(program\)|\(anonymous\)\s*$|Module\.|executeUserEntryPoint|\(anonymous\) node:internal)/;

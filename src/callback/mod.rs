@@ -12,7 +12,7 @@ pub(crate) mod diagnose;
 pub(crate) mod keys;
 pub(crate) mod model;
 
-use crate::canonical::ambiguity::{self, Ambiguity};
+use crate::canonical::ambiguity::{self, Ambiguity, Segment};
 use crate::canonical::{canonical_message, check_callback_timestamp, CanonicalOptions};
 use crate::error::{Error, GenuineCallback, Result};
 use crate::hmac::{self, SignatureEncoding};
@@ -164,7 +164,9 @@ impl PreparedCallback {
     /// `INVALID_CALLBACK` for one without the callback's shape.
     pub fn finish(&self, raw_body: &str, options: &VerifyOptions) -> Result<VerifiedCallback> {
         let mut ambiguities = ambiguity::ambiguities(&self.body);
-        if ambiguities.is_empty() {
+        // An unread entry after a payment's text needs an unread leaf: when the model reads
+        // every leaf (the usual callback), the second canonical pass and its sort are skipped.
+        if ambiguities.is_empty() && !every_leaf_read(&self.body, &mut Vec::new()) {
             ambiguities = ambiguity::unread_after_text(
                 &self.body,
                 &options.canonical,
@@ -196,6 +198,24 @@ impl PreparedCallback {
             merchant_id: self.merchant_id.clone(),
             key_index: self.key_index,
         })
+    }
+}
+
+/// Whether the callback model reads every leaf of `value` (at `path`): then no entry
+/// is unread, and [`ambiguity::unread_after_text`] finds nothing (it writes the entries
+/// [`canonical_message`] already wrote without error, so it raises none either). Any
+/// value that is not an object or array counts as a leaf.
+fn every_leaf_read<'a>(value: &'a Json, path: &mut Vec<Segment<'a>>) -> bool {
+    let mut descend = |segment, child| {
+        path.push(segment);
+        let read = every_leaf_read(child, path);
+        path.pop();
+        read
+    };
+    match value {
+        Json::Object(members) => members.iter().all(|(key, child)| descend(Segment::Key(key), child)),
+        Json::Array(items) => items.iter().enumerate().all(|(index, child)| descend(Segment::Index(index), child)),
+        _ => model::reads_path(path),
     }
 }
 
@@ -390,6 +410,29 @@ mod tests {
             ReceivedHeaders::from_pairs(sign_body(&body, &key, "m", "1700000000", js).unwrap().pairs()).unwrap();
         for text in [big.clone(), callback("9007199254740992")] {
             assert_eq!(verify_callback(&text, &headers, &keys, &options).unwrap_err().code(), "INVALID_CALLBACK");
+        }
+    }
+
+    /// The shortcut of `finish`: a body whose every leaf the model reads has no unread
+    /// entry after a text; one unlisted leaf sends it through the full check.
+    #[test]
+    fn every_leaf_read_only_when_no_leaf_is_unread() {
+        let read = |text: &str| every_leaf_read(&parse_body(text, &Limits::default()).unwrap(), &mut Vec::new());
+        let listed = r#"{"project_id":"p","general":{"payment_id":"o","request_id":"r"},"status":{"status":"x","sub_status":null},
+            "payment_info":{"amount":1},"recipient_requisites":null,"integration":{},"additional_info":{"display_data":[{"type":"t","data":2},[]]}}"#;
+        assert!(read(listed));
+        assert!(read("{}"));
+        for unread in [
+            r#"{"project_id":"p","zz":1}"#,
+            r#"{"general":{"payment_id":"o","x":null}}"#,
+            r#"{"additional_info":{"display_data":[{"other":"t"}]}}"#,
+            r#"{"additional_info":{"display_data":[[1]]}}"#,
+            r#"{"payment_info":{"amount":{"value":1}}}"#,
+        ] {
+            assert!(!read(unread), "{unread}");
+            let body = parse_body(unread, &Limits::default()).unwrap();
+            let options = CanonicalOptions::DEFAULT;
+            assert!(ambiguity::unread_after_text(&body, &options, model::reads_path, model::identifies_payment).is_ok());
         }
     }
 
