@@ -6,7 +6,6 @@ use serde::Serialize;
 
 use super::options::profile_spelling;
 use crate::callback::diagnose::{Cause, Diagnosis};
-use crate::callback::model::Callback;
 use crate::callback::{VerifiedCallback, VerifyOptions};
 use crate::canonical::ambiguity::Ambiguity;
 use crate::canonical::CanonicalSteps;
@@ -174,30 +173,35 @@ struct Verification<'a> {
     ambiguities: &'a [Ambiguity],
 }
 
-#[derive(Serialize)]
-struct VerifiedOut<'a> {
-    #[serde(flatten)]
-    callback: &'a Callback,
-    verification: Verification<'a>,
-}
-
 /// What `verifyCallback` returns, as JSON text: every backend hands JS the same
 /// text to `JSON.parse`, which is much faster than building the objects
 /// property by property across the boundary, and makes every body member (even
-/// one named `__proto__`) an own data property.
+/// one named `__proto__`) an own data property. The callback's members, then
+/// `verification`: the text `#[serde(flatten)]` wrote, without its buffering of
+/// every field (a fifth of the serialization).
 pub(crate) fn verified_json(verified: &VerifiedCallback, options: &VerifyOptions) -> Result<String, Error> {
-    let out = VerifiedOut {
-        callback: &verified.callback,
-        verification: Verification {
-            timestamp: verified.timestamp,
-            merchant_id: &verified.merchant_id,
-            key_index: verified.key_index,
-            options: OptionsOut::from(options),
-            ambiguous: !verified.ambiguities.is_empty(),
-            ambiguities: &verified.ambiguities,
-        },
+    let failed = |e: serde_json::Error| Error::CryptoFailure { reason: format!("result conversion failed: {e}") };
+    let verification = Verification {
+        timestamp: verified.timestamp,
+        merchant_id: &verified.merchant_id,
+        key_index: verified.key_index,
+        options: OptionsOut::from(options),
+        ambiguous: !verified.ambiguities.is_empty(),
+        ambiguities: &verified.ambiguities,
     };
-    serde_json::to_string(&out).map_err(|e| Error::CryptoFailure { reason: format!("result conversion failed: {e}") })
+    let mut out = Vec::with_capacity(2048);
+    serde_json::to_writer(&mut out, &verified.callback).map_err(failed)?;
+    // The callback is a struct: written as `{...}`; its closing brace makes way for one more member.
+    if out.pop() != Some(b'}') {
+        return Err(Error::CryptoFailure { reason: "result conversion failed: the callback is not an object".into() });
+    }
+    if out.len() > 1 {
+        out.push(b',');
+    }
+    out.extend_from_slice(b"\"verification\":");
+    serde_json::to_writer(&mut out, &verification).map_err(failed)?;
+    out.push(b'}');
+    String::from_utf8(out).map_err(|e| Error::CryptoFailure { reason: format!("result conversion failed: {e}") })
 }
 
 /// The `verification` an `INVALID_CALLBACK` raised after the signature checked carries,
