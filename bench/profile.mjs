@@ -36,6 +36,9 @@ const payin = JSON.parse(read('canonical.json')).find((c) => c.name === 'payin r
 const signingKey = pi.SigningKey.fromPem(read('keys/rsa2048.pkcs8.pem'));
 const verifyingKey = pi.VerifyingKey.fromPem(read('keys/rsa2048.public.pem'));
 const signOptions = { merchantId: 'merchant-1', timestamp: '1700000000' };
+// tests/js/hostile-bodies.mjs's costliest shape under the 16 KiB callback limit: 8,180 zeros.
+const tinyLeaves = \`{"a":[\${Array(8180).fill('0').join(',')}]}\`;
+const refused = (fn) => { try { fn(); } catch { /* INVALID_SIGNATURE is what is timed */ } };
 `;
 const scenarios = {
   'verify-native': 'pi.verifyCallback(callback.body, callback.headers, verifyingKey)',
@@ -44,6 +47,7 @@ const scenarios = {
   'sign-wasm': "pi.signRequest(payin, signingKey, { ...signOptions, backend: 'wasm' })",
   'canonical-1kb': "pi.canonicalMessage(callback.body, '1700000000')",
   validate: "pi.validateRequest('/api/v1/payment/p2p/payin', payin)",
+  'hostile-leaves': 'refused(() => pi.verifyCallback(tinyLeaves, callback.headers, verifyingKey))',
 };
 const wanted = process.argv.slice(2);
 const MS = 4000;
