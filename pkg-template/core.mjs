@@ -613,12 +613,8 @@ function createApi(glue, provider) {
     const bytes = provider.bytes(body, 1 << 20);
     // Text the provider encoded goes in as it is; anything else is read by the wasm.
     const encoded = typeof body === 'string' && typeof bytes !== 'string';
-    if (!encoded) return provider.ascii(glue.__canonicalMessageBytes(body, timestamp, options));
-    // The joined entries, the timestamp's digits, their count and the padding flag; base64url by the provider.
-    const out = glue.__canonicalJoinedOfUtf8(bytes, timestamp, options);
-    const end = out.length - 2;
-    const joined = end - out[end];
-    return provider.base64url(out.subarray(0, joined), out[end + 1] === 1) + provider.ascii(out.subarray(joined, end));
+    const message = encoded ? glue.__canonicalMessageOfUtf8(bytes, timestamp, options) : glue.__canonicalMessageBytes(body, timestamp, options);
+    return provider.ascii(message);
   }
 
   function validateRequest(operation, body, options) {

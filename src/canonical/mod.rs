@@ -193,19 +193,6 @@ pub fn message_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, 
     flat_of_text(text, timestamp, options, limits)?.message(timestamp, options)
 }
 
-/// The joined entries of a body given as JSON text: [`message_of_text`] before
-/// its base64url step, with the same checks in the same order, for a caller
-/// that encodes base64url itself (the Node entry, with `Buffer`).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) fn joined_of_text(
-    text: &str,
-    timestamp: &str,
-    options: &CanonicalOptions,
-    limits: &Limits,
-) -> Result<String> {
-    flat_of_text(text, timestamp, options, limits)?.joined()
-}
-
 /// The sorted entries of a body given as text; the errors of [`canonical_message`]
 /// of the parsed body (the body's first, then the timestamp's).
 fn flat_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Result<Flat> {
@@ -270,20 +257,6 @@ fn parse_timestamp(timestamp: &str, min_digits: usize, expected: &'static str) -
 mod tests {
     use super::*;
 
-    #[test]
-    fn joined_of_text_is_the_message_before_base64url() {
-        let limits = Limits::default();
-        for text in [r#"{"b":[1,{"c":"é"}],"a":true}"#, r#"{"a":1,"a":2}"#, "[]", "{\"a\":\"\\ud800\"}", ""] {
-            for timestamp in ["1700000000", "x", "1700000000000"] {
-                for options in CanonicalOptions::all_variants() {
-                    let message = message_of_text(text, timestamp, &options, &limits);
-                    let joined = joined_of_text(text, timestamp, &options, &limits)
-                        .and_then(|joined| encode_message(&joined, timestamp, options.padding));
-                    assert_eq!(joined, message, "{text} {timestamp}");
-                }
-            }
-        }
-    }
     use crate::json::{parse_body, Limits};
 
     fn entries(text: &str, options: CanonicalOptions) -> Vec<String> {

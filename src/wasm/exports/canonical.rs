@@ -8,7 +8,6 @@ use super::super::js::{js_error, to_js};
 use super::super::options::timestamp_text;
 use super::super::shapes::{profile_rows, StepsOut};
 use super::super::JsResult;
-use crate::canonical::entry::MAX_CANONICAL_BYTES;
 use crate::canonical::{self, CanonicalOptions};
 use crate::error::Error;
 use crate::json::Limits;
@@ -42,22 +41,14 @@ pub fn canonical_message_bytes(body: JsValue, timestamp: JsValue, options: JsVal
 }
 
 /// `__canonicalMessageBytes` of JSON text the Node entry encoded itself (`Buffer`
-/// encodes faster than the glue's string copy, and the bytes need no checks in JS),
-/// before its base64url step, which `Buffer` does in C++: the joined entries, then
-/// the timestamp's digits, then their count and whether to pad (1) or not (0).
-#[wasm_bindgen(js_name = __canonicalJoinedOfUtf8, skip_typescript)]
-pub fn canonical_joined_of_utf8(body: &[u8], timestamp: JsValue, options: JsValue) -> JsResult<Vec<u8>> {
+/// encodes faster than the glue's string copy, and the bytes need no checks in JS).
+#[wasm_bindgen(js_name = __canonicalMessageOfUtf8, skip_typescript)]
+pub fn canonical_message_of_utf8(body: &[u8], timestamp: JsValue, options: JsValue) -> JsResult<Vec<u8>> {
     let (options, timestamp) = message_options(timestamp, &options).map_err(js_error)?;
     let limits = Limits::default();
     let text = utf8_text(body, limits.max_bytes).map_err(js_error)?;
-    let mut out = canonical::joined_of_text(text, &timestamp, &options, &limits).map_err(js_error)?.into_bytes();
-    // A checked timestamp has at most 10 digits.
-    let digits = u8::try_from(timestamp.len()).unwrap_or(u8::MAX);
-    let too_large = Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: out.len() as u64 };
-    out.try_reserve_exact(timestamp.len() + 2).map_err(|_| js_error(too_large))?;
-    out.extend_from_slice(timestamp.as_bytes());
-    out.extend_from_slice(&[digits, u8::from(options.padding)]);
-    Ok(out)
+    let message = canonical::message_of_text(text, &timestamp, &options, &limits).map_err(js_error)?;
+    Ok(message.into_bytes())
 }
 
 /// The message of JSON text (`canonical::message_of_text` makes the one-pass-or-tree
