@@ -370,7 +370,7 @@ mod tests {
         let body = parse_body(BODY, &Limits::default()).unwrap();
         let message = crate::canonical::canonical_message(&body, "1700000000", &CanonicalOptions::DEFAULT).unwrap();
         let digest = sha2::Sha512::digest(message.as_bytes());
-        let bytes = key.rsa().sign(Pkcs1v15Sign::new::<sha2::Sha512>(), &digest).unwrap();
+        let bytes = key.rsa().unwrap().sign(Pkcs1v15Sign::new::<sha2::Sha512>(), &digest).unwrap();
         use base64::Engine;
         let sha512 =
             ReceivedHeaders { signature: base64::engine::general_purpose::URL_SAFE.encode(bytes), ..headers.clone() };

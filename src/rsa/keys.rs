@@ -16,10 +16,10 @@ use std::sync::{Arc, OnceLock};
 
 use rsa::traits::{PrivateKeyParts, PublicKeyParts};
 use rsa::{BigUint, RsaPrivateKey, RsaPublicKey};
-use zeroize::{ZeroizeOnDrop, Zeroizing};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::error::{Error, Result};
-use crate::rsa::hazmat::{CrtKey, Modulus};
+use crate::rsa::hazmat::{from_limbs, limbs_from_be, CrtKey, Modulus};
 
 /// What the `x-access-token` header carries: base64url of the public key's
 /// SubjectPublicKeyInfo as PEM text (the spec's reading, the default) or as DER
@@ -38,17 +38,25 @@ pub const MIN_BITS: usize = 2048;
 /// Largest accepted modulus, in bits.
 pub const MAX_BITS: usize = 4096;
 
-/// A private key that signs requests. Its material is zeroized on drop: an
-/// `rsa::RsaPrivateKey`, which zeroizes its private exponent, primes and CRT
-/// values when dropped (so does every clone), and the `CrtKey` made for
-/// signing, which wipes its copies when the last clone of the key drops it
-/// (`tests/rsa_claims.rs` checks both with an inspecting allocator).
+/// A private key that signs requests. Its material is zeroized on drop: the
+/// PKCS#1 DER it was read from (or encoded into, for a generated key), the
+/// `rsa::RsaPrivateKey` made from it when one is needed, which zeroizes its
+/// private exponent, primes and CRT values when dropped (so does every clone),
+/// and the `CrtKey` made for signing, which wipes its copies when the last clone
+/// of the key drops it (`tests/rsa_claims.rs` checks them with an inspecting
+/// allocator).
 #[derive(Clone)]
 pub struct SigningKey {
-    private: RsaPrivateKey,
+    /// The two-prime PKCS#1 `RSAPrivateKey` DER, checked consistent when read
+    /// ([`check_private`]).
+    pkcs1: Arc<Zeroizing<Vec<u8>>>,
     verifying: VerifyingKey,
+    /// `rsa`'s form, made when first asked for (a generated key has it from the
+    /// start): reading a PEM skips its precomputation (a modular inverse that was
+    /// most of a cold `fromPem`), which signing by our CRT never uses.
+    private: OnceLock<Option<RsaPrivateKey>>,
     /// The CRT form for our own arithmetic, made on the first signature in wasm (a
-    /// native backend never needs it); `None` for a multi-prime key (then `rsa` signs).
+    /// native backend never needs it) from the DER's primes, exponents and coefficient.
     crt: OnceLock<Option<Arc<CrtKey>>>,
 }
 
@@ -60,7 +68,7 @@ impl ZeroizeOnDrop for SigningKey {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyingKey(Arc<PublicParts>);
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 struct PublicParts {
     public: RsaPublicKey,
     pem: String,
@@ -70,11 +78,22 @@ struct PublicParts {
     token_der: String,
     /// The SubjectPublicKeyInfo DER bytes.
     der: Vec<u8>,
-    /// The modulus with its Montgomery constants, computed once.
-    modulus: Modulus,
+    /// The modulus with its Montgomery constants, computed when our arithmetic
+    /// first needs them (a product and a division of 4096 bits that were most of
+    /// a cold `fromPem`; node:crypto and WebCrypto never use them).
+    modulus: OnceLock<Option<Modulus>>,
     /// The public exponent (the policy keeps it below 2^32).
     exponent: u32,
 }
+
+/// The same key: everything else in the parts follows from n and e.
+impl PartialEq for PublicParts {
+    fn eq(&self, other: &Self) -> bool {
+        self.public == other.public
+    }
+}
+
+impl Eq for PublicParts {}
 
 impl std::fmt::Debug for SigningKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -105,8 +124,20 @@ impl SigningKey {
         };
         let fields = rsa::pkcs1::RsaPrivateKey::try_from(pkcs1_der).map_err(|e| invalid(e.to_string()))?;
         check_policy(fields.modulus.as_bytes(), fields.public_exponent.as_bytes())?;
-        let private = RsaPrivateKey::from_pkcs1_der(pkcs1_der).map_err(|e| invalid(e.to_string()))?;
-        Self::from_private(private)
+        check_private(&fields)?;
+        let public = RsaPublicKey::new(
+            BigUint::from_bytes_be(fields.modulus.as_bytes()),
+            BigUint::from_bytes_be(fields.public_exponent.as_bytes()),
+        )
+        .map_err(|e| invalid(e.to_string()))?;
+        let mut copy = Zeroizing::new(vec![0u8; pkcs1_der.len()]);
+        copy.copy_from_slice(pkcs1_der);
+        Ok(SigningKey {
+            pkcs1: Arc::new(copy),
+            verifying: VerifyingKey::from_public(public)?,
+            private: OnceLock::new(),
+            crt: OnceLock::new(),
+        })
     }
 
     /// Generates a fresh key: for tests and the debugger page, not production.
@@ -116,13 +147,15 @@ impl SigningKey {
         }
         let private = RsaPrivateKey::new(&mut rand_core::OsRng, bits)
             .map_err(|e| Error::CryptoFailure { reason: e.to_string() })?;
-        Self::from_private(private)
-    }
-
-    fn from_private(private: RsaPrivateKey) -> Result<Self> {
         private.validate().map_err(|e| invalid(e.to_string()))?;
+        let pkcs1 = pkcs1_of(&private)?;
         let verifying = VerifyingKey::from_public(private.to_public_key())?;
-        Ok(SigningKey { private, verifying, crt: OnceLock::new() })
+        Ok(SigningKey {
+            pkcs1: Arc::new(pkcs1),
+            verifying,
+            private: OnceLock::from(Some(private)),
+            crt: OnceLock::new(),
+        })
     }
 
     /// The matching public key.
@@ -139,43 +172,12 @@ impl SigningKey {
     ///
     /// Encoded here rather than by `rsa`'s `to_pkcs8_pem`, which leaves the secret
     /// parts in freed heap memory (wasm memory is never returned, and freed bytes
-    /// stay readable until reused): it encodes the PKCS#1 structure into a plain
-    /// `Vec` dropped unwiped, and recomputes dp, dq and qinv as `BigUint`s whose
-    /// temporaries are not wiped either. Here every buffer that holds a secret is
-    /// allocated once at its exact size and wiped on drop, and dp, dq and qinv are
-    /// the values `rsa` precomputed (and wipes) when the key was made.
+    /// stay readable until reused): every buffer that holds a secret is allocated
+    /// once at its exact size and wiped on drop, and the PKCS#1 part is the DER the
+    /// key holds.
     pub fn private_key_pem_zeroizing(&self) -> Result<Zeroizing<String>> {
         let failed = |reason: String| Error::CryptoFailure { reason: format!("private key encoding failed: {reason}") };
-        let key = &self.private;
-        let ([p, q], Some(dp), Some(dq), Some(qinv)) = (key.primes(), key.dp(), key.dq(), key.qinv()) else {
-            return Err(failed("not a two-prime key with precomputed CRT values".into()));
-        };
-        let (sign, qinv) = qinv.to_bytes_be();
-        let qinv = Zeroizing::new(qinv);
-        if sign == num_bigint_dig::Sign::Minus {
-            return Err(failed("negative CRT coefficient".into()));
-        }
-        // `to_bytes_be` fills a buffer of the exact size and reverses it in place.
-        let n = key.n().to_bytes_be();
-        let e = key.e().to_bytes_be();
-        let [d, p, q, dp, dq] = [key.d(), p, q, dp, dq].map(|x| Zeroizing::new(x.to_bytes_be()));
-        fn uint(bytes: &[u8]) -> Result<UintRef<'_>> {
-            UintRef::new(bytes)
-                .map_err(|e| Error::CryptoFailure { reason: format!("private key encoding failed: {e}") })
-        }
-        let pkcs1 = rsa::pkcs1::RsaPrivateKey {
-            modulus: uint(&n)?,
-            public_exponent: uint(&e)?,
-            private_exponent: uint(&d)?,
-            prime1: uint(&p)?,
-            prime2: uint(&q)?,
-            exponent1: uint(&dp)?,
-            exponent2: uint(&dq)?,
-            coefficient: uint(&qinv)?,
-            other_prime_infos: None,
-        };
-        let pkcs1_der = der_zeroizing(&pkcs1).map_err(|e| failed(e.to_string()))?;
-        let info = PrivateKeyInfo::new(rsa::pkcs1::ALGORITHM_ID, &pkcs1_der);
+        let info = PrivateKeyInfo::new(rsa::pkcs1::ALGORITHM_ID, &self.pkcs1);
         let der = der_zeroizing(&info).map_err(|e| failed(e.to_string()))?;
         let label = PrivateKeyInfo::PEM_LABEL;
         let len = pem::encoded_len(label, LineEnding::LF, &der).map_err(|e| failed(e.to_string()))?;
@@ -202,21 +204,111 @@ impl SigningKey {
         self.private_key_pem_zeroizing().map(|pem| pem.as_str().to_owned())
     }
 
-    pub(crate) fn rsa(&self) -> &RsaPrivateKey {
-        &self.private
+    /// `rsa`'s form of the key, made from the DER the first time (with its
+    /// precomputed CRT values).
+    pub(crate) fn rsa(&self) -> Result<&RsaPrivateKey> {
+        self.private
+            .get_or_init(|| RsaPrivateKey::from_pkcs1_der(&self.pkcs1).ok())
+            .as_ref()
+            .ok_or_else(|| Error::CryptoFailure { reason: "the private key could not be read again".into() })
     }
 
     pub(crate) fn crt(&self) -> Option<&CrtKey> {
         self.crt
             .get_or_init(|| {
-                let private = &self.private;
-                match (private.primes(), private.dp(), private.dq(), private.crt_coefficient()) {
-                    ([p, q], Some(dp), Some(dq), Some(qinv)) => CrtKey::new(p, q, dp, dq, &qinv).map(Arc::new),
-                    _ => None,
-                }
+                let fields = rsa::pkcs1::RsaPrivateKey::try_from(self.pkcs1.as_slice()).ok()?;
+                let mut parts = [fields.prime1, fields.prime2, fields.exponent1, fields.exponent2, fields.coefficient]
+                    .map(secret_int);
+                let [p, q, dp, dq, qinv] = &parts;
+                let crt = CrtKey::new(p, q, dp, dq, qinv).map(Arc::new);
+                parts.iter_mut().for_each(Zeroize::zeroize);
+                crt
             })
             .as_deref()
     }
+}
+
+/// The checks `rsa` makes of a private key (n = pq, de = 1 mod p - 1 and mod
+/// q - 1), and that the DER's CRT values are the ones these imply (dp = d mod
+/// p - 1, dq = d mod q - 1, q * qinv = 1 mod p with qinv < p): node:crypto signs
+/// with the DER's own. Only two-prime keys are read (our CRT; `rsa` signs
+/// others in variable time).
+fn check_private(fields: &rsa::pkcs1::RsaPrivateKey<'_>) -> Result<()> {
+    if fields.other_prime_infos.is_some() {
+        return Err(invalid("keys of more than two primes are not supported".into()));
+    }
+    let n = secret_int(fields.modulus);
+    let e = secret_int(fields.public_exponent);
+    let mut secrets =
+        [fields.private_exponent, fields.prime1, fields.prime2, fields.exponent1, fields.exponent2, fields.coefficient]
+            .map(secret_int);
+    let [d, p, q, dp, dq, qinv] = &secrets;
+    let one = BigUint::from(1u32);
+    let reason = if *p <= one || *q <= one || p * q != n {
+        Some("its primes do not multiply to its modulus")
+    } else {
+        let mut p1 = p - &one;
+        let mut q1 = q - &one;
+        let mut de = d * &e;
+        let mut q_qinv = q * qinv;
+        let mut checks = [&de % &p1, &de % &q1, d % &p1, d % &q1, &q_qinv % p];
+        let reason = if checks[0] != one || checks[1] != one {
+            Some("its private exponent does not match its public exponent")
+        } else if checks[2] != *dp || checks[3] != *dq || checks[4] != one || qinv >= p {
+            Some("its CRT exponents or coefficient do not match its primes")
+        } else {
+            None
+        };
+        for value in checks.iter_mut().chain([&mut p1, &mut q1, &mut de, &mut q_qinv]) {
+            value.zeroize();
+        }
+        reason
+    };
+    secrets.iter_mut().for_each(Zeroize::zeroize);
+    reason.map_or(Ok(()), |reason| Err(invalid(format!("the key is inconsistent: {reason}"))))
+}
+
+/// The integer of a DER part, through limbs that are wiped (`BigUint::from_bytes_be`
+/// would free an unwiped reversed copy of the bytes).
+fn secret_int(part: UintRef<'_>) -> BigUint {
+    let bytes = part.as_bytes();
+    let mut limbs = limbs_from_be(bytes, bytes.len().div_ceil(4)).unwrap_or_default();
+    let value = from_limbs(&limbs);
+    limbs.zeroize();
+    value
+}
+
+/// The PKCS#1 DER of a (generated, two-prime) key in a buffer wiped on drop;
+/// dp, dq and qinv are the values `rsa` precomputed (and wipes).
+fn pkcs1_of(key: &RsaPrivateKey) -> Result<Zeroizing<Vec<u8>>> {
+    let failed = |reason: String| Error::CryptoFailure { reason: format!("private key encoding failed: {reason}") };
+    let ([p, q], Some(dp), Some(dq), Some(qinv)) = (key.primes(), key.dp(), key.dq(), key.qinv()) else {
+        return Err(failed("not a two-prime key with precomputed CRT values".into()));
+    };
+    let (sign, qinv) = qinv.to_bytes_be();
+    let qinv = Zeroizing::new(qinv);
+    if sign == num_bigint_dig::Sign::Minus {
+        return Err(failed("negative CRT coefficient".into()));
+    }
+    // `to_bytes_be` fills a buffer of the exact size and reverses it in place.
+    let n = key.n().to_bytes_be();
+    let e = key.e().to_bytes_be();
+    let [d, p, q, dp, dq] = [key.d(), p, q, dp, dq].map(|x| Zeroizing::new(x.to_bytes_be()));
+    fn uint(bytes: &[u8]) -> Result<UintRef<'_>> {
+        UintRef::new(bytes).map_err(|e| Error::CryptoFailure { reason: format!("private key encoding failed: {e}") })
+    }
+    let pkcs1 = rsa::pkcs1::RsaPrivateKey {
+        modulus: uint(&n)?,
+        public_exponent: uint(&e)?,
+        private_exponent: uint(&d)?,
+        prime1: uint(&p)?,
+        prime2: uint(&q)?,
+        exponent1: uint(&dp)?,
+        exponent2: uint(&dq)?,
+        coefficient: uint(&qinv)?,
+        other_prime_infos: None,
+    };
+    der_zeroizing(&pkcs1).map_err(|e| failed(e.to_string()))
 }
 
 impl VerifyingKey {
@@ -253,7 +345,10 @@ impl VerifyingKey {
         let der =
             public.to_public_key_der().map_err(|e| Error::CryptoFailure { reason: e.to_string() })?.as_bytes().to_vec();
         let token_der = URL_SAFE.encode(&der);
-        let modulus = Modulus::new(public.n()).ok_or_else(|| invalid("the modulus is even".into()))?;
+        if !public.n().to_bytes_le().first().is_some_and(|low| low & 1 == 1) {
+            return Err(invalid("the modulus is even".into()));
+        }
+        let modulus = OnceLock::new();
         let e_bytes = public.e().to_bytes_be();
         let exponent = (e_bytes.len() <= 4)
             .then(|| e_bytes.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)))
@@ -294,8 +389,14 @@ impl VerifyingKey {
         self.0.public.size()
     }
 
-    pub(crate) fn modulus(&self) -> &Modulus {
-        &self.0.modulus
+    /// The modulus for our arithmetic (odd and of 2048 to 4096 bits, checked when
+    /// the key was read, so `Modulus::new` takes it).
+    pub(crate) fn modulus(&self) -> Result<&Modulus> {
+        self.0
+            .modulus
+            .get_or_init(|| Modulus::new(self.0.public.n()))
+            .as_ref()
+            .ok_or_else(|| invalid("the modulus is even".into()))
     }
 
     pub(crate) fn modulus_value(&self) -> &BigUint {
@@ -487,9 +588,48 @@ mod tests {
                 let path = format!("{}/tests/vectors/keys/{name}.{form}.pem", env!("CARGO_MANIFEST_DIR"));
                 let key = SigningKey::from_pem(&std::fs::read_to_string(&path).unwrap()).unwrap();
                 let ours = key.private_key_pem_zeroizing().unwrap();
-                assert_eq!(*ours, *key.private.to_pkcs8_pem(LineEnding::LF).unwrap(), "{name}.{form}");
-                assert_eq!(SigningKey::from_pem(&ours).unwrap().private, key.private, "{name}.{form} reads back");
+                assert_eq!(*ours, *key.rsa().unwrap().to_pkcs8_pem(LineEnding::LF).unwrap(), "{name}.{form}");
+                let again = SigningKey::from_pem(&ours).unwrap();
+                assert_eq!(again.rsa().unwrap(), key.rsa().unwrap(), "{name}.{form} reads back");
                 assert_eq!(key.private_key_pem().unwrap(), *ours);
+            }
+        }
+    }
+
+    /// A PEM whose every part is well formed but one is changed is refused: the
+    /// checks `rsa` made (n = pq, de = 1) and the DER's CRT values node:crypto uses.
+    #[test]
+    fn an_inconsistent_private_key_is_refused() {
+        let path = format!("{}/tests/vectors/keys/rsa2048.pkcs1.pem", env!("CARGO_MANIFEST_DIR"));
+        let (_, der) = Document::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let good = rsa::pkcs1::RsaPrivateKey::try_from(der.as_bytes()).unwrap();
+        // The same integer plus 2 (still odd when it was odd; the last byte is never 0xfe or 0xff here).
+        let plus_two = |part: UintRef<'_>| {
+            let mut bytes = part.as_bytes().to_vec();
+            let last = bytes.len() - 1;
+            bytes[last] = bytes[last].checked_add(2).unwrap();
+            bytes
+        };
+        let pem_of = |key: &rsa::pkcs1::RsaPrivateKey<'_>| {
+            pem::encode_string("RSA PRIVATE KEY", LineEnding::LF, &key.to_der().unwrap()).unwrap()
+        };
+        assert!(SigningKey::from_pem(&pem_of(&good)).is_ok(), "the unchanged key is read");
+        for (name, expected) in
+            [("d", "private exponent"), ("p", "primes"), ("dp", "CRT"), ("dq", "CRT"), ("qinv", "CRT")]
+        {
+            let mut key = good.clone();
+            let field = match name {
+                "d" => &mut key.private_exponent,
+                "p" => &mut key.prime1,
+                "dp" => &mut key.exponent1,
+                "dq" => &mut key.exponent2,
+                _ => &mut key.coefficient,
+            };
+            let changed = plus_two(*field);
+            *field = UintRef::new(&changed).unwrap();
+            match SigningKey::from_pem(&pem_of(&key)) {
+                Err(Error::InvalidKey { reason }) => assert!(reason.contains(expected), "{name}: {reason}"),
+                other => panic!("{name}: {other:?}"),
             }
         }
     }
