@@ -113,23 +113,44 @@ pub fn ambiguities(body: &Json) -> Vec<Ambiguity> {
 /// The first `max` places where the body is ambiguous, in body order: the
 /// tree walk feeds a check-only entry writer, which applies the rules.
 pub(crate) fn find(body: &Json, max: usize) -> Vec<Ambiguity> {
+    find_noting_numbers(body, max).0
+}
+
+/// [`find`], and whether the same walk met a number with no canonical text
+/// under the spec's reading.
+pub(crate) fn find_noting_numbers(body: &Json, max: usize) -> (Vec<Ambiguity>, bool) {
     let mut writer = EntryWriter::checks_only(max);
     // A check-only writer never stops the walk.
     let _ = replay(body, &mut writer);
+    let numbers = writer.found_number_without_text();
     if writer.found_any() {
         writer.locate();
         let _ = replay(body, &mut writer);
     }
-    writer.located()
+    (writer.located(), numbers)
+}
+
+/// A body read by [`parse_body_checking`], with what the one reading may tell.
+pub(crate) struct CheckedBody {
+    pub(crate) body: Json,
+    /// Whether [`find`] may find anything in it: `false` only when the one-pass
+    /// reader fed the check-only writer along with the tree, and it found nothing.
+    pub(crate) may_be_ambiguous: bool,
+    /// Whether a number in it may have no canonical text under the spec's
+    /// reading: `false` only when the same writer met none.
+    pub(crate) may_hold_unwritable_number: bool,
 }
 
 /// The body of JSON text, as [`parse_body`](crate::json::parse_body) reads it,
-/// and whether [`find`] may find anything in it: `false` only when the one-pass
-/// reader fed the check-only writer along with the tree, and it found nothing.
-pub(crate) fn parse_body_checking(text: &str, limits: &Limits) -> Result<(Json, bool)> {
+/// with the check-only writer fed along with the tree (when the one-pass reader reads it).
+pub(crate) fn parse_body_checking(text: &str, limits: &Limits) -> Result<CheckedBody> {
     let mut writer = EntryWriter::checks_only(usize::MAX);
     let (body, checked) = parse_body_and(text, limits, &mut writer)?;
-    Ok((body, !checked || writer.found_any()))
+    Ok(CheckedBody {
+        body,
+        may_be_ambiguous: !checked || writer.found_any(),
+        may_hold_unwritable_number: !checked || writer.found_number_without_text(),
+    })
 }
 
 /// For `strict` signing: refuses a request body whose signed message would not

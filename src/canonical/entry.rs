@@ -307,9 +307,20 @@ pub(crate) struct Checks {
     locating: bool,
     /// In the second walk: how many places have their paths.
     next: usize,
+    /// A number leaf with no canonical text under the spec's reading was met.
+    number_without_text: bool,
 }
 
 impl Checks {
+    /// Notes a number leaf with no canonical text under the spec's reading (out of
+    /// line: the reader's leaf stays small).
+    #[inline(never)]
+    fn note_number(&mut self, text: &str) {
+        if !number::is_integer_text(text) || text.len() > number::MAX_INTEGER_DIGITS {
+            self.number_without_text |= number::python_number_text(text).is_none();
+        }
+    }
+
     #[cold]
     fn report(&mut self, rule: &'static str) {
         if self.found.len() < self.max {
@@ -344,6 +355,12 @@ impl EntryWriter<'static, Checks> {
     /// [`EntryWriter::located`], words their paths.
     pub(crate) fn found_any(&self) -> bool {
         !self.checks.found.is_empty()
+    }
+
+    /// Whether the walk met a number with no canonical text under the spec's
+    /// reading (which signing by default refuses).
+    pub(crate) fn found_number_without_text(&self) -> bool {
+        self.checks.number_without_text
     }
 
     /// Ready for the second walk, which words the paths of the places found.
@@ -388,10 +405,14 @@ impl Mode for Checks {
     }
 
     fn leaf(&mut self, leaf: Leaf<'_>) {
-        if let (false, Leaf::String(text)) = (self.locating, leaf) {
-            if let Some(rule) = ambiguity::text_rule(text) {
-                self.report(rule);
+        match (self.locating, leaf) {
+            (false, Leaf::String(text)) => {
+                if let Some(rule) = ambiguity::text_rule(text) {
+                    self.report(rule);
+                }
             }
+            (false, Leaf::Number(text)) => self.note_number(text),
+            _ => {}
         }
     }
 }

@@ -196,7 +196,7 @@ pub const ISSUE_CODES: &[(&str, &str)] = &[
     ("BODY_TOO_LARGE", "Body is over the size limit (unreadable body)"),
     ("BODY_TOO_DEEP", "Body nests too deeply (unreadable body)"),
     ("DUPLICATE_KEY", "An object repeats a key (unreadable body)"),
-    ("INVALID_NUMBER", "A number has no exact form (unreadable body)"),
+    ("INVALID_NUMBER", "A number has no exact canonical form (an integer over 4300 digits, a float beyond the double range): signing refuses the body"),
     ("INVALID_BODY", "A JS value JSON cannot carry: undefined, a function, NaN, a cycle… (unreadable body)"),
 ];
 
@@ -208,24 +208,32 @@ pub fn validate_request(operation_path: &str, body: &Json) -> ValidationReport {
 
 /// [`validate_request`] under `options`.
 pub fn validate_request_with(operation_path: &str, body: &Json, options: ValidateOptions) -> ValidationReport {
-    validate_body(operation_path, body, options, true)
+    validate_body(operation_path, body, options, Known::default())
 }
 
-/// [`validate_request_with`]; the ambiguity check skipped when it is known to
-/// find nothing (`may_be_ambiguous` false: checked as the text was read).
-fn validate_body(
-    operation_path: &str,
-    body: &Json,
-    options: ValidateOptions,
-    may_be_ambiguous: bool,
-) -> ValidationReport {
+/// What the one reading of a body's text already found absent (nothing, for a tree).
+#[derive(Debug, Default, Clone, Copy)]
+struct Known {
+    unambiguous: bool,
+    numbers_writable: bool,
+}
+
+/// [`validate_request_with`]; the ambiguity and number checks skipped when they
+/// are known to find nothing (`known`: checked as the text was read).
+fn validate_body(operation_path: &str, body: &Json, options: ValidateOptions, known: Known) -> ValidationReport {
     let mut findings = Findings { options, ..Findings::default() };
     match Operation::from_path(operation_path) {
         Some(operation) => {
             operations::check(operation, body, &mut findings);
-            if may_be_ambiguous {
-                check_ambiguity(body, &mut findings);
+            // One walk finds both (a body read from text skips what its reading found absent).
+            let (places, numbers) = match known.unambiguous {
+                true => (Vec::new(), !known.numbers_writable),
+                false => crate::canonical::ambiguity::find_noting_numbers(body, usize::MAX),
+            };
+            if numbers {
+                check_numbers(body, &mut String::new(), &mut findings);
             }
+            report_ambiguities(places, &mut findings);
         }
         None => {
             let shown: String = operation_path.chars().take(100).collect();
@@ -237,11 +245,38 @@ fn validate_body(
     findings.into_report()
 }
 
+/// Reports every number that has no exact canonical form under the spec's
+/// reading (an integer of more than 4300 digits, a float beyond the `f64`
+/// range): `signRequest` refuses the body with `INVALID_NUMBER`, so a report
+/// that passed it would be wrong. `path` is extended in place, as the signed
+/// entries name it (`.` between keys and indices); the error is signing's own.
+fn check_numbers(value: &Json, path: &mut String, findings: &mut Findings) {
+    let mut descend = |path: &mut String, segment: &dyn std::fmt::Display, child: &Json| {
+        let restore = path.len();
+        if restore > 0 {
+            path.push('.');
+        }
+        // Writing into a String cannot fail.
+        let _ = std::fmt::Write::write_fmt(path, format_args!("{segment}"));
+        check_numbers(child, path, findings);
+        path.truncate(restore);
+    };
+    match value {
+        Json::Number(text) if crate::canonical::number::python_number_text(text).is_none() => {
+            let error = Error::InvalidNumber { path: path.clone(), text: text.clone() };
+            findings.error(path, "INVALID_NUMBER", error.to_string()).with_actual(IssueValue::text(text.clone()));
+        }
+        Json::Object(members) => members.iter().for_each(|(key, child)| descend(path, key, child)),
+        Json::Array(items) => items.iter().enumerate().for_each(|(index, child)| descend(path, &index, child)),
+        _ => {}
+    }
+}
+
 /// Reports every place where the request's signed message would not determine
 /// it: a key with `:` or `;` is an error (the merchant chose it); `;` + `:` text
 /// a warning, since the merchant may not control the text (a customer's user agent).
-fn check_ambiguity(body: &Json, findings: &mut Findings) {
-    for found in crate::canonical::ambiguity::find(body, usize::MAX) {
+fn report_ambiguities(places: Vec<crate::canonical::ambiguity::Ambiguity>, findings: &mut Findings) {
+    for found in places {
         if found.rule == crate::canonical::ambiguity::KEY_SEPARATOR {
             findings.error(&found.path, "AMBIGUOUS_KEY", format!("Key at '{}' holds ':' or ';'", found.path));
         } else {
@@ -269,7 +304,11 @@ pub fn validate_request_text_with(operation_path: &str, text: &str, options: Val
         return validate_request_with(operation_path, &Json::Null, options);
     }
     match crate::canonical::ambiguity::parse_body_checking(text, &Limits::default()) {
-        Ok((body, may_be_ambiguous)) => validate_body(operation_path, &body, options, may_be_ambiguous),
+        Ok(read) => {
+            let known =
+                Known { unambiguous: !read.may_be_ambiguous, numbers_writable: !read.may_hold_unwritable_number };
+            validate_body(operation_path, &read.body, options, known)
+        }
         Err(error) => ValidationReport::from_error(&error),
     }
 }
@@ -287,6 +326,7 @@ mod tests {
             r#"{"general":{"project_id":"p;a:b","payment_id":"x"},"a:b":1,"c":["d;e:f"]}"#,
             r#"{"general":{"project_id":"p"},"general":{}}"#,
             r#"{"k;":{"x":"\u003b:"}}"#,
+            r#"{"general":{"project_id":"p"},"zzz":1e400,"a":[1,{"b":-1e999}]}"#,
             "",
             "[]",
         ] {
@@ -301,6 +341,33 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// A number signing cannot write is an error where it stands, named as signing names it.
+    #[test]
+    fn numbers_without_a_canonical_form_are_errors() {
+        let text = r#"{"zzz":1e400,"a":[1,{"b":-1e999}],"c":12345678901234567890,"d":1.5e308}"#;
+        let report = validate_request_text("/api/v1/payment/p2p/payin", text);
+        let found: Vec<(&str, &str)> = report
+            .errors
+            .iter()
+            .filter(|issue| issue.code == "INVALID_NUMBER")
+            .map(|issue| (issue.path.as_str(), issue.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("zzz", "Number at 'zzz' has no exact canonical form: 1e+400"),
+                ("a.1.b", "Number at 'a.1.b' has no exact canonical form: -1e+999"),
+            ]
+        );
+        assert!(!report.valid);
+        let signing = crate::canonical::canonical_message(
+            &crate::json::parse_body(text, &Limits::default()).unwrap(),
+            "1700000000",
+            &crate::canonical::CanonicalOptions::DEFAULT,
+        );
+        assert_eq!(signing.unwrap_err().to_string(), found[0].1, "the error signing raises");
     }
 
     #[test]

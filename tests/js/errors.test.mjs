@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { hostileBodies } from './hostile-bodies.mjs';
-import { caught, cjs, esm as api, pkgDir, readKey, readVectors, root } from './helpers.mjs';
+import { caught, cjs, esm as api, pkgDir, readKey, readVectors, root, throwsCode } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const glue = require(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
@@ -373,4 +373,18 @@ describe('key errors', () => {
       }
     });
   }
+});
+
+describe('validation agrees with signing', () => {
+  test('a number with no exact canonical form is an error where it stands, the one signRequest raises', () => {
+    const payin = readVectors('canonical.json').find((c) => c.name === 'payin request').body;
+    const text = (typeof payin === 'string' ? payin : JSON.stringify(payin)).replace(/^\{/, '{"note":[1,{"big":1e400}],');
+    const report = api.validateRequest('/api/v1/payment/p2p/payin', text);
+    assert.equal(report.valid, false);
+    const found = report.errors.filter((issue) => issue.code === 'INVALID_NUMBER');
+    assert.deepEqual(found.map((issue) => [issue.path, issue.actual]), [['note.1.big', '1e+400']]);
+    const error = throwsCode(() => signed(text), 'INVALID_NUMBER');
+    assert.equal(error.message, found[0].message);
+    assert.equal(api.validateRequest('/api/v1/payment/p2p/payin', text.replace('1e400', '1e300')).valid, true);
+  });
 });

@@ -16,9 +16,12 @@ import { pkgDir } from './helpers.mjs';
  * (269.2 KiB measured: SHA-512 alone is about 10 KB of unrolled code before wasm-opt;
  * BENCHMARKS.md, Size, has the breakdown); raised to 284 KiB when issue 15's error
  * statuses, key-error recognition, the sandbox's loopback option and builder input
- * problems in the report came in (280.0 KiB measured; the 100 KiB target is issue 16's).
+ * problems in the report came in (280.0 KiB measured; the 100 KiB target is issue 16's);
+ * raised to 288 KiB when a private key came to be checked without `rsa`'s precomputation
+ * (for a faster cold start, its own checks and the lazily made forms are about 8 KB raw,
+ * 3 KB gzip) and validation to report numbers signing refuses (284.9 KiB measured).
  */
-export const BUDGET_GZIP_BYTES = 284 * 1024;
+export const BUDGET_GZIP_BYTES = 288 * 1024;
 /** The issue's target. */
 export const TARGET_GZIP_BYTES = 100 * 1024;
 
