@@ -31,6 +31,9 @@ pub struct GenuineCallback {
     pub merchant_id: String,
     /// Which of the configured keys it was signed with.
     pub key_index: usize,
+    /// Where the signed message does not determine the body: empty unless the
+    /// caller allowed ambiguous callbacks (`allowAmbiguous`).
+    pub ambiguities: Vec<Ambiguity>,
 }
 
 /// The stable, machine-readable code of an [`Error`], e.g. `INVALID_SIGNATURE`.
@@ -776,7 +779,13 @@ mod tests {
 
     #[test]
     fn a_genuine_invalid_callback_says_so_and_keeps_the_hint_out_of_the_message() {
-        let genuine = GenuineCallback { raw_body: "{}".into(), timestamp: 1, merchant_id: "m".into(), key_index: 0 };
+        let genuine = GenuineCallback {
+            raw_body: "{}".into(),
+            timestamp: 1,
+            merchant_id: "m".into(),
+            key_index: 0,
+            ambiguities: Vec::new(),
+        };
         let verified = Error::InvalidCallback {
             path: "payment_info.amount".into(),
             reason: "must be an integer, found a string".into(),

@@ -187,6 +187,7 @@ impl PreparedCallback {
                     timestamp: self.timestamp,
                     merchant_id: self.merchant_id.clone(),
                     key_index: self.key_index,
+                    ambiguities: ambiguities.clone(),
                 })),
             },
             other => other,

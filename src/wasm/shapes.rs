@@ -205,8 +205,8 @@ pub(crate) fn verified_json(verified: &VerifiedCallback, options: &VerifyOptions
 }
 
 /// The `verification` an `INVALID_CALLBACK` raised after the signature checked carries,
-/// as JSON text: the same shape as a verified callback's (not ambiguous: an ambiguous
-/// body is refused before its shape is read).
+/// as JSON text: the same shape as a verified callback's (ambiguous only when the
+/// caller allowed ambiguous callbacks: otherwise one is refused before its shape is read).
 pub(crate) fn genuine_verification_json(
     genuine: &crate::error::GenuineCallback,
     options: &VerifyOptions,
@@ -216,8 +216,8 @@ pub(crate) fn genuine_verification_json(
         merchant_id: &genuine.merchant_id,
         key_index: genuine.key_index,
         options: OptionsOut::from(options),
-        ambiguous: false,
-        ambiguities: &[],
+        ambiguous: !genuine.ambiguities.is_empty(),
+        ambiguities: &genuine.ambiguities,
     };
     serde_json::to_string(&verification)
         .map_err(|e| Error::CryptoFailure { reason: format!("result conversion failed: {e}") })

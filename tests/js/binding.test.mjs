@@ -66,6 +66,21 @@ describe('a genuine callback that its signed message does not determine', () => 
     assert.equal(prepared.callbackError.rawBody, body);
   });
 
+  // An ambiguous body without the callback's shape, allowed: the INVALID_CALLBACK raised
+  // after the check says it was ambiguous, as the verified result would have.
+  const shapeless = JSON.stringify({ ...callback('https://shop.example/back?q=1;status:status:success'), payment_info: { amount: '1', currency: 'RUB' } });
+  const shapelessHeaders = signed(shapeless).headers;
+  for (const [name, verify] of PATHS) {
+    test(`${name}: allowAmbiguous, INVALID_CALLBACK: its verification is ambiguous, with the places`, async () => {
+      const error = await caught(() => verify(shapeless, shapelessHeaders, { allowAmbiguous: true }));
+      assert.equal(error.code, 'INVALID_CALLBACK');
+      assert.equal(error.verified, true);
+      assert.equal(error.verification.ambiguous, true);
+      assert.deepEqual(error.verification.ambiguities, [{ path: 'integration.redirect_url', rule: 'VALUE_ENTRY_TEXT' }]);
+      assert.equal((await caught(() => verify(shapeless, shapelessHeaders))).code, 'AMBIGUOUS_CALLBACK');
+    });
+  }
+
   test("plain ';' text is not ambiguous", async () => {
     const plain = JSON.stringify(callback('https://shop.example/back?a=1;b=2'));
     const verified = await PATHS[0][1](plain, signed(plain).headers);
