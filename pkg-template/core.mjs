@@ -494,17 +494,11 @@ function createApi(glue, provider) {
   function verifyCallback(rawBody, headers, keys, options) {
     ready();
     const body = provider.bytes(rawBody, 4096);
-    const { message, signature, keyIndex, result } = glue.__prepareCallback(body, headers, keys, options, syncRsa, keyPem);
-    if (message !== undefined) {
-      let ok;
-      try {
-        ok = provider.verify(message, signature, publicKey(keys, keyIndex));
-      } catch (cause) {
-        throw cryptoFailure(cause);
-      }
-      if (!ok) throw glue.__signatureMismatch();
-    }
-    return verified(result);
+    // The native check runs inside the wasm call, before the model is made (a forged body costs no model).
+    const check = (message, signature, keyIndex) => provider.verify(message, signature, publicKey(keys, keyIndex));
+    const out = glue.__prepareCallback(body, headers, keys, options, syncRsa, keyPem, check);
+    if ('failure' in out) throw cryptoFailure(out.failure);
+    return verified(out.result);
   }
 
   /** `verifyCallback`, with the RSA check off the main thread where the provider can. */

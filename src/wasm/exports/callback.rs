@@ -22,14 +22,18 @@ use crate::json::Limits;
 use crate::rsa::pkcs1v15;
 
 /// Everything of `verifyCallback` but (with a native RSA) the RSA check, in the same
-/// order with the same errors. Returns `{ message, signature, data, keyIndex, result }`:
-/// `result` is the JSON text `verifyCallback` returns once the signature checks, or the
-/// `Error` it would throw then (a verified body without the callback shape); `keyIndex` picks the
-/// configured key to verify with. For the native check, `message` is the bytes
-/// RSA-SHA256 verifies (the message's, or its SHA-256 under `digest: 'double'`); for
-/// 'prepare', the message's text, with those bytes in `data`. Both are `undefined` when
-/// the check was made here: the `backend` option chose the wasm, or the signature is an
-/// HMAC. `keyPem` resolves the JS core's key objects.
+/// order with the same errors. Returns `{ message, signature, data, keyIndex, result,
+/// failure }`: `result` is the JSON text `verifyCallback` returns once the signature
+/// checks, or the `Error` it would throw then (a verified body without the callback
+/// shape); `keyIndex` picks the configured key to verify with. For the native check,
+/// `message` is the bytes RSA-SHA256 verifies (the message's, or its SHA-256 under
+/// `digest: 'double'`); for 'prepare', the message's text, with those bytes in `data`.
+/// Both are `undefined` when the check was made here: the `backend` option chose the
+/// wasm, the signature is an HMAC, or `check` made it. `check`, when a function, is the
+/// caller's synchronous native check, `check(message, signature, keyIndex)` → `true`
+/// when the signature verifies: called here, before the model is made, so that a body
+/// whose signature fails costs no model; what it throws comes back as `failure`.
+/// `keyPem` resolves the JS core's key objects.
 #[wasm_bindgen(js_name = __prepareCallback, skip_typescript)]
 pub fn prepare_callback(
     raw_body: JsValue,
@@ -38,6 +42,7 @@ pub fn prepare_callback(
     options: JsValue,
     rsa: Rsa,
     key_pem: &Function,
+    check: JsValue,
 ) -> JsResult<JsValue> {
     let rsa = NativeRsa::from(rsa);
     let (options, native) = verify_options(&options, rsa).map_err(js_error)?;
@@ -45,12 +50,21 @@ pub fn prepare_callback(
     let keys = verifying_keys(&keys, key_pem).map_err(js_error)?;
     let text = raw_body_text(&raw_body, &options.limits).map_err(js_error)?;
     let prepared = callback::prepare_callback(&text, &headers, &keys, &options).map_err(js_error)?;
+    let data = || Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_slice());
+    let key_index = JsValue::from(prepared.key_index as u32);
     // The caller's native RSA check is still to come (an HMAC signature was checked while preparing).
-    let pending = native && prepared.rsa_pending;
+    let mut pending = native && prepared.rsa_pending;
     if !native && prepared.rsa_pending {
         let key = keys[prepared.key_index].rsa().ok_or(Error::NoVerifyingKey).map_err(js_error)?;
         pkcs1v15::verify_signature_bytes(&prepared.message, &prepared.signature, key, prepared.digest)
             .map_err(js_error)?;
+    }
+    if let (true, Some(check)) = (pending && rsa != NativeRsa::Prepare, check.dyn_ref::<Function>()) {
+        match check.call3(&JsValue::UNDEFINED, &data(), &signature_bytes(&prepared.signature), &key_index) {
+            Ok(verified) if verified.as_bool() == Some(true) => pending = false,
+            Ok(_) => return Err(js_error(pkcs1v15::signature_mismatch())),
+            Err(failure) => return Ok(object(&[("failure", &failure)])),
+        }
     }
     // The model, bound to the signed entries, made from this one read of the body, the
     // headers and the options; for a native check the JS core throws or returns it only
@@ -63,7 +77,6 @@ pub fn prepare_callback(
         Err(error) if native => callback_error(error, &options),
         Err(error) => return Err(callback_error(error, &options)),
     };
-    let data = || Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_slice());
     let (message, signature, data) = match (pending, rsa) {
         // prepareCallback: the message and signature always; the bytes RSA-SHA256
         // verifies when the RSA check is the caller's (not for HMAC, checked here).
@@ -76,7 +89,6 @@ pub fn prepare_callback(
         // bytes, no string to decode and encode again; or its digest under 'double'.
         (true, _) => (data().into(), signature_bytes(&prepared.signature), JsValue::UNDEFINED),
     };
-    let key_index = JsValue::from(prepared.key_index as u32);
     Ok(object(&[
         ("message", &message),
         ("signature", &signature),
