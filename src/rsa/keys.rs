@@ -124,12 +124,7 @@ impl SigningKey {
         };
         let fields = rsa::pkcs1::RsaPrivateKey::try_from(pkcs1_der).map_err(|e| invalid(e.to_string()))?;
         check_policy(fields.modulus.as_bytes(), fields.public_exponent.as_bytes())?;
-        check_private(&fields)?;
-        let public = RsaPublicKey::new(
-            BigUint::from_bytes_be(fields.modulus.as_bytes()),
-            BigUint::from_bytes_be(fields.public_exponent.as_bytes()),
-        )
-        .map_err(|e| invalid(e.to_string()))?;
+        let public = check_private(&fields)?;
         let mut copy = Zeroizing::new(vec![0u8; pkcs1_der.len()]);
         copy.copy_from_slice(pkcs1_der);
         Ok(SigningKey {
@@ -232,8 +227,8 @@ impl SigningKey {
 /// q - 1), and that the DER's CRT values are the ones these imply (dp = d mod
 /// p - 1, dq = d mod q - 1, q * qinv = 1 mod p with qinv < p): node:crypto signs
 /// with the DER's own. Only two-prime keys are read (our CRT; `rsa` signs
-/// others in variable time).
-fn check_private(fields: &rsa::pkcs1::RsaPrivateKey<'_>) -> Result<()> {
+/// others in variable time). Returns the public half.
+fn check_private(fields: &rsa::pkcs1::RsaPrivateKey<'_>) -> Result<RsaPublicKey> {
     if fields.other_prime_infos.is_some() {
         return Err(invalid("keys of more than two primes are not supported".into()));
     }
@@ -265,7 +260,10 @@ fn check_private(fields: &rsa::pkcs1::RsaPrivateKey<'_>) -> Result<()> {
         reason
     };
     secrets.iter_mut().for_each(Zeroize::zeroize);
-    reason.map_or(Ok(()), |reason| Err(invalid(format!("the key is inconsistent: {reason}"))))
+    match reason {
+        Some(reason) => Err(invalid(format!("the key is inconsistent: {reason}"))),
+        None => RsaPublicKey::new(n, e).map_err(|e| invalid(e.to_string())),
+    }
 }
 
 /// The integer of a DER part, through limbs that are wiped (`BigUint::from_bytes_be`
