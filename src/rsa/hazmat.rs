@@ -348,10 +348,33 @@ impl Modulus {
         entry.zeroize();
         out
     }
-    /// [`Modulus::pow_public`] in 28-bit digits (see [`Wide`]).
+
+    /// [`Modulus::pow_public`] in 28-bit digits (see [`Wide`]). The base goes
+    /// in as it is, read as the Montgomery form of `base / R`: the powers are
+    /// then those of `base / R`, and one multiplication by `R^e mod n` (made
+    /// once per key, `Wide::r_to_e`, as `(R mod n)^e` the plain way) both
+    /// corrects that and leaves the
+    /// Montgomery domain, where the plain way takes two (by `R^2` on the way in,
+    /// by 1 on the way out). For another exponent than the key's first, the
+    /// plain way.
     fn pow_public_wide(&self, w: &Wide, base: &[u32], e: u32) -> Vec<u32> {
+        let cached = w.r_to_e.get_or_init(|| (e, w.digits_of(&self.pow_public_wide_by(w, &w.one, e, None))));
+        if cached.0 == e {
+            self.pow_public_wide_by(w, &w.digits_of(base), e, Some(&cached.1))
+        } else {
+            self.pow_public_wide_by(w, &w.digits_of(base), e, None)
+        }
+    }
+
+    /// `base^e mod n` for padded digits `base < n`: with `Some(R^e mod n)` as
+    /// [`Modulus::pow_public_wide`] says, with `None` the plain way.
+    fn pow_public_wide_by(&self, w: &Wide, base: &[u32], e: u32, r_to_e: Option<&[u32]>) -> Vec<u32> {
         let mut t = w.scratch();
-        let base_m = w.mul(&w.digits_of(base), &w.rr, &mut t);
+        let unit = w.unit();
+        let (base_m, leave_by) = match r_to_e {
+            Some(r_to_e) => (base.to_vec(), r_to_e),
+            None => (w.mul(base, &w.rr, &mut t), &unit[..]),
+        };
         let mut acc = base_m.clone();
         let mut tmp = vec![0u32; w.n.len()];
         let top = 31 - e.leading_zeros();
@@ -363,7 +386,7 @@ impl Modulus {
                 std::mem::swap(&mut acc, &mut tmp);
             }
         }
-        self.leave_wide(w, &acc, &mut t)
+        self.leave_wide(w, &acc, leave_by, &mut t)
     }
 
     /// [`Modulus::pow_secret`] in 28-bit digits (see [`Wide`]): the same fixed
@@ -396,7 +419,7 @@ impl Modulus {
                 std::mem::swap(&mut acc, &mut tmp);
             }
         }
-        let out = self.leave_wide(w, &acc, &mut t);
+        let out = self.leave_wide(w, &acc, &w.unit(), &mut t);
         for row in &mut table {
             row.zeroize();
         }
@@ -407,28 +430,28 @@ impl Modulus {
         out
     }
 
-    /// Out of the Montgomery domain and back to 32-bit limbs, fully reduced:
-    /// `acc / R` is at most n (equal when acc is 0 mod n), so one masked
-    /// subtraction of n finishes it.
-    fn leave_wide(&self, w: &Wide, acc: &[u32], t: &mut [u64]) -> Vec<u32> {
-        let mut unit = vec![0u32; w.n.len()];
-        unit[0] = 1;
-        let mut digits = w.mul(acc, &unit, t);
-        let mut out = limbs_of_digits(&digits, self.n.len());
-        digits.zeroize();
-        let mut diff = vec![0u32; self.n.len()];
-        let mut borrow = 0u64;
-        for ((d, &x), &n) in diff.iter_mut().zip(&out).zip(&self.n) {
-            let v = u64::from(x).wrapping_sub(u64::from(n)).wrapping_sub(borrow);
-            *d = v as u32;
-            borrow = (v >> 63) & 1;
+    /// `acc * by / R mod n` (with `by` = 1: out of the Montgomery domain),
+    /// fully reduced, in 32-bit limbs. The product is below 2n (and 2n may not
+    /// fit the limbs of n), so one masked subtraction of n in the digits, where
+    /// R > 4n leaves room, finishes it before the limbs are made.
+    fn leave_wide(&self, w: &Wide, acc: &[u32], by: &[u32], t: &mut [u64]) -> Vec<u32> {
+        let mut digits = w.mul(acc, by, t);
+        let mut diff = vec![0u32; digits.len()];
+        let mut borrow = 0u32;
+        for ((d, &x), &n) in diff.iter_mut().zip(&digits).zip(&w.n) {
+            // x, n < 2^28: v is in -2^28..2^28, its top bit set when negative.
+            let v = x.wrapping_sub(n).wrapping_sub(borrow);
+            *d = v & DIGIT_MASK;
+            borrow = v >> 31;
         }
-        // Keep out when it was below n (a borrow), else take out - n.
-        let mask = (borrow as u32).wrapping_neg();
-        for (o, &d) in out.iter_mut().zip(&diff) {
-            *o = (*o & mask) | (d & !mask);
+        // Keep the product when it was below n (a borrow), else take it - n.
+        let mask = borrow.wrapping_neg();
+        for (x, &d) in digits.iter_mut().zip(&diff) {
+            *x = (*x & mask) | (d & !mask);
         }
         diff.zeroize();
+        let out = limbs_of_digits(&digits, self.n.len());
+        digits.zeroize();
         out
     }
 }
@@ -462,6 +485,9 @@ struct Wide {
     /// R^2 mod n and R mod n, in padded digits.
     rr: Vec<u32>,
     one: Vec<u32>,
+    /// A public exponent e and `R^e mod n` in padded digits
+    /// ([`Modulus::pow_public_wide`]), made on the first public exponentiation.
+    r_to_e: OnceLock<(u32, Vec<u32>)>,
 }
 
 impl Drop for Wide {
@@ -495,6 +521,7 @@ impl Wide {
             n0inv: n0inv32 & DIGIT_MASK,
             rr: digits_of(&rr),
             one: digits_of(&one),
+            r_to_e: OnceLock::new(),
         };
         one.zeroize();
         rr.zeroize();
@@ -503,6 +530,15 @@ impl Wide {
 
     fn scratch(&self) -> Vec<u64> {
         vec![0u64; 2 * self.n.len()]
+    }
+
+    /// 1 in padded digits.
+    fn unit(&self) -> Vec<u32> {
+        let mut unit = vec![0u32; self.n.len()];
+        if let Some(low) = unit.first_mut() {
+            *low = 1;
+        }
+        unit
     }
 
     /// 32-bit limbs (below n) as padded digits.
@@ -1020,6 +1056,8 @@ mod tests {
                 let expect = base.modpow(&BigUint::from(65537u32), &n);
                 assert_eq!(from_limbs(&m.pow_public_wide(wide, &b, 65537)), expect, "{bytes} bytes, 65537");
                 assert_eq!(from_limbs(&m.pow_public(&b, 65537)), expect);
+                // Another exponent than the one whose R^e the key keeps: the plain way.
+                assert_eq!(from_limbs(&m.pow_public_wide(wide, &b, 3)), base.modpow(&BigUint::from(3u32), &n));
             }
         }
         // Over 3,554 bits the columns could overflow: no wide form, the scalar loop.
@@ -1053,7 +1091,7 @@ mod tests {
             let wide = m.wide().expect("a wide form up to 3,554 bits");
             let len = wide.n.len();
             let mut values: Vec<BigUint> =
-                vec![BigUint::from(0u32), BigUint::from(1u32), &n - 1u32, (&n << 1) - 1u32, &n + (&n >> 1u32)];
+                vec![BigUint::from(0u32), BigUint::from(1u32), &n - 1u32, (&n << 1) - 1u32, &n + (&n >> 1usize)];
             values.extend((0..40).map(|k| (sample(bytes + 1, seed * 1000 + k)) % (&n << 1)));
             let mut t = wide.scratch();
             let mut product = vec![0u32; len];
