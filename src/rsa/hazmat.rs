@@ -5,7 +5,8 @@
 //! multiply), and a constant-time fixed-window exponentiation for the private
 //! CRT halves. In wasm with SIMD128 (`.cargo/config.toml`) the same
 //! exponentiations run in 28-bit digits with `u64x2_extmul` (`Wide`), about
-//! 1.7-1.9x faster there; the 32-bit loop stays for other targets and for
+//! 1.7-1.9x faster there, squarings by a dedicated `Wide::sqr_into` (each
+//! cross product once, doubled); the 32-bit loop stays for other targets and for
 //! moduli over 3,554 bits. No padding, no blinding, no checks: `super::pkcs1v15` does the
 //! encoding, blinding and fault check around these.
 //!
@@ -15,8 +16,9 @@
 //! Constant time, function by function (the whole picture is in `super`'s
 //! docs and SECURITY.md):
 //! - [`Modulus::pow_secret`], `mul_into`, `Wide::mul_into`, `add_row`,
-//!   `Modulus::leave_wide` and `select`: constant time in the source (same
-//!   operations and addresses for every exponent and base);
+//!   `Wide::sqr_into`, `add_square_row`, `Modulus::leave_wide` and `select`:
+//!   constant time in the source (same operations and addresses for every
+//!   exponent and base);
 //! - [`CrtKey::pow_d`]: its two exponentiations are `pow_secret`; the
 //!   reductions and the recombination around them are `num-bigint-dig`'s and
 //!   are not constant time (they run on blinded values);
@@ -351,12 +353,11 @@ impl Modulus {
 
     /// [`Modulus::pow_public`] in 28-bit digits (see [`Wide`]). The base goes
     /// in as it is, read as the Montgomery form of `base / R`: the powers are
-    /// then those of `base / R`, and one multiplication by `R^e mod n` (made
-    /// once per key, `Wide::r_to_e`, as `(R mod n)^e` the plain way) both
-    /// corrects that and leaves the
-    /// Montgomery domain, where the plain way takes two (by `R^2` on the way in,
-    /// by 1 on the way out). For another exponent than the key's first, the
-    /// plain way.
+    /// then those of `base / R`, and one multiplication by `R^e mod n` both
+    /// corrects that and leaves the Montgomery domain, where the plain way takes
+    /// two (by `R^2` on the way in, by 1 on the way out). `R^e mod n` is made on
+    /// the key's first public exponentiation, as `(R mod n)^e` the plain way,
+    /// and kept for that exponent; another exponent goes the plain way.
     fn pow_public_wide(&self, w: &Wide, base: &[u32], e: u32) -> Vec<u32> {
         let cached = w.r_to_e.get_or_init(|| (e, w.digits_of(&self.pow_public_wide_by(w, &w.one, e, None))));
         if cached.0 == e {
@@ -390,7 +391,8 @@ impl Modulus {
     }
 
     /// [`Modulus::pow_secret`] in 28-bit digits (see [`Wide`]): the same fixed
-    /// windows, masked table reads and multiplication count.
+    /// windows, masked table reads and count of Montgomery products, the
+    /// squarings among them by [`Wide::sqr_into`].
     fn pow_secret_wide(&self, w: &Wide, base: &[u32], exp: &[u32]) -> Vec<u32> {
         const WINDOW: usize = 4;
         let len = w.n.len();
@@ -463,8 +465,9 @@ const USE_WIDE: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd12
 /// Bits per digit of [`Wide`].
 const DIGIT: u32 = 28;
 const DIGIT_MASK: u32 = (1 << DIGIT) - 1;
-/// The most digits [`Wide::mul_into`] takes: a 64-bit column holds up to
-/// 2 x digits products below 2^56 and a carry below 2^36.
+/// The most digits [`Wide::mul_into`] and [`Wide::sqr_into`] take: a 64-bit
+/// column holds up to 2 x digits products below 2^56 and a carry below 2^36
+/// (254 x 2^56 + 2^36 < 2^64).
 const WIDE_MAX_DIGITS: usize = 127;
 
 /// A modulus in 28-bit digits (one per u32, padded with zero digits to a
