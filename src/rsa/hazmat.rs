@@ -211,6 +211,12 @@ impl Modulus {
         self.n.len()
     }
 
+    /// The limbs of n (the moduli of public keys are public; those of the
+    /// private CRT halves are not, and nothing reads them here).
+    pub(crate) fn limbs(&self) -> &[u32] {
+        &self.n
+    }
+
     /// `a * b / R mod n` into `out`, for `a, b < n`. `t` is scratch of `len + 2` limbs.
     /// Its running time does not depend on the values. One pass per limb of `a`
     /// adds `a[i] * b` and `m * n` together (m makes the low limb zero) and shifts
