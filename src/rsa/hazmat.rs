@@ -365,22 +365,22 @@ impl Modulus {
     /// the key's first public exponentiation, as `(R mod n)^e` the plain way,
     /// and kept for that exponent; another exponent goes the plain way.
     fn pow_public_wide(&self, w: &Wide, base: &[u32], e: u32) -> Vec<u32> {
-        let cached = w.r_to_e.get_or_init(|| (e, w.digits_of(&self.pow_public_wide_by(w, &w.one, e, None))));
-        if cached.0 == e {
-            self.pow_public_wide_by(w, &w.digits_of(base), e, Some(&cached.1))
-        } else {
-            self.pow_public_wide_by(w, &w.digits_of(base), e, None)
-        }
+        let cached = w.r_to_e.get_or_init(|| (e, w.digits_of(&self.pow_public_wide_by(w, w.one.clone(), e, None))));
+        let r_to_e = (cached.0 == e).then_some(&cached.1[..]);
+        self.pow_public_wide_by(w, w.digits_of(base), e, r_to_e)
     }
 
     /// `base^e mod n` for padded digits `base < n`: with `Some(R^e mod n)` as
     /// [`Modulus::pow_public_wide`] says, with `None` the plain way.
-    fn pow_public_wide_by(&self, w: &Wide, base: &[u32], e: u32, r_to_e: Option<&[u32]>) -> Vec<u32> {
+    fn pow_public_wide_by(&self, w: &Wide, base: Vec<u32>, e: u32, r_to_e: Option<&[u32]>) -> Vec<u32> {
         let mut t = w.scratch();
-        let unit = w.unit();
+        let unit: Vec<u32>;
         let (base_m, leave_by) = match r_to_e {
-            Some(r_to_e) => (base.to_vec(), r_to_e),
-            None => (w.mul(base, &w.rr, &mut t), &unit[..]),
+            Some(r_to_e) => (base, r_to_e),
+            None => {
+                unit = w.unit();
+                (w.mul(&base, &w.rr, &mut t), &unit[..])
+            }
         };
         let mut acc = base_m.clone();
         let mut tmp = vec![0u32; w.n.len()];
