@@ -5,7 +5,8 @@
 //! multiply), and a constant-time fixed-window exponentiation for the private
 //! CRT halves. In wasm with SIMD128 (`.cargo/config.toml`) the same
 //! exponentiations run in 28-bit digits with `u64x2_extmul` (`Wide`), about
-//! 1.7-1.9x faster there; the 32-bit loop stays for other targets and for
+//! 1.7-1.9x faster there, squarings by a dedicated `Wide::sqr_into` (each
+//! cross product once, doubled); the 32-bit loop stays for other targets and for
 //! moduli over 3,554 bits. No padding, no blinding, no checks: `super::pkcs1v15` does the
 //! encoding, blinding and fault check around these.
 //!
@@ -15,8 +16,9 @@
 //! Constant time, function by function (the whole picture is in `super`'s
 //! docs and SECURITY.md):
 //! - [`Modulus::pow_secret`], `mul_into`, `Wide::mul_into`, `add_row`,
-//!   `Modulus::leave_wide` and `select`: constant time in the source (same
-//!   operations and addresses for every exponent and base);
+//!   `Wide::sqr_into`, `add_square_row`, `Modulus::leave_wide` and `select`:
+//!   constant time in the source (same operations and addresses for every
+//!   exponent and base);
 //! - [`CrtKey::pow_d`]: its two exponentiations are `pow_secret`; the
 //!   reductions and the recombination around them are `num-bigint-dig`'s and
 //!   are not constant time (they run on blinded values);
@@ -209,6 +211,12 @@ impl Modulus {
         self.n.len()
     }
 
+    /// The limbs of n (the moduli of public keys are public; those of the
+    /// private CRT halves are not, and nothing reads them here).
+    pub(crate) fn limbs(&self) -> &[u32] {
+        &self.n
+    }
+
     /// `a * b / R mod n` into `out`, for `a, b < n`. `t` is scratch of `len + 2` limbs.
     /// Its running time does not depend on the values. One pass per limb of `a`
     /// adds `a[i] * b` and `m * n` together (m makes the low limb zero) and shifts
@@ -348,26 +356,49 @@ impl Modulus {
         entry.zeroize();
         out
     }
-    /// [`Modulus::pow_public`] in 28-bit digits (see [`Wide`]).
+
+    /// [`Modulus::pow_public`] in 28-bit digits (see [`Wide`]). The base goes
+    /// in as it is, read as the Montgomery form of `base / R`: the powers are
+    /// then those of `base / R`, and one multiplication by `R^e mod n` both
+    /// corrects that and leaves the Montgomery domain, where the plain way takes
+    /// two (by `R^2` on the way in, by 1 on the way out). `R^e mod n` is made on
+    /// the key's first public exponentiation, as `(R mod n)^e` the plain way,
+    /// and kept for that exponent; another exponent goes the plain way.
     fn pow_public_wide(&self, w: &Wide, base: &[u32], e: u32) -> Vec<u32> {
+        let cached = w.r_to_e.get_or_init(|| (e, w.digits_of(&self.pow_public_wide_by(w, w.one.clone(), e, None))));
+        let r_to_e = (cached.0 == e).then_some(&cached.1[..]);
+        self.pow_public_wide_by(w, w.digits_of(base), e, r_to_e)
+    }
+
+    /// `base^e mod n` for padded digits `base < n`: with `Some(R^e mod n)` as
+    /// [`Modulus::pow_public_wide`] says, with `None` the plain way.
+    fn pow_public_wide_by(&self, w: &Wide, base: Vec<u32>, e: u32, r_to_e: Option<&[u32]>) -> Vec<u32> {
         let mut t = w.scratch();
-        let base_m = w.mul(&w.digits_of(base), &w.rr, &mut t);
+        let unit: Vec<u32>;
+        let (base_m, leave_by) = match r_to_e {
+            Some(r_to_e) => (base, r_to_e),
+            None => {
+                unit = w.unit();
+                (w.mul(&base, &w.rr, &mut t), &unit[..])
+            }
+        };
         let mut acc = base_m.clone();
         let mut tmp = vec![0u32; w.n.len()];
         let top = 31 - e.leading_zeros();
         for bit in (0..top).rev() {
-            w.mul_into(&acc, &acc, &mut tmp, &mut t);
+            w.sqr_into(&acc, &mut tmp, &mut t);
             std::mem::swap(&mut acc, &mut tmp);
             if (e >> bit) & 1 == 1 {
                 w.mul_into(&acc, &base_m, &mut tmp, &mut t);
                 std::mem::swap(&mut acc, &mut tmp);
             }
         }
-        self.leave_wide(w, &acc, &mut t)
+        self.leave_wide(w, &acc, leave_by, &mut t)
     }
 
     /// [`Modulus::pow_secret`] in 28-bit digits (see [`Wide`]): the same fixed
-    /// windows, masked table reads and multiplication count.
+    /// windows, masked table reads and count of Montgomery products, the
+    /// squarings among them by [`Wide::sqr_into`].
     fn pow_secret_wide(&self, w: &Wide, base: &[u32], exp: &[u32]) -> Vec<u32> {
         const WINDOW: usize = 4;
         let len = w.n.len();
@@ -387,7 +418,7 @@ impl Modulus {
         for limb in exp.iter().rev() {
             for shift in (0..32 / WINDOW).rev() {
                 for _ in 0..WINDOW {
-                    w.mul_into(&acc, &acc, &mut tmp, &mut t);
+                    w.sqr_into(&acc, &mut tmp, &mut t);
                     std::mem::swap(&mut acc, &mut tmp);
                 }
                 let index = (limb >> (shift * WINDOW)) & ((1 << WINDOW) - 1);
@@ -396,7 +427,7 @@ impl Modulus {
                 std::mem::swap(&mut acc, &mut tmp);
             }
         }
-        let out = self.leave_wide(w, &acc, &mut t);
+        let out = self.leave_wide(w, &acc, &w.unit(), &mut t);
         for row in &mut table {
             row.zeroize();
         }
@@ -407,28 +438,28 @@ impl Modulus {
         out
     }
 
-    /// Out of the Montgomery domain and back to 32-bit limbs, fully reduced:
-    /// `acc / R` is at most n (equal when acc is 0 mod n), so one masked
-    /// subtraction of n finishes it.
-    fn leave_wide(&self, w: &Wide, acc: &[u32], t: &mut [u64]) -> Vec<u32> {
-        let mut unit = vec![0u32; w.n.len()];
-        unit[0] = 1;
-        let mut digits = w.mul(acc, &unit, t);
-        let mut out = limbs_of_digits(&digits, self.n.len());
-        digits.zeroize();
-        let mut diff = vec![0u32; self.n.len()];
-        let mut borrow = 0u64;
-        for ((d, &x), &n) in diff.iter_mut().zip(&out).zip(&self.n) {
-            let v = u64::from(x).wrapping_sub(u64::from(n)).wrapping_sub(borrow);
-            *d = v as u32;
-            borrow = (v >> 63) & 1;
+    /// `acc * by / R mod n` (with `by` = 1: out of the Montgomery domain),
+    /// fully reduced, in 32-bit limbs. The product is below 2n (and 2n may not
+    /// fit the limbs of n), so one masked subtraction of n in the digits, where
+    /// R > 4n leaves room, finishes it before the limbs are made.
+    fn leave_wide(&self, w: &Wide, acc: &[u32], by: &[u32], t: &mut [u64]) -> Vec<u32> {
+        let mut digits = w.mul(acc, by, t);
+        let mut diff = vec![0u32; digits.len()];
+        let mut borrow = 0u32;
+        for ((d, &x), &n) in diff.iter_mut().zip(&digits).zip(&w.n) {
+            // x, n < 2^28: v is in -2^28..2^28, its top bit set when negative.
+            let v = x.wrapping_sub(n).wrapping_sub(borrow);
+            *d = v & DIGIT_MASK;
+            borrow = v >> 31;
         }
-        // Keep out when it was below n (a borrow), else take out - n.
-        let mask = (borrow as u32).wrapping_neg();
-        for (o, &d) in out.iter_mut().zip(&diff) {
-            *o = (*o & mask) | (d & !mask);
+        // Keep the product when it was below n (a borrow), else take it - n.
+        let mask = borrow.wrapping_neg();
+        for (x, &d) in digits.iter_mut().zip(&diff) {
+            *x = (*x & mask) | (d & !mask);
         }
         diff.zeroize();
+        let out = limbs_of_digits(&digits, self.n.len());
+        digits.zeroize();
         out
     }
 }
@@ -440,8 +471,9 @@ const USE_WIDE: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd12
 /// Bits per digit of [`Wide`].
 const DIGIT: u32 = 28;
 const DIGIT_MASK: u32 = (1 << DIGIT) - 1;
-/// The most digits [`Wide::mul_into`] takes: a 64-bit column holds up to
-/// 2 x digits products below 2^56 and a carry below 2^36.
+/// The most digits [`Wide::mul_into`] and [`Wide::sqr_into`] take: a 64-bit
+/// column holds up to 2 x digits products below 2^56 and a carry below 2^36
+/// (254 x 2^56 + 2^36 < 2^64).
 const WIDE_MAX_DIGITS: usize = 127;
 
 /// A modulus in 28-bit digits (one per u32, padded with zero digits to a
@@ -462,6 +494,9 @@ struct Wide {
     /// R^2 mod n and R mod n, in padded digits.
     rr: Vec<u32>,
     one: Vec<u32>,
+    /// A public exponent e and `R^e mod n` in padded digits
+    /// ([`Modulus::pow_public_wide`]), made on the first public exponentiation.
+    r_to_e: OnceLock<(u32, Vec<u32>)>,
 }
 
 impl Drop for Wide {
@@ -495,6 +530,7 @@ impl Wide {
             n0inv: n0inv32 & DIGIT_MASK,
             rr: digits_of(&rr),
             one: digits_of(&one),
+            r_to_e: OnceLock::new(),
         };
         one.zeroize();
         rr.zeroize();
@@ -503,6 +539,15 @@ impl Wide {
 
     fn scratch(&self) -> Vec<u64> {
         vec![0u64; 2 * self.n.len()]
+    }
+
+    /// 1 in padded digits.
+    fn unit(&self) -> Vec<u32> {
+        let mut unit = vec![0u32; self.n.len()];
+        if let Some(low) = unit.first_mut() {
+            *low = 1;
+        }
+        unit
     }
 
     /// 32-bit limbs (below n) as padded digits.
@@ -538,6 +583,55 @@ impl Wide {
             let low = (column as u32).wrapping_add(ai.wrapping_mul(b[0]));
             let m = low.wrapping_mul(self.n0inv) & DIGIT_MASK;
             add_row(&mut t[i..i + len], b, n, ai, m);
+            carry = (t[i] + carry) >> DIGIT;
+        }
+        for (o, &column) in out.iter_mut().zip(&t[digits..2 * digits]) {
+            let v = column + carry;
+            *o = v as u32 & DIGIT_MASK;
+            carry = v >> DIGIT;
+        }
+        out[digits..].fill(0);
+    }
+
+    /// `a * a / R mod n`, below 2n, into `out`, for digits `a < 2n`; `t` is
+    /// scratch of twice the padded digits. What [`Wide::mul_into`]`(a, a)`
+    /// gives, with about a quarter fewer products: row i adds `m * n` (m makes
+    /// column i zero mod 2^28, as there) and, from digit i of the row on, only
+    /// `a[i] * a[i]` and `a[i] * 2a[j]` for j > i (each product `a[i] * a[j]`
+    /// with i < j once, doubled), which [`add_square_row`] splits at fixed,
+    /// public places. Its running time does not depend on the values: which
+    /// digits each row multiplies depends on i alone.
+    ///
+    /// The column bound of `mul_into` holds unchanged. The square terms that
+    /// reach column c sum to `a[i] * a[c - i]` over every ordered pair (i, c - i)
+    /// of digits (the pair i < j counted once and doubled, the diagonal once),
+    /// so at most `digits` products below 2^56; the reduction rows add at most
+    /// `digits` more below 2^56. A column is then below
+    /// `2 * WIDE_MAX_DIGITS * 2^56 = 254 * 2^56`, and with the carry (below
+    /// 2^64 / 2^28 = 2^36) still below 2^64. Each single product `a[i] * 2a[j]`
+    /// is below 2^57 and its operand `2a[j]` below 2^29, in a u32 lane.
+    /// Columns below i are never written by row i (square terms of row i start
+    /// at column 2i), and column i is complete before its m is taken: its square
+    /// terms come from rows up to i / 2, and row i's own only when i = 0
+    /// (`a[0]^2`, added into `low` as `mul_into` adds `a[i] * b[0]`).
+    fn sqr_into(&self, a: &[u32], out: &mut [u32], t: &mut [u64]) {
+        let len = self.n.len();
+        let digits = self.digits;
+        let n = &self.n[..len];
+        let a = &a[..len];
+        let out = &mut out[..len];
+        let t = &mut t[..2 * len];
+        #[cfg(test)]
+        seams::count_squaring();
+        t.fill(0);
+        let mut carry = 0u64;
+        for i in 0..digits {
+            let ai = a[i];
+            let column = t[i] + carry;
+            let own = if i == 0 { ai.wrapping_mul(ai) } else { 0 };
+            let low = (column as u32).wrapping_add(own);
+            let m = low.wrapping_mul(self.n0inv) & DIGIT_MASK;
+            add_square_row(&mut t[i..i + len], a, n, i, m);
             carry = (t[i] + carry) >> DIGIT;
         }
         for (o, &column) in out.iter_mut().zip(&t[digits..2 * digits]) {
@@ -600,6 +694,137 @@ fn add4(t: &mut [u64], b: &[u32], n: &[u32], a: core::arch::wasm32::v128, m: cor
     }
 }
 
+/// Row i of [`Wide::sqr_into`]: `t[j] += m * n[j]` for every j, plus
+/// `a[i] * a[i]` at j = i and `a[i] * 2a[j]` for every j > i (t, a and n of
+/// one length, i below it).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn add_square_row(t: &mut [u64], a: &[u32], n: &[u32], i: usize, m: u32) {
+    let ai = u64::from(a[i]);
+    for (j, ((t, &aj), &n)) in t.iter_mut().zip(a).zip(n).enumerate() {
+        let square = match j.cmp(&i) {
+            std::cmp::Ordering::Less => 0,
+            std::cmp::Ordering::Equal => ai * ai,
+            std::cmp::Ordering::Greater => ai * (2 * u64::from(aj)),
+        };
+        *t += square + u64::from(m) * u64::from(n);
+    }
+}
+
+/// Row i of [`Wide::sqr_into`] four digits at a time (the length is a multiple
+/// of 4): `t[j] += m * n[j]` for every j, plus `a[i] * a[i]` at j = i and
+/// `a[i] * 2a[j]` for every j > i. The blocks of four below the one holding
+/// digit i take only `m * n` (two `extmul`s), that block takes its square
+/// operand through lane masks made from i, and the blocks above take `2a[j]`
+/// as `a[j]` shifted left by one (four `extmul`s, as in [`add_row`]). Where
+/// the row splits depends on i alone, never on the digits.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn add_square_row(t: &mut [u64], a: &[u32], n: &[u32], i: usize, m: u32) {
+    use core::arch::wasm32::{u32x4, u32x4_eq, u32x4_gt, u32x4_shl, u32x4_splat, v128, v128_and, v128_load, v128_or};
+    let len = t.len().min(a.len()).min(n.len());
+    let start = i / 4 * 4;
+    if start + 4 > len {
+        return;
+    }
+    let ai = a[i];
+    let splats = (u32x4_splat(ai), u32x4_splat(m));
+    let (low_t, rest_t) = t[..len].split_at_mut(start);
+    let (block_t, high_t) = rest_t.split_at_mut(4);
+    // Below the block of digit i: the reduction only.
+    let mut low_t = low_t.chunks_exact_mut(8);
+    let mut low_n = n[..start].chunks_exact(8);
+    for (t, n) in (&mut low_t).zip(&mut low_n) {
+        let m: v128 = std::hint::black_box(splats.1);
+        add4_reduce(&mut t[..4], &n[..4], m);
+        add4_reduce(&mut t[4..], &n[4..], m);
+    }
+    let m: v128 = std::hint::black_box(splats.1);
+    add4_reduce(low_t.into_remainder(), low_n.remainder(), m);
+    // The block of digit i: 0 below i, a[i] at i, 2a[j] above, chosen by lane
+    // masks of the (public) positions.
+    let (ai_splat, m): (v128, v128) = std::hint::black_box(splats);
+    let first = start as u32;
+    let lanes = u32x4(first, first + 1, first + 2, first + 3);
+    let at = u32x4_splat(i as u32);
+    let block_a = &a[start..start + 4];
+    let block_n = &n[start..start + 4];
+    // SAFETY: `block_a` holds exactly 4 u32 (16 bytes, one v128); `v128_load`
+    // takes unaligned addresses.
+    let doubled = u32x4_shl(unsafe { v128_load(block_a.as_ptr().cast::<v128>()) }, 1);
+    let operand = v128_or(v128_and(doubled, u32x4_gt(lanes, at)), v128_and(ai_splat, u32x4_eq(lanes, at)));
+    // SAFETY: `block_n` holds exactly 4 u32 (one v128), unaligned loads allowed.
+    let block_n = unsafe { v128_load(block_n.as_ptr().cast::<v128>()) };
+    add4_values(block_t, operand, block_n, ai_splat, m);
+    // Above the block: a[i] * 2a[j] + m * n[j].
+    let mut high_t = high_t.chunks_exact_mut(8);
+    let mut high_a = a[start + 4..len].chunks_exact(8);
+    let mut high_n = n[start + 4..len].chunks_exact(8);
+    for ((t, a), n) in (&mut high_t).zip(&mut high_a).zip(&mut high_n) {
+        let (ai, m): (v128, v128) = std::hint::black_box(splats);
+        add4_doubled(&mut t[..4], &a[..4], &n[..4], ai, m);
+        add4_doubled(&mut t[4..], &a[4..], &n[4..], ai, m);
+    }
+    let (ai, m): (v128, v128) = std::hint::black_box(splats);
+    add4_doubled(high_t.into_remainder(), high_a.remainder(), high_n.remainder(), ai, m);
+}
+
+/// `t[j] += m * n[j]` for four j (or none, when the slices are shorter).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn add4_reduce(t: &mut [u64], n: &[u32], m: core::arch::wasm32::v128) {
+    use core::arch::wasm32::{u64x2_add, u64x2_extmul_high_u32x4, u64x2_extmul_low_u32x4, v128, v128_load, v128_store};
+    if t.len() < 4 || n.len() < 4 {
+        return;
+    }
+    // SAFETY: `n` holds at least 4 u32 (one v128) and `t` at least 4 u64 (two
+    // v128), checked above; `v128_load` and `v128_store` take unaligned addresses.
+    unsafe {
+        let n = v128_load(n.as_ptr().cast::<v128>());
+        let t = t.as_mut_ptr().cast::<v128>();
+        v128_store(t, u64x2_add(v128_load(t), u64x2_extmul_low_u32x4(m, n)));
+        v128_store(t.add(1), u64x2_add(v128_load(t.add(1)), u64x2_extmul_high_u32x4(m, n)));
+    }
+}
+
+/// `t[j] += ai * 2a[j] + m * n[j]` for four j (or none, when the slices are shorter).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn add4_doubled(t: &mut [u64], a: &[u32], n: &[u32], ai: core::arch::wasm32::v128, m: core::arch::wasm32::v128) {
+    use core::arch::wasm32::{u32x4_shl, v128, v128_load};
+    if a.len() < 4 || n.len() < 4 {
+        return;
+    }
+    // SAFETY: `a` and `n` hold at least 4 u32 (16 bytes, one v128 each),
+    // checked above; `v128_load` takes unaligned addresses.
+    let (a, n) = unsafe { (v128_load(a.as_ptr().cast::<v128>()), v128_load(n.as_ptr().cast::<v128>())) };
+    add4_values(t, u32x4_shl(a, 1), n, ai, m);
+}
+
+/// `t[j] += a * b[j] + m * n[j]` for four j, with b and n already loaded (or
+/// none, when `t` is shorter).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn add4_values(
+    t: &mut [u64],
+    b: core::arch::wasm32::v128,
+    n: core::arch::wasm32::v128,
+    a: core::arch::wasm32::v128,
+    m: core::arch::wasm32::v128,
+) {
+    use core::arch::wasm32::{u64x2_add, u64x2_extmul_high_u32x4, u64x2_extmul_low_u32x4, v128, v128_load, v128_store};
+    if t.len() < 4 {
+        return;
+    }
+    // SAFETY: `t` holds at least 4 u64 (32 bytes, two v128), checked above;
+    // `v128_load` and `v128_store` take unaligned addresses.
+    unsafe {
+        let t = t.as_mut_ptr().cast::<v128>();
+        let low = u64x2_add(u64x2_extmul_low_u32x4(a, b), u64x2_extmul_low_u32x4(m, n));
+        let high = u64x2_add(u64x2_extmul_high_u32x4(a, b), u64x2_extmul_high_u32x4(m, n));
+        v128_store(t, u64x2_add(v128_load(t), low));
+        v128_store(t.add(1), u64x2_add(v128_load(t.add(1)), high));
+    }
+}
+
 /// 32-bit limbs as `len` 28-bit digits (digits past `len` must be zero).
 fn digits_of_limbs(limbs: &[u32], len: usize) -> Vec<u32> {
     let mut out = vec![0u32; len];
@@ -648,7 +873,7 @@ fn limbs_of_digits(digits: &[u32], len: usize) -> Vec<u32> {
     out
 }
 
-/// Test-only seams: a count of Montgomery multiplications, and a fault in the
+/// Test-only seams: counts of Montgomery multiplications and squarings, and a fault in the
 /// p half of the CRT (as a glitch or a bit flip would make), per thread.
 #[cfg(test)]
 pub(crate) mod seams {
@@ -657,11 +882,21 @@ pub(crate) mod seams {
 
     thread_local! {
         static MULTIPLICATIONS: Cell<u64> = const { Cell::new(0) };
+        static SQUARINGS: Cell<u64> = const { Cell::new(0) };
         static FAULT_IN_P_HALF: Cell<bool> = const { Cell::new(false) };
     }
 
     pub fn count_multiplication() {
         MULTIPLICATIONS.with(|count| count.set(count.get() + 1));
+    }
+
+    pub fn count_squaring() {
+        SQUARINGS.with(|count| count.set(count.get() + 1));
+    }
+
+    /// Montgomery squarings (`Wide::sqr_into`) on this thread so far.
+    pub fn squarings() -> u64 {
+        SQUARINGS.with(Cell::get)
     }
 
     /// Montgomery multiplications on this thread so far.
@@ -754,13 +989,30 @@ mod tests {
             vec![0x0f0f_0f0f, 0, 0xf000_0000, 0x1234_5678, 0],
             limbs(&big("987654321987654321987654321"), len),
         ];
+        // The 28-bit path squares with `Wide::sqr_into`: the 4 squarings per
+        // window are counted apart, the rest are multiplications as above.
+        let wide_squarings = (len as u64) * 8 * 4;
+        let wide_multiplications = expected - wide_squarings;
+        let wide = m.wide().expect("a wide form");
         for base in ["0", "1", "2", "1361129467683753853853498429727072845818"] {
             let b = big(base);
             for exp in &exponents {
-                let before = seams::multiplications();
-                let out = m.pow_secret(&limbs(&b, len), exp);
-                assert_eq!(seams::multiplications() - before, expected, "base {base}, exponent {exp:x?}");
+                let before = (seams::multiplications(), seams::squarings());
+                let out = m.pow_secret_scalar(&limbs(&b, len), exp);
+                assert_eq!(seams::multiplications() - before.0, expected, "base {base}, exponent {exp:x?}");
+                assert_eq!(seams::squarings() - before.1, 0, "base {base}, exponent {exp:x?}");
                 assert_eq!(from_limbs(&out), b.modpow(&from_limbs(exp), &n), "base {base}, exponent {exp:x?}");
+                let before = (seams::multiplications(), seams::squarings());
+                let out = m.pow_secret_wide(wide, &limbs(&b, len), exp);
+                assert_eq!(
+                    seams::multiplications() - before.0,
+                    wide_multiplications,
+                    "wide, base {base}, exponent {exp:x?}"
+                );
+                assert_eq!(seams::squarings() - before.1, wide_squarings, "wide, base {base}, exponent {exp:x?}");
+                assert_eq!(from_limbs(&out), b.modpow(&from_limbs(exp), &n), "wide, base {base}, exponent {exp:x?}");
+                // pow_secret is one of the two, whichever this target uses.
+                assert_eq!(from_limbs(&m.pow_secret(&limbs(&b, len), exp)), from_limbs(&out));
             }
         }
     }
@@ -813,11 +1065,62 @@ mod tests {
                 let expect = base.modpow(&BigUint::from(65537u32), &n);
                 assert_eq!(from_limbs(&m.pow_public_wide(wide, &b, 65537)), expect, "{bytes} bytes, 65537");
                 assert_eq!(from_limbs(&m.pow_public(&b, 65537)), expect);
+                // Another exponent than the one whose R^e the key keeps: the plain way.
+                assert_eq!(from_limbs(&m.pow_public_wide(wide, &b, 3)), base.modpow(&BigUint::from(3u32), &n));
             }
         }
         // Over 3,554 bits the columns could overflow: no wide form, the scalar loop.
         assert!(Modulus::new(&sample(512, 8)).unwrap().wide().is_none());
         assert!(Modulus::new(&sample(444, 9)).unwrap().wide().is_some());
+    }
+
+    /// `Wide::sqr_into(a)` gives exactly the digits `Wide::mul_into(a, a)` gives
+    /// (SIMD128 in wasm, where this runs too; its portable row natively), for
+    /// values across the whole range below 2n (the inputs the exponentiations
+    /// pass: 0, 1, n - 1, 1.5n, 2n - 1, and varied values) at moduli
+    /// of several sizes, digit counts on both sides of a multiple of 4 among them.
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn squaring_matches_multiplication() {
+        let sizes = [
+            (9usize, 21u32),
+            (17, 22),
+            (28, 23),
+            (64, 24),
+            (100, 25),
+            (128, 26),
+            (129, 27),
+            (256, 28),
+            (384, 29),
+            (444, 30),
+        ];
+        for (bytes, seed) in sizes {
+            let n = sample(bytes, seed);
+            let m = Modulus::new(&n).unwrap();
+            let wide = m.wide().expect("a wide form up to 3,554 bits");
+            let len = wide.n.len();
+            let mut values: Vec<BigUint> =
+                vec![BigUint::from(0u32), BigUint::from(1u32), &n - 1u32, (&n << 1) - 1u32, &n + (&n >> 1usize)];
+            values.extend((0..40).map(|k| (sample(bytes + 1, seed * 1000 + k)) % (&n << 1)));
+            let mut t = wide.scratch();
+            let mut product = vec![0u32; len];
+            let mut square = vec![0u32; len];
+            for value in &values {
+                let mut value_limbs = limbs(value, m.limb_count() + 1);
+                value_limbs.resize(len, 0);
+                let digits = digits_of_limbs(&value_limbs, len);
+                assert!(digits.iter().all(|&d| d <= DIGIT_MASK));
+                wide.mul_into(&digits, &digits, &mut product, &mut t);
+                square.fill(0xdead_beef);
+                wide.sqr_into(&digits, &mut square, &mut t);
+                assert_eq!(square, product, "{bytes} bytes, {value:x}");
+                // And it is a^2 / R mod n, below 2n.
+                let r = BigUint::from(1u32) << (DIGIT as usize * wide.digits);
+                let got = from_limbs(&limbs_of_digits(&square, len));
+                assert!(got < (&n << 1));
+                assert_eq!((got * &r) % &n, (value * value) % &n, "{bytes} bytes");
+            }
+        }
     }
 
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]

@@ -21,9 +21,11 @@
 //!   zero limbs included) and reads each table entry by scanning the whole
 //!   table with masks (`select`); and the Montgomery product `mul_into`, whose
 //!   loops do not depend on the values and whose final subtraction is kept or
-//!   dropped by a mask (in wasm with SIMD128, `Wide::mul_into` in 28-bit
-//!   digits, with the one masked subtraction in `leave_wide`). A unit test counts the multiplications of
-//!   `pow_secret` for many exponents and requires the same count each time.
+//!   dropped by a mask (in wasm with SIMD128, `Wide::mul_into` and the
+//!   squaring `Wide::sqr_into` in 28-bit digits, with the one masked
+//!   subtraction in `leave_wide`). A unit test counts the multiplications and
+//!   squarings of `pow_secret` for many exponents and requires the same counts
+//!   each time.
 //! - **Not constant time**: everything around those two, which uses
 //!   `num-bigint-dig`: the reductions `c mod p` and `c mod q` and the CRT
 //!   recombination in `hazmat::CrtKey::pow_d`; the blinding in

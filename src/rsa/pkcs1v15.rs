@@ -122,7 +122,7 @@ fn sign_digest(digest: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
 fn verify_encoded(em: &[u8], signature: &[u8], key: &VerifyingKey) -> Result<()> {
     let modulus = key.modulus()?;
     let s = limbs_from_be(signature, modulus.limb_count()).ok_or_else(signature_mismatch)?;
-    if !less_than(&s, &limbs(key.modulus_value(), modulus.limb_count())) {
+    if !less_than(&s, modulus.limbs()) {
         return Err(signature_mismatch());
     }
     let m = modulus.pow_public(&s, key.exponent());
@@ -193,7 +193,7 @@ pub(crate) fn open_signature(signature: &[u8], key: &VerifyingKey) -> Opened {
     let Some(s) = limbs_from_be(signature, modulus.limb_count()) else {
         return Opened::NotThisKey;
     };
-    if !less_than(&s, &limbs(key.modulus_value(), modulus.limb_count())) {
+    if !less_than(&s, modulus.limbs()) {
         return Opened::NotThisKey;
     }
     let em = be_from_limbs(&modulus.pow_public(&s, key.exponent()), key.signature_len());
