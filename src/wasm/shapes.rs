@@ -173,6 +173,20 @@ struct Verification<'a> {
     ambiguities: &'a [Ambiguity],
 }
 
+impl<'a> Verification<'a> {
+    /// What verified a callback, under `options`; `ambiguous` says whether there are places.
+    fn new(
+        timestamp: u64,
+        merchant_id: &'a str,
+        key_index: usize,
+        options: &VerifyOptions,
+        ambiguities: &'a [Ambiguity],
+    ) -> Self {
+        let options = OptionsOut::from(options);
+        Verification { timestamp, merchant_id, key_index, options, ambiguous: !ambiguities.is_empty(), ambiguities }
+    }
+}
+
 /// What `verifyCallback` returns, as JSON text: every backend hands JS the same
 /// text to `JSON.parse`, which is much faster than building the objects
 /// property by property across the boundary, and makes every body member (even
@@ -181,14 +195,13 @@ struct Verification<'a> {
 /// every field (a fifth of the serialization).
 pub(crate) fn verified_json(verified: &VerifiedCallback, options: &VerifyOptions) -> Result<String, Error> {
     let failed = |e: serde_json::Error| Error::CryptoFailure { reason: format!("result conversion failed: {e}") };
-    let verification = Verification {
-        timestamp: verified.timestamp,
-        merchant_id: &verified.merchant_id,
-        key_index: verified.key_index,
-        options: OptionsOut::from(options),
-        ambiguous: !verified.ambiguities.is_empty(),
-        ambiguities: &verified.ambiguities,
-    };
+    let verification = Verification::new(
+        verified.timestamp,
+        &verified.merchant_id,
+        verified.key_index,
+        options,
+        &verified.ambiguities,
+    );
     let mut out = Vec::with_capacity(2048);
     serde_json::to_writer(&mut out, &verified.callback).map_err(failed)?;
     // The callback is a struct: written as `{...}`; its closing brace makes way for one more member.
@@ -211,14 +224,8 @@ pub(crate) fn genuine_verification_json(
     genuine: &crate::error::GenuineCallback,
     options: &VerifyOptions,
 ) -> Result<String, Error> {
-    let verification = Verification {
-        timestamp: genuine.timestamp,
-        merchant_id: &genuine.merchant_id,
-        key_index: genuine.key_index,
-        options: OptionsOut::from(options),
-        ambiguous: !genuine.ambiguities.is_empty(),
-        ambiguities: &genuine.ambiguities,
-    };
+    let verification =
+        Verification::new(genuine.timestamp, &genuine.merchant_id, genuine.key_index, options, &genuine.ambiguities);
     serde_json::to_string(&verification)
         .map_err(|e| Error::CryptoFailure { reason: format!("result conversion failed: {e}") })
 }
