@@ -388,3 +388,28 @@ describe('validation agrees with signing', () => {
     assert.equal(api.validateRequest('/api/v1/payment/p2p/payin', text.replace('1e400', '1e300')).valid, true);
   });
 });
+
+describe('a native RSA check that fails inside the wasm call', () => {
+  // The Node core over the same glue, with node:crypto's check replaced: the check runs inside
+  // the wasm call (before the model is made), and what it throws or answers comes out as it would.
+  const { createApi } = require(path.join(pkgDir, 'node', 'core.js'));
+  const nodeCrypto = require(path.join(pkgDir, 'node', 'node-crypto.js'));
+  const pem = readKey('keys/rsa2048.public.pem');
+  const { headers } = signed(goodBody);
+
+  test('a check that throws is CRYPTO_FAILURE with its cause; the module keeps working', () => {
+    const failing = createApi(glue, { ...nodeCrypto, verify: () => { throw new Error('provider down'); } });
+    const error = throwsCode(() => failing.verifyCallback(goodBody, headers, pem), 'CRYPTO_FAILURE');
+    assert.match(error.message, /provider down/);
+    assert.equal(api.verifyCallback(goodBody, headers, pem).verification.timestamp, TS);
+  });
+
+  test('a check that answers anything but true is INVALID_SIGNATURE', () => {
+    for (const answer of [false, 1, 'true', undefined, null]) {
+      const api2 = createApi(glue, { ...nodeCrypto, verify: () => answer });
+      throwsCode(() => api2.verifyCallback(goodBody, headers, pem), 'INVALID_SIGNATURE', String(answer));
+    }
+    const trusting = createApi(glue, { ...nodeCrypto, verify: () => true });
+    assert.equal(trusting.verifyCallback(goodBody, headers, pem).verification.keyIndex, 0);
+  });
+});
