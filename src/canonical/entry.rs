@@ -161,7 +161,9 @@ pub(crate) fn measure(body: &Json) -> Result<u64> {
     checked_bound(own, bound)
 }
 
-fn invalid_number(path: &str, leaf: Leaf<'_>) -> Error {
+/// The error of a number leaf without canonical text at `path` (segments joined
+/// with `:`, as the entries write it; the error names it with `.`).
+pub(crate) fn invalid_number(path: &str, leaf: Leaf<'_>) -> Error {
     let text = match leaf {
         Leaf::Number(text) => text,
         _ => "",

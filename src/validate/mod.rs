@@ -17,7 +17,10 @@ use serde::Serialize;
 
 use crate::error::Error;
 
-use crate::json::{Json, Limits, MAX_SAFE_INTEGER};
+use crate::canonical::entry::{invalid_number, push_index};
+use crate::canonical::number::python_number_text;
+use crate::json::reader::Segment;
+use crate::json::{Json, Leaf, Limits, MAX_SAFE_INTEGER};
 use crate::spec::operations::Operation;
 
 /// A limit or an offending value in an [`Issue`]: a number or a text.
@@ -248,26 +251,33 @@ fn validate_body(operation_path: &str, body: &Json, options: ValidateOptions, kn
 /// Reports every number that has no exact canonical form under the spec's
 /// reading (an integer of more than 4300 digits, a float beyond the `f64`
 /// range): `signRequest` refuses the body with `INVALID_NUMBER`, so a report
-/// that passed it would be wrong. `path` is extended in place, as the signed
-/// entries name it (`.` between keys and indices); the error is signing's own.
+/// that passed it would be wrong. `path` is the entries' own (segments joined
+/// with `:`), extended in place, and the error is the one signing raises there.
 fn check_numbers(value: &Json, path: &mut String, findings: &mut Findings) {
-    let mut descend = |path: &mut String, segment: &dyn std::fmt::Display, child: &Json| {
+    let mut descend = |path: &mut String, segment: Segment<'_>, child: &Json| {
         let restore = path.len();
         if restore > 0 {
-            path.push('.');
+            path.push(':');
         }
-        // Writing into a String cannot fail.
-        let _ = std::fmt::Write::write_fmt(path, format_args!("{segment}"));
+        match segment {
+            Segment::Key(key) => path.push_str(key),
+            Segment::Index(index) => push_index(path, index),
+        }
         check_numbers(child, path, findings);
         path.truncate(restore);
     };
     match value {
-        Json::Number(text) if crate::canonical::number::python_number_text(text).is_none() => {
-            let error = Error::InvalidNumber { path: path.clone(), text: text.clone() };
-            findings.error(path, "INVALID_NUMBER", error.to_string()).with_actual(IssueValue::text(text.clone()));
+        Json::Number(text) if python_number_text(text).is_none() => {
+            let error = invalid_number(path, Leaf::Number(text));
+            let message = error.to_string();
+            if let Error::InvalidNumber { path, text } = error {
+                findings.error(&path, "INVALID_NUMBER", message).with_actual(IssueValue::text(text));
+            }
         }
-        Json::Object(members) => members.iter().for_each(|(key, child)| descend(path, key, child)),
-        Json::Array(items) => items.iter().enumerate().for_each(|(index, child)| descend(path, &index, child)),
+        Json::Object(members) => members.iter().for_each(|(key, child)| descend(path, Segment::Key(key), child)),
+        Json::Array(items) => {
+            items.iter().enumerate().for_each(|(index, child)| descend(path, Segment::Index(index), child))
+        }
         _ => {}
     }
 }
@@ -346,7 +356,7 @@ mod tests {
     /// A number signing cannot write is an error where it stands, named as signing names it.
     #[test]
     fn numbers_without_a_canonical_form_are_errors() {
-        let text = r#"{"zzz":1e400,"a":[1,{"b":-1e999}],"c":12345678901234567890,"d":1.5e308}"#;
+        let text = r#"{"zzz":1e400,"a":[1,{"b":-1e999}],"c":12345678901234567890,"d":1.5e308,"e":{"f:g":1e500}}"#;
         let report = validate_request_text("/api/v1/payment/p2p/payin", text);
         let found: Vec<(&str, &str)> = report
             .errors
@@ -359,8 +369,18 @@ mod tests {
             [
                 ("zzz", "Number at 'zzz' has no exact canonical form: 1e+400"),
                 ("a.1.b", "Number at 'a.1.b' has no exact canonical form: -1e+999"),
+                ("e.f.g", "Number at 'e.f.g' has no exact canonical form: 1e+500"),
             ]
         );
+        // Each is the error signing raises for a body holding only it.
+        for (body, issue) in [r#"{"a":[1,{"b":-1e999}]}"#, r#"{"e":{"f:g":1e500}}"#].iter().zip(&found[1..]) {
+            let signing = crate::canonical::canonical_message(
+                &crate::json::parse_body(body, &Limits::default()).unwrap(),
+                "1700000000",
+                &crate::canonical::CanonicalOptions::DEFAULT,
+            );
+            assert_eq!(signing.unwrap_err().to_string(), issue.1, "{body}");
+        }
         assert!(!report.valid);
         let signing = crate::canonical::canonical_message(
             &crate::json::parse_body(text, &Limits::default()).unwrap(),
