@@ -656,20 +656,35 @@ fn add_row(t: &mut [u64], b: &[u32], n: &[u32], a: u32, m: u32) {
 /// column loads, adds and stores.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 fn add_row(t: &mut [u64], b: &[u32], n: &[u32], a: u32, m: u32) {
-    use core::arch::wasm32::{u32x4_splat, v128};
-    let splats = (u32x4_splat(a), u32x4_splat(m));
+    use core::arch::wasm32::u32x4_splat;
+    by_fours(t, b, n, (u32x4_splat(a), u32x4_splat(m)), add4);
+}
+
+/// `four(t, b, n, a, m)` over `t`, `b` and `n` four digits at a time, two
+/// blocks a pass, then the blocks of four left (shorter slices are no block).
+/// The splats `(a, m)` are made opaque in each pass: LLVM would otherwise
+/// hoist their widening and emit i64x2.mul of widened lanes, which V8 lowers
+/// to three multiplies.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn by_fours(
+    t: &mut [u64],
+    b: &[u32],
+    n: &[u32],
+    splats: (core::arch::wasm32::v128, core::arch::wasm32::v128),
+    four: impl Fn(&mut [u64], &[u32], &[u32], core::arch::wasm32::v128, core::arch::wasm32::v128),
+) {
+    use core::arch::wasm32::v128;
     let mut t = t.chunks_exact_mut(8);
     let mut b = b.chunks_exact(8);
     let mut n = n.chunks_exact(8);
     for ((t, b), n) in (&mut t).zip(&mut b).zip(&mut n) {
-        // Opaque splats in the loop: LLVM would otherwise hoist their widening
-        // and emit i64x2.mul of widened lanes, which V8 lowers to three multiplies.
         let (a, m): (v128, v128) = std::hint::black_box(splats);
-        add4(&mut t[..4], &b[..4], &n[..4], a, m);
-        add4(&mut t[4..], &b[4..], &n[4..], a, m);
+        four(&mut t[..4], &b[..4], &n[..4], a, m);
+        four(&mut t[4..], &b[4..], &n[4..], a, m);
     }
     let (a, m): (v128, v128) = std::hint::black_box(splats);
-    add4(t.into_remainder(), b.remainder(), n.remainder(), a, m);
+    four(t.into_remainder(), b.remainder(), n.remainder(), a, m);
 }
 
 /// `t[j] += a * b[j] + m * n[j]` for four j (or none, when the slices are shorter).
@@ -729,16 +744,9 @@ fn add_square_row(t: &mut [u64], a: &[u32], n: &[u32], i: usize, m: u32) {
     let splats = (u32x4_splat(ai), u32x4_splat(m));
     let (low_t, rest_t) = t[..len].split_at_mut(start);
     let (block_t, high_t) = rest_t.split_at_mut(4);
-    // Below the block of digit i: the reduction only.
-    let mut low_t = low_t.chunks_exact_mut(8);
-    let mut low_n = n[..start].chunks_exact(8);
-    for (t, n) in (&mut low_t).zip(&mut low_n) {
-        let m: v128 = std::hint::black_box(splats.1);
-        add4_reduce(&mut t[..4], &n[..4], m);
-        add4_reduce(&mut t[4..], &n[4..], m);
-    }
-    let m: v128 = std::hint::black_box(splats.1);
-    add4_reduce(low_t.into_remainder(), low_n.remainder(), m);
+    // Below the block of digit i: the reduction only (n stands in for the unread operand).
+    let low_n = &n[..start];
+    by_fours(low_t, low_n, low_n, splats, |t, _, n, _, m| add4_reduce(t, n, m));
     // The block of digit i: 0 below i, a[i] at i, 2a[j] above, chosen by lane
     // masks of the (public) positions.
     let (ai_splat, m): (v128, v128) = std::hint::black_box(splats);
@@ -755,16 +763,7 @@ fn add_square_row(t: &mut [u64], a: &[u32], n: &[u32], i: usize, m: u32) {
     let block_n = unsafe { v128_load(block_n.as_ptr().cast::<v128>()) };
     add4_values(block_t, operand, block_n, ai_splat, m);
     // Above the block: a[i] * 2a[j] + m * n[j].
-    let mut high_t = high_t.chunks_exact_mut(8);
-    let mut high_a = a[start + 4..len].chunks_exact(8);
-    let mut high_n = n[start + 4..len].chunks_exact(8);
-    for ((t, a), n) in (&mut high_t).zip(&mut high_a).zip(&mut high_n) {
-        let (ai, m): (v128, v128) = std::hint::black_box(splats);
-        add4_doubled(&mut t[..4], &a[..4], &n[..4], ai, m);
-        add4_doubled(&mut t[4..], &a[4..], &n[4..], ai, m);
-    }
-    let (ai, m): (v128, v128) = std::hint::black_box(splats);
-    add4_doubled(high_t.into_remainder(), high_a.remainder(), high_n.remainder(), ai, m);
+    by_fours(high_t, &a[start + 4..len], &n[start + 4..len], splats, add4_doubled);
 }
 
 /// `t[j] += m * n[j]` for four j (or none, when the slices are shorter).
