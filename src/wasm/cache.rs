@@ -1,28 +1,32 @@
-//! A small cache keyed by text, oldest entry dropped first: parsed verifying
-//! keys by their PEM, so that verifying callbacks one after another with the
-//! same key parses it once.
+//! A small cache, oldest entry dropped first: parsed verifying keys by their
+//! PEM, so that verifying callbacks one after another with the same key parses
+//! it once. The PEM is the key either as text in wasm memory or as the JS
+//! string itself, which is compared in JS (`===`) without being copied in.
 
-/// At most `N` entries, found by comparing the text.
-pub(crate) struct TextCache<V, const N: usize> {
-    entries: Vec<(String, V)>,
+/// At most `N` entries, found by comparing their keys.
+pub(crate) struct Cache<K, V, const N: usize> {
+    entries: Vec<(K, V)>,
 }
 
-impl<V: Clone, const N: usize> TextCache<V, N> {
+impl<K, V: Clone, const N: usize> Cache<K, V, N> {
     pub(crate) const fn new() -> Self {
-        TextCache { entries: Vec::new() }
+        Cache { entries: Vec::new() }
     }
 
-    /// The value kept for `text`.
-    pub(crate) fn get(&self, text: &str) -> Option<V> {
-        self.entries.iter().find(|(known, _)| known == text).map(|(_, value)| value.clone())
+    /// The value kept for `key`.
+    pub(crate) fn get<Q: ?Sized>(&self, key: &Q) -> Option<V>
+    where
+        K: PartialEq<Q>,
+    {
+        self.entries.iter().find(|(known, _)| known == key).map(|(_, value)| value.clone())
     }
 
-    /// Keeps `value` for `text`, dropping the oldest entry when full.
-    pub(crate) fn insert(&mut self, text: String, value: V) {
+    /// Keeps `value` for `key`, dropping the oldest entry when full.
+    pub(crate) fn insert(&mut self, key: K, value: V) {
         if self.entries.len() >= N {
             self.entries.remove(0);
         }
-        self.entries.push((text, value));
+        self.entries.push((key, value));
     }
 }
 
@@ -32,7 +36,7 @@ mod tests {
 
     #[test]
     fn keeps_the_most_recent_entries() {
-        let mut cache: TextCache<u32, 2> = TextCache::new();
+        let mut cache: Cache<String, u32, 2> = Cache::new();
         assert_eq!(cache.get("a"), None);
         cache.insert("a".into(), 1);
         cache.insert("b".into(), 2);

@@ -31,6 +31,22 @@ extern "C" {
     fn js_prototype_of(value: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = fromEntries)]
     fn js_object_from_entries(entries: &Array) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn js_object_keys(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["Array", "prototype", "join"], js_name = call)]
+    fn js_join(array: &Array, separator: &JsString) -> Result<JsString, JsValue>;
+
+    /// What [`object_keys`] joins the names with (made once by the glue, as the two below).
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    static NUL: JsString;
+    /// The names of the methods that make a value map-like.
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    static ENTRIES: JsString;
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    static GET: JsString;
+    /// `Object.prototype`, read once.
+    #[wasm_bindgen(thread_local_v2, js_namespace = Object, js_name = prototype)]
+    static OBJECT_PROTOTYPE: JsValue;
 }
 
 /// The caller's code threw (or a revoked Proxy was given) while a value was read.
@@ -44,8 +60,7 @@ pub(super) fn is_array(value: &JsValue) -> Result<bool, Throws> {
 /// or `JSON.parse` output (not a Date, Map, class instance…).
 pub(super) fn is_plain_prototype(value: &JsValue) -> Result<bool, Throws> {
     let prototype = js_prototype_of(value).map_err(|_| Throws)?;
-    let plain = js_prototype_of(&js_sys::Object::new().into()).map_err(|_| Throws)?;
-    Ok(prototype.is_null() || prototype == plain)
+    Ok(prototype.is_null() || OBJECT_PROTOTYPE.with(|plain| prototype == *plain))
 }
 
 /// `[key, value]` pairs of an object's own enumerable string-keyed members, each read
@@ -59,6 +74,56 @@ pub(super) fn object_entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>
             (entry.get(0).unchecked_into(), entry.get(1))
         })
         .collect())
+}
+
+/// The own enumerable string-keyed members of an object, by `Object.keys` (which runs
+/// a Proxy's `ownKeys` trap, and no getter): their names as text, and each value read
+/// only when asked for ([`ObjectKeys::value`]).
+pub(super) struct ObjectKeys {
+    keys: Array,
+    names: Vec<String>,
+}
+
+/// Why an object's member names could not be read.
+pub(super) enum NamesError {
+    Throws,
+    /// The names hold more UTF-16 units in all than allowed (nothing was copied).
+    TooLong,
+}
+
+/// The names of an object's own enumerable members, copied into wasm memory in one
+/// crossing rather than one per name: joined with NUL in JS and split here. A name
+/// holding NUL makes the count differ, and the names are then copied one by one.
+/// Names of more than `max_units` UTF-16 units in all are refused before any is
+/// copied. A lone surrogate in a name reads as U+FFFD.
+pub(super) fn object_keys(value: &JsValue, max_units: u32) -> Result<ObjectKeys, NamesError> {
+    let keys = js_object_keys(value).map_err(|_| NamesError::Throws)?;
+    let count = keys.length() as usize;
+    let joined = NUL.with(|nul| js_join(&keys, nul)).map_err(|_| NamesError::Throws)?;
+    if joined.length() > max_units {
+        return Err(NamesError::TooLong);
+    }
+    let mut names: Vec<String> = Vec::with_capacity(count);
+    if count > 0 {
+        names.extend(String::from(joined).split('\0').map(str::to_owned));
+    }
+    if names.len() != count {
+        names = keys.iter().map(|key| key.as_string().unwrap_or_default()).collect();
+    }
+    Ok(ObjectKeys { keys, names })
+}
+
+impl ObjectKeys {
+    /// The names, in the object's own order.
+    pub(super) fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The value of the member at `index` of the names, read from `object` (the
+    /// object they were read from) with `Reflect.get`: a getter runs now, caught.
+    pub(super) fn value(&self, object: &JsValue, index: usize) -> Result<JsValue, Throws> {
+        Reflect::get(object, &self.keys.get(index as u32)).map_err(|_| Throws)
+    }
 }
 
 /// Why the items of an array-like (or the entries of a map-like) could not be read.
@@ -89,8 +154,8 @@ pub(super) fn item(value: &JsValue, index: u32) -> Result<JsValue, Throws> {
 /// The entries of a map-like (`Headers`, `Map`: `entries()` and `get()` are methods),
 /// iterated, at most `max`; `None` for anything else.
 pub(super) fn map_like_entries(value: &JsValue, max: usize) -> Result<Option<Vec<JsValue>>, ItemsError> {
-    let method = |name: &str| Reflect::get(value, &name.into()).ok().and_then(|f| f.dyn_into::<Function>().ok());
-    let (Some(entries), Some(_)) = (method("entries"), method("get")) else { return Ok(None) };
+    let method = |name: &JsString| Reflect::get(value, name).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    let (Some(entries), Some(_)) = (ENTRIES.with(method), GET.with(method)) else { return Ok(None) };
     let iterator = entries.call0(value).map_err(|_| ItemsError::Throws)?;
     let mut items = Vec::new();
     for entry in js_sys::try_iter(&iterator).map_err(|_| ItemsError::Throws)?.ok_or(ItemsError::NotIterable)? {
@@ -253,15 +318,32 @@ pub(super) fn string_from_js(js_string: &JsString) -> Option<String> {
     Some(text)
 }
 
-/// The own members of a plain object, each read once (`undefined` and `null`: none).
+/// The own members of a plain object, each read once (`undefined` and `null`: none),
+/// their names copied in at once ([`object_keys`]).
 pub(super) fn members(value: &JsValue) -> Result<Vec<(String, Member<JsValue>)>, ShapeError> {
-    Ok(entries(value)?.into_iter().map(|(key, value)| (String::from(key), member(value))).collect())
+    if !plain_object(value)? {
+        return Ok(Vec::new());
+    }
+    let keys = object_keys(value, u32::MAX).map_err(|_| ShapeError::Throws)?;
+    let read = |(index, name): (usize, &String)| {
+        keys.value(value, index).map(|value| (name.clone(), member(value))).map_err(|_| ShapeError::Throws)
+    };
+    keys.names().iter().enumerate().map(read).collect()
 }
 
 /// The `[key, value]` pairs of a plain object (`undefined` and `null`: none).
 fn entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>, ShapeError> {
-    if value.is_undefined() || value.is_null() {
+    if !plain_object(value)? {
         return Ok(Vec::new());
+    }
+    object_entries(value).map_err(|_| ShapeError::Throws)
+}
+
+/// Whether a value given for a plain object is one (`undefined` and `null`: absent,
+/// `false`); anything else is refused.
+fn plain_object(value: &JsValue) -> Result<bool, ShapeError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(false);
     }
     if !value.is_object() || is_array(value).map_err(|_| ShapeError::Throws)? {
         return Err(ShapeError::NotObject);
@@ -271,7 +353,7 @@ fn entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>, ShapeError> {
     if !is_plain_prototype(value).map_err(|_| ShapeError::Throws)? {
         return Err(ShapeError::NotObject);
     }
-    object_entries(value).map_err(|_| ShapeError::Throws)
+    Ok(true)
 }
 
 /// A builder's input (`buildPayinRequest`, …): what `T` reads of the members it knows,

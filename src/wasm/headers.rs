@@ -9,6 +9,9 @@ use crate::spec::headers::{HEADER_MERCHANT_ID, HEADER_SIGNATURE, HEADER_TIMESTAM
 
 /// Most header entries read: Node keeps at most 2000 headers by default.
 const MAX_HEADER_ENTRIES: usize = 10_000;
+/// Most UTF-16 units in the names of a plain object of headers, in all: Node refuses
+/// more than 16 KiB of headers by default.
+const MAX_HEADER_NAME_UNITS: u32 = 1 << 20;
 
 /// The spec's name of a header of ours, given in any letter case with spaces around.
 fn our_header(name: &str) -> Option<&'static str> {
@@ -47,9 +50,11 @@ pub(super) use reading::received_headers;
 mod reading {
     use wasm_bindgen::JsValue;
 
-    use super::super::gateway::{array_items, is_array, item, map_like_entries, member, object_entries, ItemsError};
+    use super::super::gateway::{
+        array_items, is_array, item, map_like_entries, member, object_keys, ItemsError, NamesError,
+    };
     use super::super::options::THROWS;
-    use super::{header_value, our_header, raw_headers, refused, MAX_HEADER_ENTRIES};
+    use super::{header_value, our_header, raw_headers, refused, MAX_HEADER_ENTRIES, MAX_HEADER_NAME_UNITS};
     use crate::callback::ReceivedHeaders;
     use crate::error::Error;
 
@@ -73,11 +78,11 @@ mod reading {
         }
         let mut pairs = Vec::new();
         // Keeps a header of ours, given its name and a way to read its value (read only then).
-        let mut accept = |name: String, value: &dyn Fn() -> Result<JsValue, Error>| -> Result<(), Error> {
-            let Some(ours) = our_header(&name) else { return Ok(()) };
+        let mut accept = |name: &str, value: &dyn Fn() -> Result<JsValue, Error>| -> Result<(), Error> {
+            let Some(ours) = our_header(name) else { return Ok(()) };
             let value = value()?;
             let array = value.is_object() && is_array(&value).map_err(|_| throws())?;
-            pairs.push((name, header_value(ours, member(value), array)?));
+            pairs.push((name.to_owned(), header_value(ours, member(value), array)?));
             Ok(())
         };
         let entries = if is_array(headers).map_err(|_| throws())? {
@@ -89,9 +94,16 @@ mod reading {
         } else if let Some(entries) = map_like_entries(headers, MAX_HEADER_ENTRIES).map_err(items_error)? {
             entries
         } else {
-            // A plain object (as Node's req.headers): its entries are fresh pairs, read directly.
-            for (name, value) in object_entries(headers).map_err(|_| throws())? {
-                accept(String::from(name), &|| Ok(value.clone()))?;
+            // A plain object (as Node's req.headers): its names in one crossing, and only
+            // the values of ours read.
+            let keys = object_keys(headers, MAX_HEADER_NAME_UNITS).map_err(|e| match e {
+                NamesError::Throws => throws(),
+                NamesError::TooLong => {
+                    refused(format!("has names of more than {MAX_HEADER_NAME_UNITS} characters in all"))
+                }
+            })?;
+            for (index, name) in keys.names().iter().enumerate() {
+                accept(name, &|| keys.value(headers, index).map_err(|_| throws()))?;
             }
             return Ok(pairs);
         };
@@ -100,7 +112,7 @@ mod reading {
                 continue;
             }
             let Some(name) = item(&entry, 0).map_err(|_| throws())?.as_string() else { continue };
-            accept(name, &|| item(&entry, 1).map_err(|_| throws()))?;
+            accept(&name, &|| item(&entry, 1).map_err(|_| throws()))?;
         }
         Ok(pairs)
     }

@@ -11,7 +11,7 @@ use std::cell::{Cell, RefCell};
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
-use super::cache::TextCache;
+use super::cache::Cache;
 use super::gateway::{
     array_items, bytes_arg, canonical_options, is_array, member, method_text, string_arg, ItemsError,
 };
@@ -138,7 +138,10 @@ thread_local! {
     /// The next number for an HMAC key; numbers are never reused.
     static NEXT_HMAC: Cell<u32> = const { Cell::new(1) };
     /// Parsed verifying keys by PEM, so that repeated calls skip parsing.
-    static KEY_CACHE: RefCell<TextCache<keys::VerifyingKey, 16>> = const { RefCell::new(TextCache::new()) };
+    static KEY_CACHE: RefCell<Cache<String, keys::VerifyingKey, 16>> = const { RefCell::new(Cache::new()) };
+    /// The same by the PEM's JS string (a `VerifyingKey` gives the same one each
+    /// time), compared in JS, so that a key seen before is not copied in again.
+    static JS_KEY_CACHE: RefCell<Cache<JsValue, keys::VerifyingKey, 16>> = const { RefCell::new(Cache::new()) };
 }
 
 /// Most HMAC keys alive at once: more is a leak (keys made and never freed).
@@ -238,24 +241,39 @@ pub(super) fn verifying_keys(value: &JsValue, key_pem: &Function) -> Result<Vec<
 fn verifying_key(value: &JsValue, key_pem: &Function) -> Result<CallbackKey, Error> {
     let refused = |reason: &str| Error::InvalidArgument { name: "verifyingKey".into(), reason: reason.into() };
     let not_a_key = || refused("must be a VerifyingKey, an HmacKey, a PEM string, or an array of them");
-    let pem = match value.as_string() {
-        Some(pem) => pem,
-        None if !value.is_object() && !value.is_function() => return Err(not_a_key()),
-        None => match key_pem.call1(&JsValue::UNDEFINED, value) {
-            Ok(pem) if pem.is_string() => pem.as_string().ok_or_else(not_a_key)?,
+    let pem = if value.is_string() {
+        value.clone()
+    } else if !value.is_object() && !value.is_function() {
+        return Err(not_a_key());
+    } else {
+        match key_pem.call1(&JsValue::UNDEFINED, value) {
+            Ok(pem) if pem.is_string() => pem,
             Ok(id) if id.as_f64().is_some() => {
                 let id = id.as_f64().map_or(0, |id| id as u32);
                 return hmac_key(id).map(CallbackKey::Hmac).map_err(|_| refused(FREED_KEY));
             }
             Ok(freed) if freed.is_null() => return Err(refused(FREED_KEY)),
             // Anything else with publicKeyPem(); a getter or method that throws is caught.
-            _ => method_text(value, "publicKeyPem").ok_or_else(not_a_key)?,
-        },
+            _ => {
+                let pem = method_text(value, "publicKeyPem").ok_or_else(not_a_key)?;
+                return key_of_pem(pem).map(CallbackKey::Rsa);
+            }
+        }
     };
-    if let Some(key) = KEY_CACHE.with(|cache| cache.borrow().get(&pem)) {
+    if let Some(key) = JS_KEY_CACHE.with(|cache| cache.borrow().get(&pem)) {
         return Ok(CallbackKey::Rsa(key));
+    }
+    let key = key_of_pem(pem.as_string().ok_or_else(not_a_key)?)?;
+    JS_KEY_CACHE.with(|cache| cache.borrow_mut().insert(pem, key.clone()));
+    Ok(CallbackKey::Rsa(key))
+}
+
+/// The RSA verifying key of a PEM text, parsed once for each text seen lately.
+fn key_of_pem(pem: String) -> Result<keys::VerifyingKey, Error> {
+    if let Some(key) = KEY_CACHE.with(|cache| cache.borrow().get(pem.as_str())) {
+        return Ok(key);
     }
     let key = keys::VerifyingKey::from_pem(&pem)?;
     KEY_CACHE.with(|cache| cache.borrow_mut().insert(pem, key.clone()));
-    Ok(CallbackKey::Rsa(key))
+    Ok(key)
 }

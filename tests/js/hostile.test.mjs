@@ -559,6 +559,22 @@ describe('headers', () => {
     for (const [label, headers] of cases) rejects(`headers: ${label}`, () => verify(goodBody, headers), 'INVALID_HEADER');
   });
 
+  test('a plain object of headers: the names are read at once, only ours are read further', () => {
+    const { 'x-access-token': token, ...withoutToken } = goodHeaders;
+    // The names cross joined with NUL; a name holding NUL must not split into one of ours.
+    rejects('a name "a\\0x-access-token" is not our token header', () => verify(goodBody, { ...withoutToken, 'a\u0000x-access-token': token }), 'MISSING_HEADER');
+    accepts('another header whose name holds NUL', () => verify(goodBody, { 'x-\u0000-other': 'v', ...goodHeaders, 'x\u0000': '' }));
+    accepts('an empty name', () => verify(goodBody, { '': 'v', ...goodHeaders }));
+    accepts('our names in any case, with spaces, among others', () => verify(goodBody, Object.fromEntries([['host', 'h'], ...Object.entries(goodHeaders).map(([n, v]) => [` ${n.toUpperCase()} `, v]), ['accept', '*/*']])));
+    // Headers that are not ours are not read: a getter of one of them never runs.
+    let ran = false;
+    accepts('a throwing getter on a header that is not ours', () => verify(goodBody, { ...goodHeaders, get 'x-other'() { ran = true; throw new Error('getter'); } }));
+    assert.equal(ran, false);
+    rejects('names over 1 Mi characters in all', () => verify(goodBody, { ...goodHeaders, ['x'.repeat((1 << 20) + 1)]: 'v' }), 'INVALID_HEADER');
+    const twice = rejects('ours twice, in two cases', () => verify(goodBody, { ...goodHeaders, 'X-Access-Token': token }), 'INVALID_HEADER');
+    assert.match(twice.message, /more than once/);
+  });
+
   test('missing headers: MISSING_HEADER', () => {
     for (const name of Object.keys(goodHeaders)) {
       const { [name]: _dropped, ...rest } = goodHeaders;

@@ -194,6 +194,29 @@ for (const [build, api] of Object.entries(builds)) {
       // The live key alone still verifies.
       assert.equal(api.verifyCallback(body, headers, [current]).verification.keyIndex, 0);
     });
+
+    test('verifying keys are found again by their PEM (as JS strings, then as text), never another key', () => {
+      const { body, headers } = goodCallback;
+      const genuinePem = readKey(callbacks.verifying_key);
+      const attackerPem = readKey('keys/attacker2048.public.pem');
+      const attacker = api.VerifyingKey.fromPem(attackerPem);
+      const genuine = api.VerifyingKey.fromPem(genuinePem);
+      // More texts than either cache holds (16): the same key with trailing blank lines,
+      // each a new JS string, between uses of another key.
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 20; i++) {
+          const text = genuinePem + '\n'.repeat(i);
+          assert.equal(api.verifyCallback(body, headers, text).verification.keyIndex, 0, `round ${round}, PEM + ${i} newlines`);
+          assert.equal(api.verifyCallback(body, headers, `${text}`).verification.keyIndex, 0);
+          assert.throws(() => api.verifyCallback(body, headers, attackerPem), { code: 'INVALID_PUBLIC_KEY' });
+          assert.throws(() => api.verifyCallback(body, headers, attacker), { code: 'INVALID_PUBLIC_KEY' });
+          assert.equal(api.verifyCallback(body, headers, [attacker, genuine]).verification.keyIndex, 1);
+          assert.equal(api.verifyCallback(body, headers, [text, attackerPem]).verification.keyIndex, 0);
+        }
+      }
+      attacker.free();
+      genuine.free();
+    });
   });
 }
 

@@ -21,9 +21,12 @@ import { pkgDir } from './helpers.mjs';
  * (for a faster cold start, its own checks and the lazily made forms are about 8 KB raw,
  * 3 KB gzip) and validation to report numbers signing refuses (284.9 KiB measured; 287.0 KiB
  * with issue 16's SIMD squaring and sha2 at opt-level 2, which made pure-wasm verification 16 %
- * faster for 2 KB).
+ * faster for 2 KB); raised to 290 KiB when callback headers and option names came to be read
+ * in one crossing and verifying keys found again by their JS string (289.1 KiB measured: the
+ * fallbacks and the cache by JS string are 4 KB raw, 2 KB gzip, for about 1.5 µs of a 43 µs
+ * verification, 4.5 µs with a Node server's 13 headers).
  */
-export const BUDGET_GZIP_BYTES = 288 * 1024;
+export const BUDGET_GZIP_BYTES = 290 * 1024;
 /** The issue's target. */
 export const TARGET_GZIP_BYTES = 100 * 1024;
 
