@@ -26,7 +26,7 @@ const arg = (name, fallback) => {
 };
 const ROUNDS = arg('rounds', 7);
 const BATCH_MS = arg('ms', 200);
-const COLD_RUNS = arg('cold', 7);
+const COLD_RUNS = arg('cold', 15);
 const onlyIndex = process.argv.indexOf('--only');
 const ONLY = onlyIndex >= 0 ? process.argv[onlyIndex + 1] : null;
 

@@ -35,18 +35,23 @@ extern "C" {
     fn js_object_keys(value: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["Array", "prototype", "join"], js_name = call)]
     fn js_join(array: &Array, separator: &JsString) -> Result<JsString, JsValue>;
-
-    /// What [`object_keys`] joins the names with (made once by the glue, as the two below).
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static NUL: JsString;
-    /// The names of the methods that make a value map-like.
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static ENTRIES: JsString;
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static GET: JsString;
     /// `Object.prototype`, read once.
     #[wasm_bindgen(thread_local_v2, js_namespace = Object, js_name = prototype)]
     static OBJECT_PROTOTYPE: JsValue;
+}
+
+// Strings the glue makes once (rustfmt would drop their values: not Rust syntax).
+#[rustfmt::skip]
+#[wasm_bindgen]
+extern "C" {
+    /// What [`object_keys`] joins the names with.
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    static NUL: JsString = "\0";
+    /// The names of the methods that make a value map-like.
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    static ENTRIES: JsString = "entries";
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    static GET: JsString = "get";
 }
 
 /// The caller's code threw (or a revoked Proxy was given) while a value was read.
@@ -87,21 +92,24 @@ pub(super) struct ObjectKeys {
 /// Why an object's member names could not be read.
 pub(super) enum NamesError {
     Throws,
-    /// The names hold more UTF-16 units in all than allowed (nothing was copied).
-    TooLong,
+    /// More names, or more UTF-16 units in all, than allowed (nothing was copied).
+    TooLarge,
 }
 
 /// The names of an object's own enumerable members, copied into wasm memory in one
 /// crossing rather than one per name: joined with NUL in JS and split here. A name
 /// holding NUL makes the count differ, and the names are then copied one by one.
-/// Names of more than `max_units` UTF-16 units in all are refused before any is
-/// copied. A lone surrogate in a name reads as U+FFFD.
-pub(super) fn object_keys(value: &JsValue, max_units: u32) -> Result<ObjectKeys, NamesError> {
+/// More than `max_names` names, or more than `max_units` UTF-16 units in all, are
+/// refused before any is copied. A lone surrogate in a name reads as U+FFFD.
+pub(super) fn object_keys(value: &JsValue, max_names: usize, max_units: u32) -> Result<ObjectKeys, NamesError> {
     let keys = js_object_keys(value).map_err(|_| NamesError::Throws)?;
     let count = keys.length() as usize;
+    if count > max_names {
+        return Err(NamesError::TooLarge);
+    }
     let joined = NUL.with(|nul| js_join(&keys, nul)).map_err(|_| NamesError::Throws)?;
     if joined.length() > max_units {
-        return Err(NamesError::TooLong);
+        return Err(NamesError::TooLarge);
     }
     let mut names: Vec<String> = Vec::with_capacity(count);
     if count > 0 {
@@ -324,7 +332,11 @@ pub(super) fn members(value: &JsValue) -> Result<Vec<(String, Member<JsValue>)>,
     if !plain_object(value)? {
         return Ok(Vec::new());
     }
-    let keys = object_keys(value, u32::MAX).map_err(|_| ShapeError::Throws)?;
+    let keys =
+        object_keys(value, options::MAX_OPTION_MEMBERS, options::MAX_OPTION_NAME_UNITS).map_err(|e| match e {
+            NamesError::Throws => ShapeError::Throws,
+            NamesError::TooLarge => ShapeError::TooLarge,
+        })?;
     let read = |(index, name): (usize, &String)| {
         keys.value(value, index).map(|value| (name.clone(), member(value))).map_err(|_| ShapeError::Throws)
     };

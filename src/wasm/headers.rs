@@ -96,11 +96,11 @@ mod reading {
         } else {
             // A plain object (as Node's req.headers): its names in one crossing, and only
             // the values of ours read.
-            let keys = object_keys(headers, MAX_HEADER_NAME_UNITS).map_err(|e| match e {
+            let keys = object_keys(headers, MAX_HEADER_ENTRIES, MAX_HEADER_NAME_UNITS).map_err(|e| match e {
                 NamesError::Throws => throws(),
-                NamesError::TooLong => {
-                    refused(format!("has names of more than {MAX_HEADER_NAME_UNITS} characters in all"))
-                }
+                NamesError::TooLarge => refused(format!(
+                    "has more than {MAX_HEADER_ENTRIES} entries, or names of more than {MAX_HEADER_NAME_UNITS} characters in all"
+                )),
             })?;
             for (index, name) in keys.names().iter().enumerate() {
                 accept(name, &|| keys.value(headers, index).map_err(|_| throws()))?;

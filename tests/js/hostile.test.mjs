@@ -571,8 +571,21 @@ describe('headers', () => {
     accepts('a throwing getter on a header that is not ours', () => verify(goodBody, { ...goodHeaders, get 'x-other'() { ran = true; throw new Error('getter'); } }));
     assert.equal(ran, false);
     rejects('names over 1 Mi characters in all', () => verify(goodBody, { ...goodHeaders, ['x'.repeat((1 << 20) + 1)]: 'v' }), 'INVALID_HEADER');
+    const many = Object.fromEntries(Array.from({ length: 10_001 }, (_, i) => [`x-other-${i}`, 'v']));
+    rejects('10,001 names', () => verify(goodBody, { ...goodHeaders, ...many }), 'INVALID_HEADER');
+    accepts('10,000 names', () => verify(goodBody, { ...goodHeaders, ...Object.fromEntries(Object.entries(many).slice(0, 9_996)) }));
     const twice = rejects('ours twice, in two cases', () => verify(goodBody, { ...goodHeaders, 'X-Access-Token': token }), 'INVALID_HEADER');
     assert.match(twice.message, /more than once/);
+  });
+
+  test('option objects of more than 1024 members or 64 Ki characters of names are refused before they are read', () => {
+    const many = Object.fromEntries(Array.from({ length: 1025 }, (_, i) => [`o${i}`, 1]));
+    const error = rejects('verify options of 1025 members', () => verify(goodBody, goodHeaders, callbackKey, many), 'INVALID_ARGUMENT');
+    assert.match(error.message, /more than 1024 members/);
+    rejects('canonical options of 1025 members', () => verify(goodBody, goodHeaders, callbackKey, { options: many }), 'INVALID_OPTION');
+    rejects('a 64 Ki-character option name', () => verify(goodBody, goodHeaders, callbackKey, { ['o'.repeat(65_537)]: 1 }), 'INVALID_ARGUMENT');
+    // An unknown member is still named as such when the object is small.
+    assert.match(rejects('one unknown member', () => verify(goodBody, goodHeaders, callbackKey, { nope: 1 }), 'INVALID_ARGUMENT').message, /unknown member 'nope'/);
   });
 
   test('missing headers: MISSING_HEADER', () => {
