@@ -519,11 +519,6 @@ function createApi(glue, provider) {
   }
 
   /**
-   * `verifyCallbackAsync` of a Fetch `Request` (Next.js, Hono, Workers, Deno, Bun): the
-   * headers from `request.headers`, the exact body bytes from `request.arrayBuffer()`. A
-   * body already read is refused (INVALID_ARGUMENT): verify first, or pass `request.clone()`.
-   */
-  /**
    * The body of a Fetch `Request`, read from its stream and no further than the limit: a
    * sender must not make us hold more than `maxBodyBytes` (when a number; else the largest
    * the options accept, src/wasm/options.rs MAX_BODY_BYTES_CEILING). What is read past the
@@ -560,6 +555,11 @@ function createApi(glue, provider) {
     return bytes;
   }
 
+  /**
+   * `verifyCallbackAsync` of a Fetch `Request` (Next.js, Hono, Workers, Deno, Bun): the
+   * headers from `request.headers`, the exact body bytes from `request.arrayBuffer()`. A
+   * body already read is refused (INVALID_ARGUMENT): verify first, or pass `request.clone()`.
+   */
   async function verifyCallbackRequest(request, keys, options) {
     ready();
     let readable = false;
