@@ -326,36 +326,15 @@ pub(super) fn string_from_js(js_string: &JsString) -> Option<String> {
     Some(text)
 }
 
-/// The own members of a plain object, each read once (`undefined` and `null`: none),
-/// their names copied in at once ([`object_keys`]).
+/// The own members of a plain object, each read once (`undefined` and `null`: none).
 pub(super) fn members(value: &JsValue) -> Result<Vec<(String, Member<JsValue>)>, ShapeError> {
-    if !plain_object(value)? {
-        return Ok(Vec::new());
-    }
-    let keys =
-        object_keys(value, options::MAX_OPTION_MEMBERS, options::MAX_OPTION_NAME_UNITS).map_err(|e| match e {
-            NamesError::Throws => ShapeError::Throws,
-            NamesError::TooLarge => ShapeError::TooLarge,
-        })?;
-    let read = |(index, name): (usize, &String)| {
-        keys.value(value, index).map(|value| (name.clone(), member(value))).map_err(|_| ShapeError::Throws)
-    };
-    keys.names().iter().enumerate().map(read).collect()
+    Ok(entries(value)?.into_iter().map(|(key, value)| (String::from(key), member(value))).collect())
 }
 
 /// The `[key, value]` pairs of a plain object (`undefined` and `null`: none).
 fn entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>, ShapeError> {
-    if !plain_object(value)? {
-        return Ok(Vec::new());
-    }
-    object_entries(value).map_err(|_| ShapeError::Throws)
-}
-
-/// Whether a value given for a plain object is one (`undefined` and `null`: absent,
-/// `false`); anything else is refused.
-fn plain_object(value: &JsValue) -> Result<bool, ShapeError> {
     if value.is_undefined() || value.is_null() {
-        return Ok(false);
+        return Ok(Vec::new());
     }
     if !value.is_object() || is_array(value).map_err(|_| ShapeError::Throws)? {
         return Err(ShapeError::NotObject);
@@ -365,7 +344,7 @@ fn plain_object(value: &JsValue) -> Result<bool, ShapeError> {
     if !is_plain_prototype(value).map_err(|_| ShapeError::Throws)? {
         return Err(ShapeError::NotObject);
     }
-    Ok(true)
+    object_entries(value).map_err(|_| ShapeError::Throws)
 }
 
 /// A builder's input (`buildPayinRequest`, …): what `T` reads of the members it knows,

@@ -65,21 +65,6 @@ pub(crate) enum ShapeError {
     Unknown(String),
     /// A member read as data that holds an object, function or symbol.
     NotPrimitive(String, &'static str),
-    /// More members, or longer names in all, than any option object has
-    /// ([`MAX_OPTION_MEMBERS`], [`MAX_OPTION_NAME_UNITS`]).
-    TooLarge,
-}
-
-/// Most members an option object may have: far more than there are options.
-pub(crate) const MAX_OPTION_MEMBERS: usize = 1024;
-/// Most UTF-16 units in an option object's member names, in all.
-pub(crate) const MAX_OPTION_NAME_UNITS: u32 = 64 << 10;
-
-/// Why an object of options is too large, in messages.
-fn too_large() -> String {
-    format!(
-        "has more than {MAX_OPTION_MEMBERS} members, or names of more than {MAX_OPTION_NAME_UNITS} characters in all"
-    )
 }
 
 /// What a getter or a Proxy does when read, in messages.
@@ -95,7 +80,6 @@ impl ShapeError {
             ShapeError::NotPrimitive(name, found) => {
                 format!("member '{name}' must be a string, number or boolean, not {found}")
             }
-            ShapeError::TooLarge => too_large(),
         };
         Error::InvalidArgument { name: what.into(), reason }
     }
@@ -117,7 +101,6 @@ impl ShapeError {
             ShapeError::NotPrimitive(name, found) => {
                 Error::InvalidOption { name, reason: format!("must be a string or boolean, not {found}") }
             }
-            ShapeError::TooLarge => Error::InvalidOption { name: "options".into(), reason: too_large() },
         }
     }
 }
