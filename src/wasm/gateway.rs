@@ -82,8 +82,8 @@ pub(super) fn object_entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>
 }
 
 /// The own enumerable string-keyed members of an object, by `Object.keys` (which runs
-/// a Proxy's `ownKeys` trap, and no getter): their names as text, and each value read
-/// only when asked for ([`ObjectKeys::value`]).
+/// a Proxy's traps, never a getter): their names as text, and each value read only
+/// when asked for ([`ObjectKeys::value`]).
 pub(super) struct ObjectKeys {
     keys: Array,
     names: Vec<String>,
