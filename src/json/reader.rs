@@ -7,6 +7,12 @@
 //! are the tree (`json::tree`) and the canonical entry writer
 //! (`canonical::entry`); both readings are compared with the full path on every
 //! vector and reference body, and by the `canonical` fuzz target.
+//!
+//! A string's text is scanned a block at a time for its end (a quote, a
+//! backslash or a control byte): 16 bytes in SIMD128 on wasm32, 8 in a `u64`
+//! elsewhere, the last few bytes one by one. The tests compare that scan with a
+//! byte loop, and the reader with serde_json, with the end at every offset of
+//! the first blocks; they run natively and as wasm.
 
 use std::borrow::Cow;
 
@@ -261,53 +267,62 @@ impl<'a> Lexer<'a> {
     }
 
     /// A string token (at its opening quote), borrowed when it has no escape.
+    #[inline(always)]
     fn string(&mut self) -> Option<Cow<'a, str>> {
-        self.i += 1;
-        let start = self.i;
-        loop {
-            match *self.b.get(self.i)? {
-                b'"' => {
-                    let plain = &self.text[start..self.i];
-                    self.i += 1;
-                    return Some(Cow::Borrowed(plain));
-                }
-                b'\\' => break,
-                0..=0x1f => return None,
-                _ => self.i += 1,
+        let start = self.i + 1;
+        let rest = self.text.get(start..)?;
+        let (plain, after) = rest.split_at_checked(plain_run(rest.as_bytes()))?;
+        self.i = start + plain.len();
+        match after.as_bytes().first()? {
+            b'"' => {
+                self.i += 1;
+                Some(Cow::Borrowed(plain))
             }
+            b'\\' => self.escaped_string(start),
+            _ => None,
         }
-        let mut owned = String::from(&self.text[start..self.i]);
+    }
+
+    /// The rest of a string token from its first backslash (its text began at
+    /// `start`), unescaped into an owned string.
+    #[cold]
+    #[inline(never)]
+    fn escaped_string(&mut self, start: usize) -> Option<Cow<'a, str>> {
+        let mut owned = String::from(self.text.get(start..self.i)?);
         loop {
             let run = self.i;
-            while !matches!(*self.b.get(self.i)?, b'"' | b'\\' | 0..=0x1f) {
-                self.i += 1;
-            }
-            owned.push_str(&self.text[run..self.i]);
-            match self.b[self.i] {
+            self.i += plain_run(self.b.get(run..)?);
+            owned.push_str(self.text.get(run..self.i)?);
+            match self.peek()? {
                 b'"' => {
                     self.i += 1;
                     return Some(Cow::Owned(owned));
                 }
                 b'\\' => {
                     self.i += 1;
-                    let escaped = *self.b.get(self.i)?;
-                    self.i += 1;
-                    owned.push(match escaped {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{08}',
-                        b'f' => '\u{0c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => self.unicode_escape()?,
-                        _ => return None,
-                    });
+                    owned.push(self.escape()?);
                 }
                 _ => return None,
             }
         }
+    }
+
+    /// The character of an escape, just after its backslash.
+    fn escape(&mut self) -> Option<char> {
+        let escaped = self.peek()?;
+        self.i += 1;
+        Some(match escaped {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{08}',
+            b'f' => '\u{0c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => self.unicode_escape()?,
+            _ => return None,
+        })
     }
 
     /// The character of `\uXXXX` (just after the `u`), joining a surrogate pair;
@@ -338,5 +353,157 @@ impl<'a> Lexer<'a> {
         }
         self.i += 4;
         u32::from_str_radix(digits, 16).ok()
+    }
+}
+
+/// Whether a byte of a string token ends a run of plain text: a quote, a
+/// backslash, or a control byte (which JSON refuses unescaped).
+const fn ends_run(byte: u8) -> bool {
+    matches!(byte, b'"' | b'\\' | 0..=0x1f)
+}
+
+/// How many bytes at the start of `bytes` are plain string text: the offset of
+/// the first byte that [`ends_run`], or the length when none does. Whole
+/// blocks are scanned at once ([`block_run`]), the tail byte by byte.
+fn plain_run(bytes: &[u8]) -> usize {
+    let mut rest = bytes;
+    while let Some((block, after)) = rest.split_first_chunk::<BLOCK>() {
+        if let Some(at) = block_run(block) {
+            return bytes.len() - rest.len() + at;
+        }
+        rest = after;
+    }
+    let tail = rest.iter().position(|&b| ends_run(b)).unwrap_or(rest.len());
+    bytes.len() - rest.len() + tail
+}
+
+/// The bytes [`block_run`] looks at together: one SIMD128 vector.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+const BLOCK: usize = 16;
+
+/// The offset of the first byte of `block` that [`ends_run`], if any: the 16
+/// bytes are compared at once in SIMD128.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn block_run(block: &[u8; BLOCK]) -> Option<usize> {
+    use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128_load, v128_or};
+    // SAFETY: `block` borrows 16 readable bytes, exactly what `v128_load`
+    // reads, and `v128_load` needs no alignment.
+    let bytes = unsafe { v128_load(block.as_ptr().cast()) };
+    let quote = u8x16_eq(bytes, u8x16_splat(b'"'));
+    let backslash = u8x16_eq(bytes, u8x16_splat(b'\\'));
+    let control = u8x16_lt(bytes, u8x16_splat(0x20));
+    let mask = u8x16_bitmask(v128_or(v128_or(quote, backslash), control));
+    (mask != 0).then(|| mask.trailing_zeros() as usize)
+}
+
+/// The bytes [`block_run`] looks at together: one `u64`.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+const BLOCK: usize = 8;
+
+/// The offset of the first byte of `block` that [`ends_run`], if any: the 8
+/// bytes are tested at once in a `u64` (SWAR). Each test sets a byte's top bit
+/// where the byte is 0 (`x - 1 & !x`) or below 0x20 (`x - 0x20 & !x`); a
+/// borrow can only set bits above a byte that already tested true, so the
+/// lowest bit set is exact.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn block_run(block: &[u8; BLOCK]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    let below = |word: u64, limit: u8| word.wrapping_sub(ONES * u64::from(limit)) & !word;
+    let word = u64::from_le_bytes(*block);
+    let quote = below(word ^ (ONES * u64::from(b'"')), 1);
+    let backslash = below(word ^ (ONES * u64::from(b'\\')), 1);
+    let ends = (quote | backslash | below(word, 0x20)) & (ONES * 0x80);
+    (ends != 0).then(|| (ends.trailing_zeros() / 8) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::full::parse_value;
+    use crate::json::tree::tree_from_text;
+
+    /// The run [`plain_run`] must find, one byte at a time.
+    fn plain_run_byte_by_byte(bytes: &[u8]) -> usize {
+        bytes.iter().position(|&b| ends_run(b)).unwrap_or(bytes.len())
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn plain_run_finds_every_byte_at_every_offset() {
+        for filler in [b'a', 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xc3, 0xe9, 0xff] {
+            for len in 0..40 {
+                let mut bytes = vec![filler; len];
+                assert_eq!(plain_run(&bytes), len, "filler {filler:#x}, length {len}");
+                for at in 0..len {
+                    for byte in 0..=u8::MAX {
+                        bytes[at] = byte;
+                        assert_eq!(plain_run(&bytes), plain_run_byte_by_byte(&bytes), "{bytes:x?}");
+                    }
+                    // A second end after the first changes nothing.
+                    bytes[at] = b'"';
+                    bytes[len - 1] = 0x01;
+                    assert_eq!(plain_run(&bytes), at, "{bytes:x?}");
+                    bytes.fill(filler);
+                }
+            }
+        }
+    }
+
+    /// Text before a string's end: `len` bytes, ASCII or with multi-byte
+    /// characters (of 2, 3 and 4 bytes) ending at and crossing block edges.
+    fn text_of_length(len: usize, kind: usize) -> String {
+        let wide = ["", "é", "€", "😀"][kind % 4];
+        let mut text = String::new();
+        while text.len() + wide.len() <= len {
+            text.push_str(wide);
+            if wide.is_empty() || text.len() % 5 == kind % 5 {
+                text.push('a');
+            }
+        }
+        while text.len() < len {
+            text.push('a');
+        }
+        text.truncate(len);
+        text
+    }
+
+    /// The one-pass tree of `text` is serde_json's, or both give up.
+    fn agrees(text: &str) {
+        let fast = tree_from_text(text, &Limits::default());
+        match parse_value(text, &Limits::default()) {
+            Ok(full) => assert_eq!(fast.as_ref(), Some(&full), "{text:?}"),
+            Err(error) => assert_eq!(fast, None, "{text:?}: the full path says {error}"),
+        }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn strings_agree_with_serde_json_wherever_their_ends_fall() {
+        let ends = [
+            "\"",
+            "\\\"",
+            "\\\\",
+            "\\n",
+            "\\/",
+            "\\u00e9",
+            "\\ud83d\\ude00",
+            "\\ud800",
+            "\\x",
+            "\u{1}",
+            "\u{1f}",
+            "\t",
+            "\u{7f}",
+        ];
+        for len in 0..40 {
+            for kind in 0..8 {
+                let before = text_of_length(len, kind);
+                for end in ends {
+                    let after = text_of_length(40 - len, kind + 1);
+                    agrees(&format!(r#"{{"{before}{end}{after}":"{after}{end}{before}","k":["{before}{end}"]}}"#));
+                    agrees(&format!(r#"{{"k":"{before}{end}"#));
+                    agrees(&format!(r#"["{before}{end}{after}"]"#));
+                }
+            }
+        }
     }
 }

@@ -35,6 +35,7 @@ macro_rules! every_shared_test {
             python_reference_bodies,
             python_float_repr,
             text_fast_path_agrees_with_tree,
+            text_fast_path_agrees_on_string_edges,
             every_key_form_reads_and_agrees,
             refused_keys_have_codes,
             rotated_keys_and_padding,
@@ -221,6 +222,43 @@ pub fn text_fast_path_agrees_with_tree() {
         }
     }
     assert!(answered > 7000, "the fast path answered only {answered} times");
+}
+
+/// The one-pass text path must agree with serde_json's on strings whose end
+/// (a quote, an escape, a control byte) falls at every offset from 0 to 39,
+/// across the reader's 16-byte (SIMD128) and 8-byte blocks, with multi-byte
+/// characters before and after it.
+pub fn text_fast_path_agrees_on_string_edges() {
+    use payment_intake::__private::{message_from_text, parse_value};
+    let ends =
+        ["\"", "\\\"", "\\\\", "\\n", "\\u00e9", "\\ud83d\\ude00", "\\ud800", "\\x", "\u{1}", "\u{1f}", "\u{7f}"];
+    let mut answered = 0;
+    for len in 0..40 {
+        for (kind, wide) in ["a", "é", "€", "😀"].into_iter().enumerate() {
+            // `len` bytes: an ASCII byte (odd kinds), then `wide` while it fits, then ASCII.
+            let mut before = "a".repeat(kind % 2).chars().take(len).collect::<String>();
+            while before.len() + wide.len() <= len {
+                before.push_str(wide);
+            }
+            while before.len() < len {
+                before.push('a');
+            }
+            let after = ["x", "ü", "中", "🙂"][(kind + 1) % 4].repeat(3);
+            for end in ends {
+                let text = format!(r#"{{"{before}{end}{after}":"{after}{end}{before}","k":["{before}{end}",1]}}"#);
+                let full = parse_value(&text, &Limits::default())
+                    .and_then(|tree| canonical_message(&tree, "1700000000", &CanonicalOptions::DEFAULT));
+                match message_from_text(&text, "1700000000", &CanonicalOptions::DEFAULT, &Limits::default()) {
+                    Some(fast) => {
+                        assert_eq!(Ok(fast), full, "{text}");
+                        answered += 1;
+                    }
+                    None => assert!(full.is_err(), "the text path gave up on {text}"),
+                }
+            }
+        }
+    }
+    assert!(answered >= 900, "the text path answered only {answered} times");
 }
 
 pub fn python_float_repr() {
