@@ -65,7 +65,8 @@ function cryptoFailure(cause) {
 /**
  * The API over `glue` (the wasm-bindgen module) with `provider`'s RSA. A provider has:
  * `sync` (node:crypto: the sync functions use it), `available()` (a native RSA is there),
- * `privateKey(signingKey, sourcePem)` and `publicKey(spkiPem)` (native key handles),
+ * `privateKey(signingKey, sourcePem, publicJwk)` (`publicJwk()`: the key's JWK `n` and `e`,
+ * joined by `.`) and `publicKey(spkiPem)` (native key handles),
  * `sign`/`verify` (sync, when `sync`) and `signAsync`/`verifyAsync`, `base64url(bytes, padding)`,
  * `bytes(body, maxLength)` (text the wasm reads faster as bytes), `ascii(bytes)` (or none:
  * then strings come from the wasm), and `keepsSourcePem` (the private key is imported from
@@ -282,7 +283,8 @@ function createApi(glue, provider) {
         pem: (key) => (key.#glue === null ? null : key.publicKeyPem()),
         native(key) {
           if (key.#native === undefined) {
-            key.#native = provider.privateKey(key, key.#source);
+            const inner = key.#glue;
+            key.#native = provider.privateKey(key, key.#source, () => glue.__publicJwk(inner));
             key.#source = undefined;
           }
           return key.#native;

@@ -10,14 +10,16 @@ export default {
   // node:crypto reads the private key from the PEM it was read from (no export from the wasm).
   keepsSourcePem: true,
 
-  privateKey(signingKey, sourcePem) {
+  privateKey(signingKey, sourcePem, publicJwk) {
     if (sourcePem !== undefined) {
       try {
         // The wasm accepted this PEM (PKCS#8 or PKCS#1, unencrypted), so OpenSSL reads it
-        // too; that it read the same key is checked on the public half.
+        // too; that it read the same key is checked on the public half, its modulus and
+        // exponent as JWK members (`publicJwk()`: the wasm's, `n.e`). A JWK export is
+        // cheaper than OpenSSL's SubjectPublicKeyInfo encoder on a cold start.
         const key = crypto.createPrivateKey({ key: sourcePem, format: 'pem' });
-        const spki = crypto.createPublicKey(key).export({ type: 'spki', format: 'pem' });
-        if (spki === signingKey.publicKeyPem()) return key;
+        const { n, e } = crypto.createPublicKey(key).export({ format: 'jwk' });
+        if (typeof n === 'string' && typeof e === 'string' && `${n}.${e}` === publicJwk()) return key;
       } catch {
         // read again from the wasm's own export below
       }

@@ -2,7 +2,7 @@
 //! anything that is not a sane 2048 to 4096-bit RSA key, generating test keys,
 //! and the `x-access-token` form of a public key.
 
-use base64::engine::general_purpose::URL_SAFE;
+use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
 use rsa::pkcs1::{DecodeRsaPrivateKey, DecodeRsaPublicKey};
 
@@ -403,6 +403,13 @@ impl VerifyingKey {
 
     pub(crate) fn exponent(&self) -> u32 {
         self.0.exponent
+    }
+
+    /// The JWK members `n` and `e`: base64url (unpadded) of the big-endian modulus and
+    /// exponent, without leading zeros.
+    pub fn jwk_members(&self) -> (String, String) {
+        let public = &self.0.public;
+        (URL_SAFE_NO_PAD.encode(public.n().to_bytes_be()), URL_SAFE_NO_PAD.encode(public.e().to_bytes_be()))
     }
 
     /// Same modulus and exponent.

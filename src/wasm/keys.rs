@@ -96,6 +96,17 @@ impl SigningKey {
     }
 }
 
+/// The public half of `key` as the members `n` and `e` of its JWK (base64url, unpadded),
+/// joined by `.`: what node:crypto's `export({ format: 'jwk' })` of the same key gives,
+/// a cheaper check than encoding SubjectPublicKeyInfo there (`pkg-template/node-crypto.mjs`).
+#[wasm_bindgen(js_name = __publicJwk, skip_typescript)]
+pub fn public_jwk(key: &SigningKey) -> String {
+    let (mut n, e) = key.0.verifying_key().jwk_members();
+    n.push('.');
+    n.push_str(&e);
+    n
+}
+
 /// An RSA public key that verifies callbacks.
 #[wasm_bindgen]
 pub struct VerifyingKey(keys::VerifyingKey);
