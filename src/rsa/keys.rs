@@ -406,8 +406,9 @@ impl VerifyingKey {
     }
 
     /// The JWK members `n` and `e`: base64url (unpadded) of the big-endian modulus and
-    /// exponent, without leading zeros.
-    pub fn jwk_members(&self) -> (String, String) {
+    /// exponent, without leading zeros (the JS core's check of node:crypto's key).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn jwk_members(&self) -> (String, String) {
         let public = &self.0.public;
         (URL_SAFE_NO_PAD.encode(public.n().to_bytes_be()), URL_SAFE_NO_PAD.encode(public.e().to_bytes_be()))
     }
