@@ -1,9 +1,13 @@
 // Every key of tests/vectors/keys in every PEM form, and the keys the package must refuse.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { base64urlDecode, callbackValue, esm as api, keyFamilies, nodeVerify, readKey, throwsCode, tokenOf } from './helpers.mjs';
+import { base64urlDecode, callbackValue, esm as api, keyFamilies, nodeVerify, pkgDir, readKey, throwsCode, tokenOf } from './helpers.mjs';
+
+const glue = createRequire(import.meta.url)(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
 
 const families = keyFamilies();
 
@@ -42,6 +46,15 @@ for (const family of families) {
           verifying.free();
         } finally {
           key.free();
+        }
+      });
+
+      test(`SigningKey.fromPem(${form}): the wasm's n.e is node:crypto's JWK (the provider's key check takes it)`, () => {
+        const inner = glue.SigningKey.fromPem(readKey(family[form]));
+        try {
+          assert.equal(glue.__publicJwk(inner), `${expected.n}.${expected.e}`);
+        } finally {
+          inner.free();
         }
       });
     }
