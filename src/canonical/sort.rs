@@ -1,14 +1,32 @@
 //! Sorting of canonical entries by their UTF-8 bytes, each byte read through a
-//! key: the identity gives code point order ([`code_point_key`]), a remap of the
+//! key: the identity gives code point order ([`Key::CodePoint`]), a remap of the
 //! lead bytes of U+E000 and above gives UTF-16 order ([`utf16_key`]). Entries
 //! share long path prefixes (`additional_info:display_data:17:…`), which a
-//! comparison sort reads again on every comparison; a three-way radix
-//! quicksort (Bentley and Sedgewick) reads each shared byte about once.
+//! comparison sort reads again on every comparison. Large partitions are split
+//! on one byte into 257 buckets (an MSD radix sort, [`radix_sort`]: each
+//! byte's key is read once into a cache, then the spans are distributed through
+//! a scratch buffer); smaller ones, or all of them when the scratch cannot be
+//! allocated, by a three-way radix quicksort (Bentley and Sedgewick,
+//! [`sort_from`]). Both skip the bytes every span of a partition shares, so
+//! each shared byte is read about once.
 
 use std::cmp::Ordering;
 
 /// Below this many entries an insertion sort is cheaper than another partition.
 const SMALL: usize = 8;
+
+/// Above this many entries a radix pass (two linear passes over the spans,
+/// counters over the buckets used) is cheaper than the several three-way
+/// partitions that split as much.
+const RADIX_MIN: usize = 32;
+
+/// Above this many entries the radix sort's two buffers pay for themselves
+/// (measured natively: about even at 128 to 512 entries of a callback's
+/// shape, clearly ahead for thousands).
+const RADIX_FROM: usize = 256;
+
+/// Buckets of a radix pass: one for spans that end at the byte, one per key.
+const BUCKETS: usize = 257;
 
 /// Which order a byte's sort key gives. Keys are a bijection of byte values, so
 /// that equal bytes and equal keys are the same thing (shared prefixes are found
@@ -48,7 +66,133 @@ pub(crate) fn utf16_key(byte: u8) -> u8 {
 
 /// Sorts `spans`, byte ranges of `text`, by the keys of the bytes they cover.
 pub(crate) fn sort_spans(text: &[u8], spans: &mut [(usize, usize)], key: Key) {
+    if spans.len() > RADIX_FROM {
+        let (mut scratch, mut bytes) = (Vec::new(), Vec::new());
+        // Running out of memory is never a trap: without room, sort in place.
+        if scratch.try_reserve_exact(spans.len()).is_ok() && bytes.try_reserve_exact(spans.len()).is_ok() {
+            scratch.extend_from_slice(spans);
+            bytes.resize(spans.len(), 0);
+            radix_sort(text, spans, &mut scratch, &mut bytes, 0, key);
+            return;
+        }
+    }
     sort_from(text, spans, 0, key);
+}
+
+/// MSD radix sort of spans that all share their first `depth` bytes, with
+/// `scratch` and `bytes` as long as `spans`. Each pass splits the spans on the
+/// byte at `depth` into [`BUCKETS`]; it recurses into the buckets with at most
+/// half the spans and loops on the one with more, if any, so the recursion is
+/// at most log2(n) deep. Small buckets go to [`sort_from`].
+fn radix_sort<'a>(
+    text: &[u8],
+    mut spans: &'a mut [(usize, usize)],
+    mut scratch: &'a mut [(usize, usize)],
+    mut bytes: &'a mut [u16],
+    mut depth: usize,
+    key: Key,
+) {
+    while spans.len() > RADIX_MIN {
+        let counts = Counts::of(text, spans, bytes, depth, key);
+        if counts.low == counts.high {
+            if counts.low == 0 {
+                return; // All end here: equal.
+            }
+            // One byte for all: skip every byte they share (at least that one).
+            depth += shared_prefix(text, spans, depth);
+            continue;
+        }
+        counts.distribute(spans, scratch, bytes);
+        // Same lengths (cut from the same ranges, `parts`): cannot panic.
+        spans.copy_from_slice(scratch);
+        let half = spans.len() / 2;
+        let (mut start, mut next) = (0, None);
+        for (bucket, count) in counts.buckets() {
+            let part = start..start + count;
+            start += count;
+            // Bucket 0 holds spans that end here: equal, nothing to sort.
+            if bucket == 0 || count < 2 {
+                continue;
+            }
+            if count > half {
+                next = Some(part);
+            } else if let Some((spans, scratch, bytes)) = parts(spans, scratch, bytes, part) {
+                radix_sort(text, spans, scratch, bytes, depth + 1, key);
+            }
+        }
+        let Some(part) = next else { return };
+        let Some(largest) = parts(spans, scratch, bytes, part) else { return };
+        (spans, scratch, bytes) = largest;
+        depth += 1;
+    }
+    sort_from(text, spans, depth, key);
+}
+
+/// The spans, scratch and byte cache of a partition, cut alike.
+type Parts<'a> = (&'a mut [(usize, usize)], &'a mut [(usize, usize)], &'a mut [u16]);
+
+/// The entries `range` of the spans, scratch and byte cache of a partition.
+fn parts<'a>(
+    spans: &'a mut [(usize, usize)],
+    scratch: &'a mut [(usize, usize)],
+    bytes: &'a mut [u16],
+    range: std::ops::Range<usize>,
+) -> Option<Parts<'a>> {
+    Some((spans.get_mut(range.clone())?, scratch.get_mut(range.clone())?, bytes.get_mut(range)?))
+}
+
+/// How many spans fall in each bucket of a radix pass, and the lowest and
+/// highest bucket used (passes and loops over the buckets stay within them).
+struct Counts {
+    counts: [u32; BUCKETS],
+    low: usize,
+    high: usize,
+}
+
+impl Counts {
+    /// Caches each span's bucket at `depth` in `bytes` (0 past its end, else
+    /// the byte's key + 1) and counts the spans of each bucket.
+    fn of(text: &[u8], spans: &[(usize, usize)], bytes: &mut [u16], depth: usize, key: Key) -> Counts {
+        let mut counts = [0u32; BUCKETS];
+        let (mut low, mut high) = (BUCKETS, 0);
+        for (&span, byte) in spans.iter().zip(bytes.iter_mut()) {
+            let bucket = (keyed_byte_at(text, span, depth, key) + 1) as u16;
+            *byte = bucket;
+            let bucket = usize::from(bucket);
+            (low, high) = (low.min(bucket), high.max(bucket));
+            if let Some(count) = counts.get_mut(bucket) {
+                *count += 1;
+            }
+        }
+        Counts { counts, low, high }
+    }
+
+    /// The buckets used, in order, with their counts.
+    fn buckets(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let used = self.counts.get(self.low..=self.high).unwrap_or(&[]);
+        used.iter().enumerate().map(|(i, &count)| (self.low + i, count as usize))
+    }
+
+    /// Writes `spans` into `scratch` ordered by their cached bucket, keeping
+    /// the order of spans within a bucket.
+    fn distribute(&self, spans: &[(usize, usize)], scratch: &mut [(usize, usize)], bytes: &[u16]) {
+        let mut next = [0usize; BUCKETS];
+        let mut start = 0;
+        for (bucket, count) in self.buckets() {
+            if let Some(slot) = next.get_mut(bucket) {
+                *slot = start;
+            }
+            start += count;
+        }
+        for (&span, &byte) in spans.iter().zip(bytes) {
+            if let Some(slot) = next.get_mut(usize::from(byte)) {
+                if let Some(target) = scratch.get_mut(*slot) {
+                    *target = span;
+                }
+                *slot += 1;
+            }
+        }
+    }
 }
 
 /// Sorts spans that all share their first `depth` bytes. It recurses into the
@@ -123,6 +267,7 @@ fn keyed_byte_at(text: &[u8], (start, end): (usize, usize), depth: usize, key: K
 }
 
 /// How many bytes from `depth` on every span has in common with the first.
+#[inline(never)]
 fn shared_prefix(text: &[u8], spans: &[(usize, usize)], depth: usize) -> usize {
     let Some((&first, rest)) = spans.split_first() else { return 0 };
     let first = tail(text, first, depth);
@@ -262,5 +407,90 @@ mod tests {
         let prefix = vec![b'x'; 100_000];
         let owned: Vec<Vec<u8>> = (0..20u8).rev().map(|i| [prefix.as_slice(), &[i]].concat()).collect();
         check(&owned.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    }
+
+    /// Sorts `words` under both keys and compares with the standard library's
+    /// sort of the same words by their keyed bytes.
+    fn check_both_keys<W: AsRef<[u8]>>(words: &[W]) {
+        for key in [Key::CodePoint, Key::Utf16] {
+            let (text, mut spans) = spans_of(words);
+            sort_spans(&text, &mut spans, key);
+            let sorted: Vec<&[u8]> = spans.iter().map(|&(s, e)| &text[s..e]).collect();
+            let mut expected: Vec<&[u8]> = words.iter().map(AsRef::as_ref).collect();
+            expected.sort_by(|a, b| a.iter().map(|&x| key.of(x)).cmp(b.iter().map(|&x| key.of(x))));
+            assert_eq!(sorted, expected, "{key:?}");
+        }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn sorts_many_decimal_indices() {
+        // The entries of a long array of tiny leaves, in order and shuffled.
+        let mut words: Vec<String> = (0..40_000).map(|i| format!("a:{i}:None")).collect();
+        check_both_keys(&words);
+        let mut next = xorshift(0x1234_5678);
+        for i in (1..words.len()).rev() {
+            words.swap(i, next() as usize % (i + 1));
+        }
+        words.extend((0..500).map(|i| format!("a:{i}")));
+        check_both_keys(&words);
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn sorts_many_random_bytes() {
+        // Every byte value, and a small alphabet with the lead bytes the UTF-16 key moves.
+        let mut next = xorshift(0x0bad_cafe);
+        let any: Vec<Vec<u8>> = (0..30_000).map(|_| (0..next() % 16).map(|_| next() as u8).collect()).collect();
+        check_both_keys(&any);
+        let alphabet = [0u8, b':', b'a', 0x80, 0xbf, 0xee, 0xef, 0xf0, 0xf4, 0xff];
+        let few: Vec<Vec<u8>> =
+            (0..30_000).map(|_| (0..next() % 10).map(|_| alphabet[next() as usize % 10]).collect()).collect();
+        check_both_keys(&few);
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn sorts_many_duplicates() {
+        let mut next = xorshift(0x5eed_0001);
+        let words: Vec<String> = (0..30_000).map(|_| format!("k:{}:v", next() % 40)).collect();
+        check_both_keys(&words);
+        // All the same, and all empty.
+        check_both_keys(&vec!["same:entry"; 20_000]);
+        check_both_keys(&vec![""; 20_000]);
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn sorts_many_long_shared_prefixes() {
+        // 290 shared bytes, then prefixes of one another and decimal suffixes.
+        let prefix = "additional_info:display_data:".repeat(10);
+        let mut next = xorshift(0x7777_0003);
+        let words: Vec<String> = (0..20_000)
+            .map(|i| match next() % 3 {
+                0 => format!("{prefix}{i}"),
+                1 => format!("{prefix}{}", &prefix[..next() as usize % prefix.len()]),
+                _ => format!("{prefix}{}:title:{}", i % 97, next() % 1000),
+            })
+            .collect();
+        check_both_keys(&words);
+    }
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn sorts_many_texts_in_utf16_order() {
+        // Valid UTF-8 around every boundary where the orders could differ,
+        // against JavaScript's order (UTF-16 code units).
+        let alphabet =
+            ['a', ':', '\u{7f}', '\u{80}', '\u{7ff}', '\u{800}', '\u{e000}', '\u{ffff}', '\u{10000}', '\u{10ffff}'];
+        let mut next = xorshift(0x0ddb_a110);
+        let words: Vec<String> =
+            (0..20_000).map(|_| (0..next() % 6).map(|_| alphabet[next() as usize % 10]).collect()).collect();
+        let (text, mut spans) = spans_of(&words);
+        sort_spans(&text, &mut spans, Key::Utf16);
+        let sorted: Vec<&[u8]> = spans.iter().map(|&(s, e)| &text[s..e]).collect();
+        let mut expected: Vec<&str> = words.iter().map(String::as_str).collect();
+        expected.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+        assert_eq!(sorted, expected.iter().map(|w| w.as_bytes()).collect::<Vec<_>>());
     }
 }
