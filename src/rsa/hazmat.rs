@@ -585,12 +585,7 @@ impl Wide {
             add_row(&mut t[i..i + len], b, n, ai, m);
             carry = (t[i] + carry) >> DIGIT;
         }
-        for (o, &column) in out.iter_mut().zip(&t[digits..2 * digits]) {
-            let v = column + carry;
-            *o = v as u32 & DIGIT_MASK;
-            carry = v >> DIGIT;
-        }
-        out[digits..].fill(0);
+        carry_out(&t[digits..2 * digits], carry, out);
     }
 
     /// `a * a / R mod n`, below 2n, into `out`, for digits `a < 2n`; `t` is
@@ -634,13 +629,21 @@ impl Wide {
             add_square_row(&mut t[i..i + len], a, n, i, m);
             carry = (t[i] + carry) >> DIGIT;
         }
-        for (o, &column) in out.iter_mut().zip(&t[digits..2 * digits]) {
-            let v = column + carry;
-            *o = v as u32 & DIGIT_MASK;
-            carry = v >> DIGIT;
-        }
-        out[digits..].fill(0);
+        carry_out(&t[digits..2 * digits], carry, out);
     }
+}
+
+/// The upper columns of a product after its reduction rows, `columns` (one per
+/// digit), and the carry out of the column below them, written as digits into
+/// `out` (its padding digits zero): what [`Wide::mul_into`] and [`Wide::sqr_into`]
+/// both end with.
+fn carry_out(columns: &[u64], mut carry: u64, out: &mut [u32]) {
+    for (o, &column) in out.iter_mut().zip(columns) {
+        let v = column + carry;
+        *o = v as u32 & DIGIT_MASK;
+        carry = v >> DIGIT;
+    }
+    out[columns.len()..].fill(0);
 }
 
 /// `t[j] += a * b[j] + m * n[j]` for every j (t, b and n of one length).
