@@ -441,7 +441,9 @@ fn sorted(value: &Json) -> Json {
 
 fn bind(body: &Json, text: &str, variant: &CanonicalOptions) -> Result<VerifiedCallback, Error> {
     let prepared = PreparedCallback {
-        body: body.clone(),
+        raw_body: text.to_owned(),
+        body: Some(body.clone()),
+        limits: Limits::default(),
         timestamp: 1_700_000_000,
         merchant_id: "merchant-1".into(),
         key_index: 0,
@@ -450,7 +452,7 @@ fn bind(body: &Json, text: &str, variant: &CanonicalOptions) -> Result<VerifiedC
         digest: Default::default(),
         rsa_pending: false,
     };
-    prepared.finish(text, &VerifyOptions { canonical: *variant, ..VerifyOptions::default() })
+    prepared.finish(&VerifyOptions { canonical: *variant, ..VerifyOptions::default() })
 }
 
 /// Genuine callbacks per variant, and rewrites tried per genuine callback.

@@ -13,7 +13,7 @@ pub(crate) mod keys;
 pub(crate) mod model;
 
 use crate::canonical::ambiguity::{self, Ambiguity, Segment};
-use crate::canonical::{canonical_message, check_callback_timestamp, CanonicalOptions};
+use crate::canonical::{check_callback_timestamp, CanonicalOptions, ReadText};
 use crate::error::{Error, GenuineCallback, Result};
 use crate::hmac::{self, SignatureEncoding};
 use crate::json::{parse_body, Json, Limits};
@@ -138,8 +138,14 @@ pub struct VerifiedCallback {
 /// checked while preparing (`rsa_pending` is then false).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreparedCallback {
-    /// The body, read.
-    pub body: Json,
+    /// The body as received: the model is read from this text once the signature checks.
+    pub raw_body: String,
+    /// The body's tree, when preparing built one (the one-pass reader gave up on the
+    /// text); else [`PreparedCallback::finish`] reads it from `raw_body`, so that a
+    /// forged body costs no tree.
+    pub body: Option<Json>,
+    /// The bounds the body was read within.
+    pub limits: Limits,
     /// `x-access-timestamp`, as Unix seconds.
     pub timestamp: u64,
     /// As received: this header is not covered by the signature.
@@ -162,23 +168,29 @@ impl PreparedCallback {
     /// checked: the model bound to the signed entries, or `AMBIGUOUS_CALLBACK`
     /// (carrying `raw_body`) for a body the message does not determine, or
     /// `INVALID_CALLBACK` for one without the callback's shape.
-    pub fn finish(&self, raw_body: &str, options: &VerifyOptions) -> Result<VerifiedCallback> {
-        let mut ambiguities = ambiguity::ambiguities(&self.body);
+    pub fn finish(&self, options: &VerifyOptions) -> Result<VerifiedCallback> {
+        let raw_body = self.raw_body.as_str();
+        // The same text the entries were read from, owned here: it reads as it did then.
+        let read;
+        let body = match &self.body {
+            Some(body) => body,
+            None => {
+                read = parse_body(raw_body, &self.limits)?;
+                &read
+            }
+        };
+        let mut ambiguities = ambiguity::ambiguities(body);
         // An unread entry after a payment's text needs an unread leaf: when the model reads
         // every leaf (the usual callback), the second canonical pass and its sort are skipped.
-        if ambiguities.is_empty() && !every_leaf_read(&self.body, &mut Vec::new()) {
-            ambiguities = ambiguity::unread_after_text(
-                &self.body,
-                &options.canonical,
-                model::reads_path,
-                model::identifies_payment,
-            )?;
+        if ambiguities.is_empty() && !every_leaf_read(body, &mut Vec::new()) {
+            ambiguities =
+                ambiguity::unread_after_text(body, &options.canonical, model::reads_path, model::identifies_payment)?;
         }
         if !ambiguities.is_empty() && !options.allow_ambiguous {
             return Err(Error::AmbiguousCallback { ambiguities, raw_body: raw_body.to_owned() });
         }
         // Raised after the signature checked: the error keeps the genuine body and what verified it.
-        let callback = parse_callback_with(&self.body, &options.canonical).map_err(|error| match error {
+        let callback = parse_callback_with(body, &options.canonical).map_err(|error| match error {
             Error::InvalidCallback { path, reason, verified: None } => Error::InvalidCallback {
                 path,
                 reason,
@@ -250,10 +262,15 @@ pub fn prepare_callback<K: ConfiguredKey>(
 ) -> Result<PreparedCallback> {
     let timestamp = check_callback_timestamp(&headers.timestamp)?;
     check_merchant_id(&headers.merchant_id, options)?;
-    let body = parse_body(raw_body, &options.limits)?;
+    // The entries straight from the text when the one-pass reader can: the tree, for the
+    // model, is read after the signature checks. The errors keep their order: the body's,
+    // the key's and the timestamp's, then the entries'.
+    let read = ReadText::of(raw_body, &options.canonical, &options.limits)?;
     let chosen = choose_key(headers.token.as_deref(), keys)?;
     check_tolerance(timestamp, options)?;
-    let message = canonical_message(&body, &headers.timestamp, &options.canonical)?;
+    let (flat, body) = read.into_parts(&options.canonical)?;
+    let message = flat.message(&headers.timestamp, &options.canonical)?;
+    drop(flat);
     let (key_index, signature, rsa_pending) = match chosen {
         Chosen::Rsa(index) => {
             let key = keys[index].rsa().ok_or(Error::NoVerifyingKey)?;
@@ -266,7 +283,9 @@ pub fn prepare_callback<K: ConfiguredKey>(
     };
     let merchant_id = headers.merchant_id.clone();
     Ok(PreparedCallback {
+        raw_body: raw_body.to_owned(),
         body,
+        limits: options.limits,
         timestamp,
         merchant_id,
         key_index,
@@ -329,7 +348,7 @@ pub fn verify_callback<K: ConfiguredKey>(
         let key = keys[prepared.key_index].rsa().ok_or(Error::NoVerifyingKey)?;
         verify_signature_bytes(&prepared.message, &prepared.signature, key, prepared.digest)?;
     }
-    prepared.finish(raw_body, options)
+    prepared.finish(options)
 }
 
 fn check_tolerance(timestamp: u64, options: &VerifyOptions) -> Result<()> {
@@ -349,6 +368,7 @@ fn check_tolerance(timestamp: u64, options: &VerifyOptions) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::canonical::canonical_message;
 
     #[test]
     fn header_names_in_any_case_and_duplicates_refused() {
@@ -411,6 +431,37 @@ mod tests {
             ReceivedHeaders::from_pairs(sign_body(&body, &key, "m", "1700000000", js).unwrap().pairs()).unwrap();
         for text in [big.clone(), callback("9007199254740992")] {
             assert_eq!(verify_callback(&text, &headers, &keys, &options).unwrap_err().code(), "INVALID_CALLBACK");
+        }
+    }
+
+    /// The entries are read straight from the text and the tree only after the signature
+    /// checks, unless the one-pass reader gave up on the text (here: serde_json's private
+    /// number marker as a key, which it leaves to the tree); either way the model is the same.
+    #[test]
+    fn the_tree_is_read_after_the_check_unless_preparing_needed_it() {
+        use crate::request::signing::sign_body;
+        use crate::rsa::keys::SigningKey;
+        let path = format!("{}/tests/vectors/keys/rsa2048.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));
+        let key = SigningKey::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let keys = [key.verifying_key().clone()];
+        // The marker holds `:`: the body is ambiguous, and let through to compare models.
+        let options = VerifyOptions { allow_ambiguous: true, ..VerifyOptions::default() };
+        let plain = r#"{"project_id":"p","general":{"request_id":"r","payment_id":"o"},"status":{"status":"success","sub_status":null},"payment_info":{"amount":150050,"currency":"RUB"}}"#;
+        let marker = plain.replacen('{', r#"{"x":{"$serde_json::private::Number":"2"},"#, 1);
+        for (text, tree_while_preparing) in [(plain.to_owned(), false), (marker, true)] {
+            let body = parse_body(&text, &Limits::default()).unwrap();
+            let signed = sign_body(&body, &key, "m", "1700000000", Profile::SPEC).unwrap();
+            let headers = ReceivedHeaders::from_pairs(signed.pairs()).unwrap();
+            let prepared = prepare_callback(&text, &headers, &keys, &options).unwrap();
+            assert_eq!(prepared.body.is_some(), tree_while_preparing, "{text}");
+            assert_eq!(prepared.raw_body, text);
+            assert_eq!(prepared.message, canonical_message(&body, "1700000000", &options.canonical).unwrap());
+            let verified = prepared.finish(&options).unwrap();
+            assert_eq!(verified.callback, parse_callback_with(&body, &options.canonical).unwrap());
+            assert_eq!(verified, verify_callback(&text, &headers, &keys, &options).unwrap());
+            let forged = text.replace("150050", "150051");
+            let error = verify_callback(&forged, &headers, &keys, &options).unwrap_err();
+            assert_eq!(error.code(), "INVALID_SIGNATURE", "{forged}");
         }
     }
 

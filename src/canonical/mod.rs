@@ -196,13 +196,37 @@ pub fn message_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, 
 /// The sorted entries of a body given as text; the errors of [`canonical_message`]
 /// of the parsed body (the body's first, then the timestamp's).
 fn flat_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Result<Flat> {
-    if let Some(flat) = text::flat_from_text(text, options, limits) {
-        check_timestamp(timestamp)?;
-        return Ok(flat);
-    }
-    let body = parse_body(text, limits)?;
+    let read = ReadText::of(text, options, limits)?;
     check_timestamp(timestamp)?;
-    Flat::of(&body, options)
+    Ok(read.into_parts(options)?.0)
+}
+
+/// A body's text read for its entries: by the one-pass reader when it can, else into
+/// the tree, which words the error. The text's own errors (JSON, limits) are raised by
+/// [`ReadText::of`]; the entries' (their size) by [`ReadText::into_parts`], so that a
+/// caller keeps the order of [`parse_body`], its own checks, then [`canonical_message`].
+pub(crate) enum ReadText {
+    /// The sorted entries, from the one-pass reader (no tree was built).
+    Entries(Flat),
+    /// The tree, for the entries to be written from.
+    Tree(Json),
+}
+
+impl ReadText {
+    pub(crate) fn of(text: &str, options: &CanonicalOptions, limits: &Limits) -> Result<ReadText> {
+        match text::flat_from_text(text, options, limits) {
+            Some(flat) => Ok(ReadText::Entries(flat)),
+            None => Ok(ReadText::Tree(parse_body(text, limits)?)),
+        }
+    }
+
+    /// The sorted entries, and the tree when one was built.
+    pub(crate) fn into_parts(self, options: &CanonicalOptions) -> Result<(Flat, Option<Json>)> {
+        match self {
+            ReadText::Entries(flat) => Ok((flat, None)),
+            ReadText::Tree(body) => Ok((Flat::of(&body, options)?, Some(body))),
+        }
+    }
 }
 
 /// Every step of the message construction.

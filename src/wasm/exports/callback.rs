@@ -70,7 +70,7 @@ pub fn prepare_callback(
     // headers and the options; for a native check the JS core throws or returns it only
     // after the signature has checked. (It is never made from a second read: a caller's
     // buffer or getter could give other bytes after the check.)
-    let result = match prepared.finish(&text, &options).and_then(|verified| verified_json(&verified, &options)) {
+    let result = match prepared.finish(&options).and_then(|verified| verified_json(&verified, &options)) {
         Ok(json) => JsValue::from(json),
         // prepareCallback leaves the RSA check to its caller: not verified yet.
         Err(error) if rsa == NativeRsa::Prepare && prepared.rsa_pending => js_error(unverified(error)),
