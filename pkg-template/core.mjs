@@ -69,8 +69,10 @@ function cryptoFailure(cause) {
  * joined by `.`) and `publicKey(spkiPem)` (native key handles),
  * `sign`/`verify` (sync, when `sync`) and `signAsync`/`verifyAsync`, `base64url(bytes, padding)`,
  * `bytes(body, maxLength)` (text the wasm reads faster as bytes), `ascii(bytes)` (or none:
- * then strings come from the wasm), and `keepsSourcePem` (the private key is imported from
- * the PEM it was read from).
+ * then strings come from the wasm), optionally `encodes(body, maxLength)` (what `bytes`
+ * encodes), `view(arrayBuffer)`, `utf8Into(text, view, at, capacity)` and
+ * `asciiAt(view, start, end)` (text written and read in wasm memory in place), and
+ * `keepsSourcePem` (the private key is imported from the PEM it was read from).
  */
 function createApi(glue, provider) {
   /** Whether the wasm makes its errors with PaymentIntakeError yet (the web build's wasm loads in `init()`). */
@@ -603,9 +605,26 @@ function createApi(glue, provider) {
     return glue.__diagnoseCallback(rawBody, headers, keys, keyPem);
   }
 
+  /** `provider.view` of the wasm's memory, made again once the memory grows (the old view is then empty). */
+  let memoryView;
+  const memory = () => (memoryView?.length ? memoryView : (memoryView = provider.view(glue.__memory().buffer)));
+
   function canonicalMessage(body, timestamp, options) {
     ready();
     if (provider.ascii === undefined) return glue.canonicalMessage(body, timestamp, options);
+    // Text the provider encodes is written straight into wasm memory, and the message read
+    // where the wasm wrote it (after its length, 4 bytes little-endian): no buffer in between.
+    // (0: no room, or past any body the wasm reads; the other path words the error.)
+    if (provider.encodes?.(body, 1 << 20)) {
+      const capacity = 3 * body.length;
+      const at = glue.__canonicalInput(capacity);
+      if (at !== 0) {
+        const message = glue.__canonicalMessageOfInput(provider.utf8Into(body, memory(), at, capacity), timestamp, options);
+        const view = memory();
+        const length = view[message] | (view[message + 1] << 8) | (view[message + 2] << 16) | (view[message + 3] << 24);
+        return provider.asciiAt(view, message + 4, message + 4 + length);
+      }
+    }
     const bytes = provider.bytes(body, 1 << 20);
     // Text the provider encoded goes in as it is; anything else is read by the wasm.
     const encoded = typeof body === 'string' && typeof bytes !== 'string';

@@ -4,6 +4,11 @@
 // glue. pkg-template/core.mjs says what a provider has.
 import crypto from 'node:crypto';
 
+/** Text up to `maxLength` UTF-16 units without a lone surrogate (see `bytes`). */
+function encodes(body, maxLength) {
+  return typeof body === 'string' && body.length > 128 && body.length <= maxLength && typeof body.isWellFormed === 'function' && body.isWellFormed();
+}
+
 export default {
   sync: true,
   available: () => true,
@@ -53,12 +58,20 @@ export default {
    * cheaper than the wasm-bindgen string copy. Text with a lone surrogate stays a string,
    * so the wasm reports it exactly as before.
    */
-  bytes(body, maxLength) {
-    return typeof body === 'string' && body.length > 128 && body.length <= maxLength && typeof body.isWellFormed === 'function' && body.isWellFormed()
-      ? Buffer.from(body, 'utf8')
-      : body;
-  },
+  bytes: (body, maxLength) => (encodes(body, maxLength) ? Buffer.from(body, 'utf8') : body),
+
+  /** Whether `bytes` would encode `body` (then `utf8Into` can write it too). */
+  encodes,
 
   /** The message's ASCII bytes as a string: latin1 decoding is cheaper than TextDecoder. */
   ascii: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'),
+
+  /** A view of the wasm's memory (an `ArrayBuffer`), for `utf8Into` and `asciiAt`. */
+  view: (buffer) => Buffer.from(buffer),
+
+  /** Writes `text` as UTF-8 into `view` from `at`, at most `capacity` bytes: how many it wrote. */
+  utf8Into: (text, view, at, capacity) => view.write(text, at, capacity, 'utf8'),
+
+  /** `ascii` of `view`'s bytes from `start` to `end`, read in place. */
+  asciiAt: (view, start, end) => view.toString('latin1', start, end),
 };

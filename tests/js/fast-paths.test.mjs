@@ -51,7 +51,61 @@ describe('canonicalMessage shortcut', () => {
     assert.equal(api.canonicalMessage(body, '1', { booleans: 'lower', falsy: 'null' }), generalMessage(body, '1', { booleans: 'lower', falsy: 'null' }));
     assert.notEqual(api.canonicalMessage(body, '1', { booleans: 'lower' }), api.canonicalMessage(body, '1'));
   });
+
+  // Text of more than 128 UTF-16 units is written straight into wasm memory, and the
+  // message read where the wasm wrote it.
+  test('text written into wasm memory gives the general path\'s message, whatever came before', () => {
+    const options = [undefined, { booleans: 'lower', falsy: 'null' }, { padding: false, order: 'utf16', numbers: 'js' }];
+    const long = (i) => JSON.stringify({ a: Array.from({ length: 1000 + i }, (_, j) => ({ k: `Ж${j}😀`, n: j % 3 ? j : 0 })) });
+    const texts = [...bodies.map(({ body }) => body.padEnd(200, ' ')), long(0), '{"b":"x"}'.padEnd(300, '\n'), long(1200)];
+    for (const text of texts) {
+      for (const option of options) {
+        const expected = outcome(() => generalMessage(text, '17', option));
+        assert.deepEqual(outcome(() => api.canonicalMessage(text, '17', option)), expected, text.slice(0, 80));
+      }
+    }
+  });
+
+  test('refuses as the bytes path does: too large, lone surrogate, bad timestamp and options', () => {
+    const cases = [
+      [`{"a":"${'Ж'.repeat(40_000)}"}`, '1'], // under 64 Ki units, over 64 KiB of UTF-8
+      [`{"a":"${'x'.repeat(70_000)}"}`, '1'], // over 64 Ki units: not written in place
+      [`{"a":1}${' '.repeat(200)}`, '01'],
+      [`{"a":1,"a":2}${' '.repeat(200)}`, '1'],
+    ];
+    for (const [text, timestamp] of cases) {
+      const expected = outcome(() => api.canonicalMessage(Buffer.from(text, 'utf8'), timestamp));
+      assert.ok(expected.code, text.slice(0, 40));
+      assert.deepEqual(outcome(() => api.canonicalMessage(text, timestamp)), expected, text.slice(0, 40));
+    }
+    const text = `{"a":"\ud800"}${' '.repeat(200)}`;
+    throwsCode(() => api.canonicalMessage(text, '1'), 'INVALID_BODY');
+    throwsCode(() => api.canonicalMessage(`{"a":1}${' '.repeat(200)}`, '1', { padding: 'yes' }), 'INVALID_OPTION');
+  });
+
+  test('an options getter that calls canonicalMessage again does not disturb the outer call', () => {
+    const outer = `{"outer":[1,2,3]}${' '.repeat(200)}`;
+    const inner = JSON.stringify({ inner: 'Ж'.repeat(30_000) });
+    let innerMessage;
+    const options = {
+      get booleans() {
+        innerMessage = api.canonicalMessage(inner, '2');
+        return 'lower';
+      },
+    };
+    assert.equal(api.canonicalMessage(outer, '1', options), generalMessage(outer, '1', { booleans: 'lower' }));
+    assert.equal(innerMessage, generalMessage(inner, '2'));
+  });
 });
+
+/** What `fn` returns, or the error it throws as `{ code, message }`. */
+function outcome(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    return { code: error.code, message: error.message };
+  }
+}
 
 describe('validateRequest of text as bytes', () => {
   const payin = '/api/v1/payment/p2p/payin';

@@ -1,5 +1,7 @@
 //! The canonical form: entries, message, steps.
 
+use std::cell::Cell;
+
 use wasm_bindgen::prelude::*;
 
 use super::super::body::body_from_js;
@@ -8,6 +10,7 @@ use super::super::js::{js_error, to_js};
 use super::super::options::timestamp_text;
 use super::super::shapes::{profile_rows, StepsOut};
 use super::super::JsResult;
+use crate::canonical::entry::MAX_CANONICAL_BYTES;
 use crate::canonical::{self, CanonicalOptions};
 use crate::error::Error;
 use crate::json::Limits;
@@ -49,6 +52,89 @@ pub fn canonical_message_of_utf8(body: &[u8], timestamp: JsValue, options: JsVal
     let text = utf8_text(body, limits.max_bytes).map_err(js_error)?;
     let message = canonical::message_of_text(text, &timestamp, &options, &limits).map_err(js_error)?;
     Ok(message.into_bytes())
+}
+
+thread_local! {
+    /// The text of `__canonicalMessageOfInput`, written in place by the Node entry.
+    static INPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    /// The last message of `__canonicalMessageOfInput`, read in place by the Node entry:
+    /// its length (4 bytes, little-endian), then its bytes.
+    static OUTPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// Room for `capacity` bytes of text in wasm memory, for the Node entry to write a
+/// body's UTF-8 into and pass to `__canonicalMessageOfInput` (one copy, no buffer in
+/// JS): its address, or 0 past three bytes per UTF-16 unit of the largest body read
+/// or without memory (the entry then takes `__canonicalMessageOfUtf8`, which words
+/// the error).
+#[wasm_bindgen(js_name = __canonicalInput, skip_typescript)]
+pub fn canonical_input(capacity: usize) -> usize {
+    if capacity > 3 * Limits::default().max_bytes {
+        return 0;
+    }
+    let mut input = INPUT.take();
+    if input.len() < capacity {
+        if input.try_reserve_exact(capacity - input.len()).is_err() {
+            INPUT.set(input);
+            return 0;
+        }
+        input.resize(capacity, 0);
+    }
+    let at = input.as_mut_ptr() as usize;
+    INPUT.set(input);
+    at
+}
+
+/// `__canonicalMessageOfUtf8` of the first `len` bytes `__canonicalInput` made room
+/// for: the address of the message in wasm memory, after its length (4 bytes,
+/// little-endian), for the Node entry to read as latin1 in place. Valid until the
+/// next call.
+#[wasm_bindgen(js_name = __canonicalMessageOfInput, skip_typescript)]
+pub fn canonical_message_of_input(len: usize, timestamp: JsValue, options: JsValue) -> JsResult<usize> {
+    // Out of its cell while the options are read: a getter calling canonicalMessage
+    // again writes a buffer of its own.
+    let input = INPUT.take();
+    let message = message_of_input(&input, len, timestamp, &options);
+    INPUT.set(input);
+    message.map_err(js_error)
+}
+
+fn message_of_input(input: &[u8], len: usize, timestamp: JsValue, options: &JsValue) -> Result<usize, Error> {
+    let (options, timestamp) = message_options(timestamp, options)?;
+    let limits = Limits::default();
+    let bytes = input
+        .get(..len)
+        .ok_or_else(|| Error::InvalidArgument { name: "len".into(), reason: "is past the input".into() })?;
+    let text = utf8_text(bytes, limits.max_bytes)?;
+    let mut out = OUTPUT.take();
+    out.clear();
+    let written = out
+        .try_reserve(HEADER)
+        .map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: HEADER as u64 })
+        .and_then(|()| {
+            out.extend_from_slice(&[0; HEADER]);
+            canonical::message_of_text_into(text, &timestamp, &options, &limits, &mut out)
+        })
+        .map(|()| {
+            // At most the 16 MiB canonical bound, 4/3 over: a u32.
+            let message_len = (out.len() - HEADER) as u32;
+            if let Some(header) = out.get_mut(..HEADER) {
+                header.copy_from_slice(&message_len.to_le_bytes());
+            }
+            out.as_ptr() as usize
+        });
+    OUTPUT.set(out);
+    written
+}
+
+/// The length before a message `__canonicalMessageOfInput` writes.
+const HEADER: usize = 4;
+
+/// The wasm's memory, for the Node entry to write and read `__canonicalInput`'s and
+/// `__canonicalMessageOfInput`'s bytes in place.
+#[wasm_bindgen(js_name = __memory, skip_typescript)]
+pub fn memory() -> JsValue {
+    wasm_bindgen::memory()
 }
 
 /// The message of JSON text (`canonical::message_of_text` makes the one-pass-or-tree
