@@ -66,6 +66,27 @@ describe('canonicalMessage shortcut', () => {
     }
   });
 
+  test('a message of more than 64 KiB, read in pieces, is the same text', () => {
+    // A long key over many items (entries repeat it), a string to move the length by a
+    // byte, and timestamps of 1 to 4 digits: messages of every length around each multiple of 64 Ki.
+    const key = 'k'.repeat(20);
+    for (const target of [1 << 16, 2 << 16, 3 << 16]) {
+      const items = Math.floor((target * 3) / 4 / (key.length + 8));
+      const body = (pad) => JSON.stringify({ [key]: Array(items).fill(1), s: 'x'.repeat(pad) });
+      const from = Math.floor(((target - api.canonicalMessage(body(1), '1').length) * 3) / 4) - 8;
+      const lengths = new Set();
+      for (let pad = from; pad < from + 16; pad++) {
+        const text = body(pad);
+        for (const timestamp of ['1', '17', '170', '1700']) {
+          const message = api.canonicalMessage(text, timestamp);
+          assert.equal(message, generalMessage(text, timestamp));
+          lengths.add(message.length - target);
+        }
+      }
+      for (let off = -2; off <= 2; off++) assert.ok(lengths.has(off), `${target} ${off}: ${[...lengths].sort((a, b) => a - b)}`);
+    }
+  });
+
   test('refuses as the bytes path does: too large, lone surrogate, bad timestamp and options', () => {
     const cases = [
       [`{"a":"${'Ж'.repeat(40_000)}"}`, '1'], // under 64 Ki units, over 64 KiB of UTF-8
