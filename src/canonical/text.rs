@@ -101,6 +101,22 @@ mod tests {
         check(r#"{"😀":"1","～":"2"}"#, &utf16);
     }
 
+    /// The entries' buffers are kept for the next body (up to a size): bodies of
+    /// every size one after another, and a body read while another's entries are held.
+    #[test]
+    fn reused_buffers_hold_only_the_body_read() {
+        let body =
+            |n: usize| format!("{{{}}}", (0..n).map(|i| format!("\"k{i}\":[{i},\"v\"]")).collect::<Vec<_>>().join(","));
+        for n in [300, 2, 0, 40, 3000, 1, 300] {
+            check(&body(n), &CanonicalOptions::DEFAULT);
+        }
+        let limits = Limits::default();
+        let held = flat_from_text(&body(50), &CanonicalOptions::DEFAULT, &limits).unwrap();
+        check(&body(20), &CanonicalOptions::DEFAULT);
+        let again = flat_from_text(&body(50), &CanonicalOptions::DEFAULT, &limits).unwrap();
+        assert!(held.entries().eq(again.entries()));
+    }
+
     #[test]
     fn quadratic_expansion_goes_to_the_full_path() {
         let long_key = "k".repeat(500_000);
