@@ -609,17 +609,31 @@ function createApi(glue, provider) {
   let memoryView;
   const memory = () => (memoryView?.length ? memoryView : (memoryView = provider.view(glue.__memory().buffer)));
 
+  /** Writes `text` into `view` from `at` if it is ASCII: its length, else -1. */
+  function asciiInto(text, view, at) {
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 0x7f) return -1;
+      view[at + i] = code;
+    }
+    return text.length;
+  }
+
   function canonicalMessage(body, timestamp, options) {
     ready();
     if (provider.ascii === undefined) return glue.canonicalMessage(body, timestamp, options);
     // Text the provider encodes is written straight into wasm memory, and the message read
     // where the wasm wrote it (after its length, 4 bytes little-endian): no buffer in between.
-    // (0: no room, or past any body the wasm reads; the other path words the error.)
+    // (0: no room, or past any body the wasm reads; the other path words the error.) A
+    // timestamp of at most 16 ASCII characters goes in after the text, its length passed
+    // (-1: the wasm reads `timestamp` itself).
     if (provider.encodes?.(body, 1 << 20)) {
       const capacity = 3 * body.length;
-      const at = glue.__canonicalInput(capacity);
+      const at = glue.__canonicalInput(capacity + 16);
       if (at !== 0) {
-        const message = glue.__canonicalMessageOfInput(provider.utf8Into(body, memory(), at, capacity), timestamp, options);
+        const written = provider.utf8Into(body, memory(), at, capacity);
+        const stamp = typeof timestamp === 'string' && timestamp.length <= 16 ? asciiInto(timestamp, memory(), at + written) : -1;
+        const message = glue.__canonicalMessageOfInput(written, stamp, timestamp, options);
         const view = memory();
         const length = view[message] | (view[message + 1] << 8) | (view[message + 2] << 16) | (view[message + 3] << 24);
         return provider.asciiAt(view, message + 4, message + 4 + length);

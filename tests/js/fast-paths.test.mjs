@@ -104,6 +104,15 @@ describe('canonicalMessage shortcut', () => {
     throwsCode(() => api.canonicalMessage(`{"a":1}${' '.repeat(200)}`, '1', { padding: 'yes' }), 'INVALID_OPTION');
   });
 
+  test('a timestamp written in after the text reads as the one read from JS', () => {
+    const text = `{"a":[1,"x"]}${' '.repeat(200)}`;
+    const timestamps = ['1700000000', 1700000000, '1'.repeat(16), '1'.repeat(17), '１７', '17é', '', '0', '01', ' 1', 'abc', '1700000000000', null, undefined, {}, 1.5, -1, 2 ** 53, true];
+    for (const timestamp of timestamps) {
+      const expected = outcome(() => api.canonicalMessage(Buffer.from(text, 'utf8'), timestamp));
+      assert.deepEqual(outcome(() => api.canonicalMessage(text, timestamp)), expected, String(timestamp));
+    }
+  });
+
   test('an options getter that calls canonicalMessage again does not disturb the outer call', () => {
     const outer = `{"outer":[1,2,3]}${' '.repeat(200)}`;
     const inner = JSON.stringify({ inner: 'Ж'.repeat(30_000) });

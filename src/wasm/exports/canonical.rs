@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::super::body::body_from_js;
 use super::super::gateway::{canonical_options, member, text_from_js, utf8_text};
 use super::super::js::{js_error, to_js};
-use super::super::options::timestamp_text;
+use super::super::options::{timestamp_text, Member};
 use super::super::shapes::{profile_rows, StepsOut};
 use super::super::JsResult;
 use crate::canonical::entry::MAX_CANONICAL_BYTES;
@@ -47,7 +47,7 @@ pub fn canonical_message_bytes(body: JsValue, timestamp: JsValue, options: JsVal
 /// encodes faster than the glue's string copy, and the bytes need no checks in JS).
 #[wasm_bindgen(js_name = __canonicalMessageOfUtf8, skip_typescript)]
 pub fn canonical_message_of_utf8(body: &[u8], timestamp: JsValue, options: JsValue) -> JsResult<Vec<u8>> {
-    let (options, timestamp) = message_options(timestamp, &options).map_err(js_error)?;
+    let (options, timestamp) = message_options(member(timestamp), &options).map_err(js_error)?;
     let limits = Limits::default();
     let text = utf8_text(body, limits.max_bytes).map_err(js_error)?;
     let message = canonical::message_of_text(text, &timestamp, &options, &limits).map_err(js_error)?;
@@ -69,7 +69,7 @@ thread_local! {
 /// the error).
 #[wasm_bindgen(js_name = __canonicalInput, skip_typescript)]
 pub fn canonical_input(capacity: usize) -> usize {
-    if capacity > 3 * Limits::default().max_bytes {
+    if capacity > 3 * Limits::default().max_bytes + STAMP_ROOM {
         return 0;
     }
     let mut input = INPUT.take();
@@ -85,21 +85,38 @@ pub fn canonical_input(capacity: usize) -> usize {
     at
 }
 
+/// Room the Node entry asks `__canonicalInput` for after a body's text: a timestamp
+/// of at most this many ASCII characters is written there (no string to copy in).
+const STAMP_ROOM: usize = 16;
+
 /// `__canonicalMessageOfUtf8` of the first `len` bytes `__canonicalInput` made room
-/// for: the address of the message in wasm memory, after its length (4 bytes,
-/// little-endian), for the Node entry to read as latin1 in place. Valid until the
-/// next call.
+/// for, and the timestamp: the `stamp` bytes after them when `stamp` is not negative
+/// (the string the entry wrote there), else `timestamp`. Gives the address of the
+/// message in wasm memory, after its length (4 bytes, little-endian), for the Node
+/// entry to read as latin1 in place; valid until the next call.
 #[wasm_bindgen(js_name = __canonicalMessageOfInput, skip_typescript)]
-pub fn canonical_message_of_input(len: usize, timestamp: JsValue, options: JsValue) -> JsResult<usize> {
+pub fn canonical_message_of_input(len: usize, stamp: i32, timestamp: JsValue, options: JsValue) -> JsResult<usize> {
     // Out of its cell while the options are read: a getter calling canonicalMessage
     // again writes a buffer of its own.
     let input = INPUT.take();
-    let message = message_of_input(&input, len, timestamp, &options);
+    let message = message_of_input(&input, len, stamp, timestamp, &options);
     INPUT.set(input);
     message.map_err(js_error)
 }
 
-fn message_of_input(input: &[u8], len: usize, timestamp: JsValue, options: &JsValue) -> Result<usize, Error> {
+fn message_of_input(
+    input: &[u8],
+    len: usize,
+    stamp: i32,
+    timestamp: JsValue,
+    options: &JsValue,
+) -> Result<usize, Error> {
+    let written = usize::try_from(stamp).ok().and_then(|stamp| input.get(len..len.checked_add(stamp)?));
+    // (Reading a JS value as a member runs no code of the caller's: before the options is as good as after.)
+    let timestamp = match written.and_then(|bytes| std::str::from_utf8(bytes).ok()) {
+        Some(text) => Member::Text(text.to_owned()),
+        None => member(timestamp),
+    };
     let (options, timestamp) = message_options(timestamp, options)?;
     let limits = Limits::default();
     let bytes = input
@@ -140,7 +157,7 @@ pub fn memory() -> JsValue {
 /// The message of JSON text (`canonical::message_of_text` makes the one-pass-or-tree
 /// choice) or of a JS object.
 fn message(body: &JsValue, timestamp: JsValue, options: &JsValue) -> Result<String, Error> {
-    let (options, timestamp) = message_options(timestamp, options)?;
+    let (options, timestamp) = message_options(member(timestamp), options)?;
     let limits = Limits::default();
     match text_from_js(body, limits.max_bytes)? {
         Some(text) => canonical::message_of_text(&text, &timestamp, &options, &limits),
@@ -149,9 +166,9 @@ fn message(body: &JsValue, timestamp: JsValue, options: &JsValue) -> Result<Stri
 }
 
 /// The canonical options, then the timestamp's text.
-fn message_options(timestamp: JsValue, options: &JsValue) -> Result<(CanonicalOptions, String), Error> {
+fn message_options(timestamp: Member<JsValue>, options: &JsValue) -> Result<(CanonicalOptions, String), Error> {
     let options = canonical_options(options)?.canonical;
-    Ok((options, timestamp_text(&member(timestamp))?))
+    Ok((options, timestamp_text(&timestamp)?))
 }
 
 /// Every step of building the message: entries, joined text, base64url, message.
