@@ -70,7 +70,7 @@ describe('canonicalMessage shortcut', () => {
     // A long key over many items (entries repeat it), a string to move the length by a
     // byte, and timestamps of 1 to 4 digits: messages of every length around each multiple of 64 Ki.
     const key = 'k'.repeat(20);
-    for (const target of [1 << 16, 2 << 16, 3 << 16]) {
+    for (const target of [1 << 16, 2 << 16, 3 << 16, 5 << 16]) {
       const items = Math.floor((target * 3) / 4 / (key.length + 8));
       const body = (pad) => JSON.stringify({ [key]: Array(items).fill(1), s: 'x'.repeat(pad) });
       const from = Math.floor(((target - api.canonicalMessage(body(1), '1').length) * 3) / 4) - 8;

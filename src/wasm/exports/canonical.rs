@@ -125,6 +125,11 @@ fn message_of_input(
     let text = utf8_text(bytes, limits.max_bytes)?;
     let mut out = OUTPUT.take();
     out.clear();
+    // The last message is read: a buffer made for a large one is not kept for every
+    // later call (a 60 KB body's message is about 200 KB).
+    if out.capacity() > OUTPUT_KEPT {
+        out = Vec::new();
+    }
     let written = out
         .try_reserve(HEADER)
         .map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: HEADER as u64 })
@@ -143,6 +148,9 @@ fn message_of_input(
     OUTPUT.set(out);
     written
 }
+
+/// The most bytes of `OUTPUT`'s buffer kept from one message to the next.
+const OUTPUT_KEPT: usize = 256 << 10;
 
 /// The length before a message `__canonicalMessageOfInput` writes.
 const HEADER: usize = 4;
