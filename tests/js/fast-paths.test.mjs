@@ -66,7 +66,7 @@ describe('canonicalMessage shortcut', () => {
     }
   });
 
-  test('a message of more than 64 KiB, read in pieces, is the same text', () => {
+  test('messages of 64 KiB and more, and one past the output buffer kept, equal the general path', () => {
     // A long key over many items (entries repeat it), a string to move the length by a
     // byte, and timestamps of 1 to 4 digits: messages of every length around each multiple of 64 Ki.
     const key = 'k'.repeat(20);
