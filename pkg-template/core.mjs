@@ -69,8 +69,8 @@ function cryptoFailure(cause) {
  * joined by `.`) and `publicKey(spkiPem)` (native key handles),
  * `sign`/`verify` (sync, when `sync`) and `signAsync`/`verifyAsync`, `base64url(bytes, padding)`,
  * `bytes(body, maxLength)` (text the wasm reads faster as bytes), `ascii(bytes)` (or none:
- * then strings come from the wasm), optionally `encodes(body, maxLength)` (what `bytes`
- * encodes), `view(arrayBuffer)`, `utf8Into(text, view, at, capacity)` and
+ * then strings come from the wasm), optionally `fits(body, maxLength)`, `view(arrayBuffer)`,
+ * `utf8Into(text, view, at, capacity)`, `wroteWellFormed(text, view, at, written)` and
  * `asciiAt(view, start, end)` (text written and read in wasm memory in place), and
  * `keepsSourcePem` (the private key is imported from the PEM it was read from).
  */
@@ -627,11 +627,12 @@ function createApi(glue, provider) {
     // (0: no room, or past any body the wasm reads; the other path words the error.) A
     // timestamp of at most 16 ASCII characters goes in after the text, its length passed
     // (-1: the wasm reads `timestamp` itself).
-    if (provider.encodes?.(body, 1 << 20)) {
+    if (provider.fits?.(body, 1 << 20)) {
       const capacity = 3 * body.length;
       const at = glue.__canonicalInput(capacity + 16);
-      if (at !== 0) {
-        const written = provider.utf8Into(body, memory(), at, capacity);
+      const written = at === 0 ? 0 : provider.utf8Into(body, memory(), at, capacity);
+      // (Text with a lone surrogate takes the other path too, which refuses it.)
+      if (at !== 0 && provider.wroteWellFormed(body, memory(), at, written)) {
         const stamp = typeof timestamp === 'string' && timestamp.length <= 16 ? asciiInto(timestamp, memory(), at + written) : -1;
         const message = glue.__canonicalMessageOfInput(written, stamp, timestamp, options);
         const view = memory();

@@ -25,8 +25,10 @@ pub(crate) fn flat_from_text(text: &str, options: &CanonicalOptions, limits: &Li
     }
     // Own bytes never exceed twice the text, so past this bound the full path refuses too.
     let mut writer = EntryWriter::new(options, expansion_limit(2 * text.len() as u64 + 2));
-    // Entries repeat their paths: room for about twice the text, and a span per ~16 bytes.
-    writer.reserve(2 * text.len() + 64, text.len() / 16 + 4).ok()?;
+    // Entries repeat their paths: room for about three times the text (a long array of
+    // small objects a few levels down, the usual large body, takes about 2.4; room
+    // reserved and not written costs nothing), and a span per ~16 bytes.
+    writer.reserve(3 * text.len() + 64, text.len() / 16 + 4).ok()?;
     if !text.is_empty() {
         if !starts_object(text) {
             return None;

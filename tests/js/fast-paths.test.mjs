@@ -99,8 +99,12 @@ describe('canonicalMessage shortcut', () => {
       assert.ok(expected.code, text.slice(0, 40));
       assert.deepEqual(outcome(() => api.canonicalMessage(text, timestamp)), expected, text.slice(0, 40));
     }
-    const text = `{"a":"\ud800"}${' '.repeat(200)}`;
-    throwsCode(() => api.canonicalMessage(text, '1'), 'INVALID_BODY');
+    for (const pad of [200, 5000]) {
+      // A lone surrogate, short and long; U+FFFD and U+FF5E (EF BF BD, EF BD 9E in UTF-8) are well-formed.
+      throwsCode(() => api.canonicalMessage(`{"a":"\ud800"}${' '.repeat(pad)}`, '1'), 'INVALID_BODY');
+      throwsCode(() => api.canonicalMessage(`{"a":"x${'Ж'.repeat(pad)}\udc00"}`, '1'), 'INVALID_BODY');
+      for (const text of [`{"a":"\ufffd"}${' '.repeat(pad)}`, `{"a":"～${'Ж'.repeat(pad)}"}`]) assert.equal(api.canonicalMessage(text, '1'), generalMessage(text, '1'));
+    }
     throwsCode(() => api.canonicalMessage(`{"a":1}${' '.repeat(200)}`, '1', { padding: 'yes' }), 'INVALID_OPTION');
   });
 
