@@ -69,8 +69,10 @@ function cryptoFailure(cause) {
  * joined by `.`) and `publicKey(spkiPem)` (native key handles),
  * `sign`/`verify` (sync, when `sync`) and `signAsync`/`verifyAsync`, `base64url(bytes, padding)`,
  * `bytes(body, maxLength)` (text the wasm reads faster as bytes), `ascii(bytes)` (or none:
- * then strings come from the wasm), and `keepsSourcePem` (the private key is imported from
- * the PEM it was read from).
+ * then strings come from the wasm), optionally `fits(body, maxLength)`, `view(arrayBuffer)`,
+ * `utf8Into(text, view, at, capacity)`, `wroteWellFormed(text, view, at, written)` and
+ * `asciiAt(view, start, end)` (text written and read in wasm memory in place), and
+ * `keepsSourcePem` (the private key is imported from the PEM it was read from).
  */
 function createApi(glue, provider) {
   /** Whether the wasm makes its errors with PaymentIntakeError yet (the web build's wasm loads in `init()`). */
@@ -603,9 +605,41 @@ function createApi(glue, provider) {
     return glue.__diagnoseCallback(rawBody, headers, keys, keyPem);
   }
 
+  /** `provider.view` of the wasm's memory, made again once the memory grows (the old view is then empty). */
+  let memoryView;
+  const memory = () => (memoryView?.length ? memoryView : (memoryView = provider.view(glue.__memory().buffer)));
+
+  /** Writes `text` into `view` from `at` if it is ASCII: its length, else -1. */
+  function asciiInto(text, view, at) {
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 0x7f) return -1;
+      view[at + i] = code;
+    }
+    return text.length;
+  }
+
   function canonicalMessage(body, timestamp, options) {
     ready();
     if (provider.ascii === undefined) return glue.canonicalMessage(body, timestamp, options);
+    // Text the provider encodes is written straight into wasm memory, and the message read
+    // where the wasm wrote it (after its length, 4 bytes little-endian): no buffer in between.
+    // (0: no room, or past any body the wasm reads; the other path words the error.) A
+    // timestamp of at most 16 ASCII characters goes in after the text, its length passed
+    // (-1: the wasm reads `timestamp` itself).
+    if (provider.fits?.(body, 1 << 20)) {
+      const capacity = 3 * body.length;
+      const at = glue.__canonicalInput(capacity + 16);
+      const written = at === 0 ? 0 : provider.utf8Into(body, memory(), at, capacity);
+      // (Text with a lone surrogate takes the other path too, which refuses it.)
+      if (at !== 0 && provider.wroteWellFormed(body, memory(), at, written)) {
+        const stamp = typeof timestamp === 'string' && timestamp.length <= 16 ? asciiInto(timestamp, memory(), at + written) : -1;
+        const message = glue.__canonicalMessageOfInput(written, stamp, timestamp, options);
+        const view = memory();
+        const length = view[message] | (view[message + 1] << 8) | (view[message + 2] << 16) | (view[message + 3] << 24);
+        return provider.asciiAt(view, message + 4, message + 4 + length);
+      }
+    }
     const bytes = provider.bytes(body, 1 << 20);
     // Text the provider encoded goes in as it is; anything else is read by the wasm.
     const encoded = typeof body === 'string' && typeof bytes !== 'string';

@@ -20,6 +20,7 @@
 //!   meets it, fed by the tree walk or the one-pass reader alike.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use crate::canonical::ambiguity::{self, Ambiguity};
 use crate::canonical::number;
@@ -220,6 +221,36 @@ fn index_len(mut index: usize) -> usize {
 pub(crate) struct Flat {
     pub(crate) text: String,
     pub(crate) spans: Vec<(usize, usize)>,
+}
+
+thread_local! {
+    /// The buffers of the last entries dropped, for the next body's (a few kilobytes at
+    /// most are kept): two allocations less for each message.
+    static SPARE: Cell<(String, Vec<(usize, usize)>)> = const { Cell::new((String::new(), Vec::new())) };
+}
+
+/// The most bytes of entries (and of spans) whose buffers are kept for the next body.
+const SPARE_BYTES: usize = 16 << 10;
+
+impl Flat {
+    /// Empty entries, in the buffers of the last ones dropped when they were kept.
+    fn reused() -> Flat {
+        let (mut text, mut spans) = SPARE.try_with(Cell::take).unwrap_or_default();
+        text.clear();
+        spans.clear();
+        Flat { text, spans }
+    }
+}
+
+impl Drop for Flat {
+    fn drop(&mut self) {
+        let spans_bytes = self.spans.capacity().saturating_mul(std::mem::size_of::<(usize, usize)>());
+        if self.text.capacity() <= SPARE_BYTES && spans_bytes <= SPARE_BYTES {
+            let buffers = (std::mem::take(&mut self.text), std::mem::take(&mut self.spans));
+            // (After the thread's storage is gone, they are just freed.)
+            let _ = SPARE.try_with(|spare| spare.set(buffers));
+        }
+    }
 }
 
 impl Flat {
@@ -431,7 +462,7 @@ impl<'o, M: Mode> EntryWriter<'o, M> {
         EntryWriter {
             options,
             path: String::with_capacity(64),
-            flat: Flat::default(),
+            flat: Flat::reused(),
             own: 0,
             bound: 0,
             write_until,

@@ -151,8 +151,15 @@ impl Flat {
 
     /// base64url of the joined entries, then the timestamp.
     pub(crate) fn message(&self, timestamp: &str, options: &CanonicalOptions) -> Result<String> {
+        let mut message = Vec::new();
+        self.message_into(timestamp, options, &mut message)?;
+        ascii_message(message)
+    }
+
+    /// [`Flat::message`] appended to `out` as bytes.
+    pub(crate) fn message_into(&self, timestamp: &str, options: &CanonicalOptions, out: &mut Vec<u8>) -> Result<()> {
         let joined = self.joined()?;
-        encode_message(&joined, timestamp, options.padding)
+        encode_message_into(joined.as_bytes(), timestamp, options.padding, out)
     }
 }
 
@@ -163,15 +170,28 @@ pub(crate) fn joined_entries(body: &Json, options: &CanonicalOptions) -> Result<
 
 /// base64url of `joined` (with or without `=` padding), then the timestamp.
 pub(crate) fn encode_message(joined: &str, timestamp: &str, padding: bool) -> Result<String> {
-    let len = base64url::encoded_len(joined.len(), padding) + timestamp.len();
     let mut message = Vec::new();
-    message
-        .try_reserve_exact(len)
-        .map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: len as u64 })?;
-    base64url::encode_into(joined.as_bytes(), padding, &mut message);
-    message.extend_from_slice(timestamp.as_bytes());
-    // base64url and a timestamp checked to be digits: ASCII.
-    String::from_utf8(message).map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: len as u64 })
+    encode_message_into(joined.as_bytes(), timestamp, padding, &mut message)?;
+    ascii_message(message)
+}
+
+/// [`encode_message`] appended to `out` as bytes.
+fn encode_message_into(joined: &[u8], timestamp: &str, padding: bool, out: &mut Vec<u8>) -> Result<()> {
+    let len = base64url::encoded_len(joined.len(), padding) + timestamp.len();
+    out.try_reserve_exact(len).map_err(|_| too_large(len))?;
+    base64url::encode_into(joined, padding, out);
+    out.extend_from_slice(timestamp.as_bytes());
+    Ok(())
+}
+
+/// The message's bytes as text: base64url and a timestamp checked to be digits, ASCII.
+fn ascii_message(message: Vec<u8>) -> Result<String> {
+    let len = message.len();
+    String::from_utf8(message).map_err(|_| too_large(len))
+}
+
+fn too_large(len: usize) -> Error {
+    Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: len as u64 }
 }
 
 /// The sorted canonical entries of a body.
@@ -190,7 +210,20 @@ pub fn canonical_message(body: &Json, timestamp: &str, options: &CanonicalOption
 /// answers when it can; anything it gives up on goes through the tree, which
 /// words the error.
 pub fn message_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits: &Limits) -> Result<String> {
-    flat_of_text(text, timestamp, options, limits)?.message(timestamp, options)
+    let mut message = Vec::new();
+    message_of_text_into(text, timestamp, options, limits, &mut message)?;
+    ascii_message(message)
+}
+
+/// [`message_of_text`] appended to `out` as bytes (the wasm's buffer, read in place by JS).
+pub(crate) fn message_of_text_into(
+    text: &str,
+    timestamp: &str,
+    options: &CanonicalOptions,
+    limits: &Limits,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    flat_of_text(text, timestamp, options, limits)?.message_into(timestamp, options, out)
 }
 
 /// The sorted entries of a body given as text; the errors of [`canonical_message`]

@@ -281,14 +281,16 @@ fn shared_prefix(text: &[u8], spans: &[(usize, usize)], depth: usize) -> usize {
     shared
 }
 
-/// Length of the common prefix of two byte strings, eight bytes at a time.
+/// Length of the common prefix of two byte strings, eight bytes at a time. The
+/// words are read little-endian, so the first byte that differs is the lowest set
+/// bit's: wasm has no byte swap, and a big-endian read costs a dozen shifts and masks.
 fn common_length(a: &[u8], b: &[u8]) -> usize {
     let mut done = 0;
     for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
-        let x = u64::from_be_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
-        let y = u64::from_be_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
+        let x = u64::from_le_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]);
+        let y = u64::from_le_bytes([y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7]]);
         if x != y {
-            return done + ((x ^ y).leading_zeros() / 8) as usize;
+            return done + ((x ^ y).trailing_zeros() / 8) as usize;
         }
         done += 8;
     }

@@ -25,8 +25,10 @@ pub(crate) fn flat_from_text(text: &str, options: &CanonicalOptions, limits: &Li
     }
     // Own bytes never exceed twice the text, so past this bound the full path refuses too.
     let mut writer = EntryWriter::new(options, expansion_limit(2 * text.len() as u64 + 2));
-    // Entries repeat their paths: room for about twice the text, and a span per ~16 bytes.
-    writer.reserve(2 * text.len() + 64, text.len() / 16 + 4).ok()?;
+    // Entries repeat their paths: room for about three times the text (a long array of
+    // small objects a few levels down, the usual large body, takes about 2.4; room
+    // reserved and not written costs nothing), and a span per ~16 bytes.
+    writer.reserve(3 * text.len() + 64, text.len() / 16 + 4).ok()?;
     if !text.is_empty() {
         if !starts_object(text) {
             return None;
@@ -99,6 +101,22 @@ mod tests {
         check(&wide.replace("\"k39\"", "\"k3\""), &CanonicalOptions::DEFAULT);
         let utf16 = CanonicalOptions { order: Order::Utf16, ..CanonicalOptions::DEFAULT };
         check(r#"{"😀":"1","～":"2"}"#, &utf16);
+    }
+
+    /// The entries' buffers are kept for the next body (up to a size): bodies of
+    /// every size one after another, and a body read while another's entries are held.
+    #[test]
+    fn reused_buffers_hold_only_the_body_read() {
+        let body =
+            |n: usize| format!("{{{}}}", (0..n).map(|i| format!("\"k{i}\":[{i},\"v\"]")).collect::<Vec<_>>().join(","));
+        for n in [300, 2, 0, 40, 3000, 1, 300] {
+            check(&body(n), &CanonicalOptions::DEFAULT);
+        }
+        let limits = Limits::default();
+        let held = flat_from_text(&body(50), &CanonicalOptions::DEFAULT, &limits).unwrap();
+        check(&body(20), &CanonicalOptions::DEFAULT);
+        let again = flat_from_text(&body(50), &CanonicalOptions::DEFAULT, &limits).unwrap();
+        assert!(held.entries().eq(again.entries()));
     }
 
     #[test]

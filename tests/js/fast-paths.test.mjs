@@ -51,7 +51,95 @@ describe('canonicalMessage shortcut', () => {
     assert.equal(api.canonicalMessage(body, '1', { booleans: 'lower', falsy: 'null' }), generalMessage(body, '1', { booleans: 'lower', falsy: 'null' }));
     assert.notEqual(api.canonicalMessage(body, '1', { booleans: 'lower' }), api.canonicalMessage(body, '1'));
   });
+
+  // Text of more than 128 UTF-16 units is written straight into wasm memory, and the
+  // message read where the wasm wrote it.
+  test('text written into wasm memory gives the general path\'s message, whatever came before', () => {
+    const options = [undefined, { booleans: 'lower', falsy: 'null' }, { padding: false, order: 'utf16', numbers: 'js' }];
+    const long = (i) => JSON.stringify({ a: Array.from({ length: 1000 + i }, (_, j) => ({ k: `Ж${j}😀`, n: j % 3 ? j : 0 })) });
+    const texts = [...bodies.map(({ body }) => body.padEnd(200, ' ')), long(0), '{"b":"x"}'.padEnd(300, '\n'), long(1200)];
+    for (const text of texts) {
+      for (const option of options) {
+        const expected = outcome(() => generalMessage(text, '17', option));
+        assert.deepEqual(outcome(() => api.canonicalMessage(text, '17', option)), expected, text.slice(0, 80));
+      }
+    }
+  });
+
+  test('messages of 64 KiB and more, and one past the output buffer kept, equal the general path', () => {
+    // A long key over many items (entries repeat it), a string to move the length by a
+    // byte, and timestamps of 1 to 4 digits: messages of every length around each multiple of 64 Ki.
+    const key = 'k'.repeat(20);
+    for (const target of [1 << 16, 2 << 16, 3 << 16, 5 << 16]) {
+      const items = Math.floor((target * 3) / 4 / (key.length + 8));
+      const body = (pad) => JSON.stringify({ [key]: Array(items).fill(1), s: 'x'.repeat(pad) });
+      const from = Math.floor(((target - api.canonicalMessage(body(1), '1').length) * 3) / 4) - 8;
+      const lengths = new Set();
+      for (let pad = from; pad < from + 16; pad++) {
+        const text = body(pad);
+        for (const timestamp of ['1', '17', '170', '1700']) {
+          const message = api.canonicalMessage(text, timestamp);
+          assert.equal(message, generalMessage(text, timestamp));
+          lengths.add(message.length - target);
+        }
+      }
+      for (let off = -2; off <= 2; off++) assert.ok(lengths.has(off), `${target} ${off}: ${[...lengths].sort((a, b) => a - b)}`);
+    }
+  });
+
+  test('refuses as the bytes path does: too large, lone surrogate, bad timestamp and options', () => {
+    const cases = [
+      [`{"a":"${'Ж'.repeat(40_000)}"}`, '1'], // under 64 Ki units, over 64 KiB of UTF-8
+      [`{"a":"${'x'.repeat(70_000)}"}`, '1'], // over 64 Ki units: not written in place
+      [`{"a":1}${' '.repeat(200)}`, '01'],
+      [`{"a":1,"a":2}${' '.repeat(200)}`, '1'],
+    ];
+    for (const [text, timestamp] of cases) {
+      const expected = outcome(() => api.canonicalMessage(Buffer.from(text, 'utf8'), timestamp));
+      assert.ok(expected.code, text.slice(0, 40));
+      assert.deepEqual(outcome(() => api.canonicalMessage(text, timestamp)), expected, text.slice(0, 40));
+    }
+    for (const pad of [200, 5000]) {
+      // A lone surrogate, short and long; U+FFFD and U+FF5E (EF BF BD, EF BD 9E in UTF-8) are well-formed.
+      throwsCode(() => api.canonicalMessage(`{"a":"\ud800"}${' '.repeat(pad)}`, '1'), 'INVALID_BODY');
+      throwsCode(() => api.canonicalMessage(`{"a":"x${'Ж'.repeat(pad)}\udc00"}`, '1'), 'INVALID_BODY');
+      for (const text of [`{"a":"\ufffd"}${' '.repeat(pad)}`, `{"a":"～${'Ж'.repeat(pad)}"}`]) assert.equal(api.canonicalMessage(text, '1'), generalMessage(text, '1'));
+    }
+    throwsCode(() => api.canonicalMessage(`{"a":1}${' '.repeat(200)}`, '1', { padding: 'yes' }), 'INVALID_OPTION');
+  });
+
+  test('a timestamp written in after the text reads as the one read from JS', () => {
+    const text = `{"a":[1,"x"]}${' '.repeat(200)}`;
+    const timestamps = ['1700000000', 1700000000, '1'.repeat(16), '1'.repeat(17), '１７', '17é', '', '0', '01', ' 1', 'abc', '1700000000000', null, undefined, {}, 1.5, -1, 2 ** 53, true];
+    for (const timestamp of timestamps) {
+      const expected = outcome(() => api.canonicalMessage(Buffer.from(text, 'utf8'), timestamp));
+      assert.deepEqual(outcome(() => api.canonicalMessage(text, timestamp)), expected, String(timestamp));
+    }
+  });
+
+  test('an options getter that calls canonicalMessage again does not disturb the outer call', () => {
+    const outer = `{"outer":[1,2,3]}${' '.repeat(200)}`;
+    const inner = JSON.stringify({ inner: 'Ж'.repeat(30_000) });
+    let innerMessage;
+    const options = {
+      get booleans() {
+        innerMessage = api.canonicalMessage(inner, '2');
+        return 'lower';
+      },
+    };
+    assert.equal(api.canonicalMessage(outer, '1', options), generalMessage(outer, '1', { booleans: 'lower' }));
+    assert.equal(innerMessage, generalMessage(inner, '2'));
+  });
 });
+
+/** What `fn` returns, or the error it throws as `{ code, message }`. */
+function outcome(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    return { code: error.code, message: error.message };
+  }
+}
 
 describe('validateRequest of text as bytes', () => {
   const payin = '/api/v1/payment/p2p/payin';

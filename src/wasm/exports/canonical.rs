@@ -1,13 +1,16 @@
 //! The canonical form: entries, message, steps.
 
+use std::cell::Cell;
+
 use wasm_bindgen::prelude::*;
 
 use super::super::body::body_from_js;
 use super::super::gateway::{canonical_options, member, text_from_js, utf8_text};
 use super::super::js::{js_error, to_js};
-use super::super::options::timestamp_text;
+use super::super::options::{timestamp_text, Member};
 use super::super::shapes::{profile_rows, StepsOut};
 use super::super::JsResult;
+use crate::canonical::entry::MAX_CANONICAL_BYTES;
 use crate::canonical::{self, CanonicalOptions};
 use crate::error::Error;
 use crate::json::Limits;
@@ -44,17 +47,125 @@ pub fn canonical_message_bytes(body: JsValue, timestamp: JsValue, options: JsVal
 /// encodes faster than the glue's string copy, and the bytes need no checks in JS).
 #[wasm_bindgen(js_name = __canonicalMessageOfUtf8, skip_typescript)]
 pub fn canonical_message_of_utf8(body: &[u8], timestamp: JsValue, options: JsValue) -> JsResult<Vec<u8>> {
-    let (options, timestamp) = message_options(timestamp, &options).map_err(js_error)?;
+    let (options, timestamp) = message_options(member(timestamp), &options).map_err(js_error)?;
     let limits = Limits::default();
     let text = utf8_text(body, limits.max_bytes).map_err(js_error)?;
     let message = canonical::message_of_text(text, &timestamp, &options, &limits).map_err(js_error)?;
     Ok(message.into_bytes())
 }
 
+thread_local! {
+    /// The text of `__canonicalMessageOfInput`, written in place by the Node entry.
+    static INPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    /// The last message of `__canonicalMessageOfInput`, read in place by the Node entry:
+    /// its length (4 bytes, little-endian), then its bytes.
+    static OUTPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// Room for `capacity` bytes of text in wasm memory, for the Node entry to write a
+/// body's UTF-8 into and pass to `__canonicalMessageOfInput` (one copy, no buffer in
+/// JS): its address, or 0 past three bytes per UTF-16 unit of the largest body read
+/// or without memory (the entry then takes `__canonicalMessageOfUtf8`, which words
+/// the error).
+#[wasm_bindgen(js_name = __canonicalInput, skip_typescript)]
+pub fn canonical_input(capacity: usize) -> usize {
+    if capacity > 3 * Limits::default().max_bytes + STAMP_ROOM {
+        return 0;
+    }
+    let mut input = INPUT.take();
+    if input.len() < capacity {
+        if input.try_reserve_exact(capacity - input.len()).is_err() {
+            INPUT.set(input);
+            return 0;
+        }
+        input.resize(capacity, 0);
+    }
+    let at = input.as_mut_ptr() as usize;
+    INPUT.set(input);
+    at
+}
+
+/// Room the Node entry asks `__canonicalInput` for after a body's text: a timestamp
+/// of at most this many ASCII characters is written there (no string to copy in).
+const STAMP_ROOM: usize = 16;
+
+/// `__canonicalMessageOfUtf8` of the first `len` bytes `__canonicalInput` made room
+/// for, and the timestamp: the `stamp` bytes after them when `stamp` is not negative
+/// (the string the entry wrote there), else `timestamp`. Gives the address of the
+/// message in wasm memory, after its length (4 bytes, little-endian), for the Node
+/// entry to read as latin1 in place; valid until the next call.
+#[wasm_bindgen(js_name = __canonicalMessageOfInput, skip_typescript)]
+pub fn canonical_message_of_input(len: usize, stamp: i32, timestamp: JsValue, options: JsValue) -> JsResult<usize> {
+    // Out of its cell while the options are read: a getter calling canonicalMessage
+    // again writes a buffer of its own.
+    let input = INPUT.take();
+    let message = message_of_input(&input, len, stamp, timestamp, &options);
+    INPUT.set(input);
+    message.map_err(js_error)
+}
+
+fn message_of_input(
+    input: &[u8],
+    len: usize,
+    stamp: i32,
+    timestamp: JsValue,
+    options: &JsValue,
+) -> Result<usize, Error> {
+    let written = usize::try_from(stamp).ok().and_then(|stamp| input.get(len..len.checked_add(stamp)?));
+    // (Reading a JS value as a member runs no code of the caller's: before the options is as good as after.)
+    let timestamp = match written.and_then(|bytes| std::str::from_utf8(bytes).ok()) {
+        Some(text) => Member::Text(text.to_owned()),
+        None => member(timestamp),
+    };
+    let (options, timestamp) = message_options(timestamp, options)?;
+    let limits = Limits::default();
+    let bytes = input
+        .get(..len)
+        .ok_or_else(|| Error::InvalidArgument { name: "len".into(), reason: "is past the input".into() })?;
+    let text = utf8_text(bytes, limits.max_bytes)?;
+    let mut out = OUTPUT.take();
+    out.clear();
+    // The last message is read: a buffer made for a large one is not kept for every
+    // later call (a 60 KB body's message is about 200 KB).
+    if out.capacity() > OUTPUT_KEPT {
+        out = Vec::new();
+    }
+    let written = out
+        .try_reserve(HEADER)
+        .map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: HEADER as u64 })
+        .and_then(|()| {
+            out.extend_from_slice(&[0; HEADER]);
+            canonical::message_of_text_into(text, &timestamp, &options, &limits, &mut out)
+        })
+        .map(|()| {
+            // At most the 16 MiB canonical bound, 4/3 over: a u32.
+            let message_len = (out.len() - HEADER) as u32;
+            if let Some(header) = out.get_mut(..HEADER) {
+                header.copy_from_slice(&message_len.to_le_bytes());
+            }
+            out.as_ptr() as usize
+        });
+    OUTPUT.set(out);
+    written
+}
+
+/// The most bytes of `OUTPUT`'s buffer kept from one message to the next.
+const OUTPUT_KEPT: usize = 256 << 10;
+
+/// The length before a message `__canonicalMessageOfInput` writes.
+const HEADER: usize = 4;
+
+/// The wasm's memory, for the Node entry to write and read `__canonicalInput`'s and
+/// `__canonicalMessageOfInput`'s bytes in place.
+#[wasm_bindgen(js_name = __memory, skip_typescript)]
+pub fn memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
 /// The message of JSON text (`canonical::message_of_text` makes the one-pass-or-tree
 /// choice) or of a JS object.
 fn message(body: &JsValue, timestamp: JsValue, options: &JsValue) -> Result<String, Error> {
-    let (options, timestamp) = message_options(timestamp, options)?;
+    let (options, timestamp) = message_options(member(timestamp), options)?;
     let limits = Limits::default();
     match text_from_js(body, limits.max_bytes)? {
         Some(text) => canonical::message_of_text(&text, &timestamp, &options, &limits),
@@ -63,9 +174,9 @@ fn message(body: &JsValue, timestamp: JsValue, options: &JsValue) -> Result<Stri
 }
 
 /// The canonical options, then the timestamp's text.
-fn message_options(timestamp: JsValue, options: &JsValue) -> Result<(CanonicalOptions, String), Error> {
+fn message_options(timestamp: Member<JsValue>, options: &JsValue) -> Result<(CanonicalOptions, String), Error> {
     let options = canonical_options(options)?.canonical;
-    Ok((options, timestamp_text(&member(timestamp))?))
+    Ok((options, timestamp_text(&timestamp)?))
 }
 
 /// Every step of building the message: entries, joined text, base64url, message.
