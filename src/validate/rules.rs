@@ -6,7 +6,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
 
 use super::{Findings, IssueValue};
-use crate::json::Json;
+use crate::json::{Json, Leaf};
 use crate::spec::availability::{is_method_code, is_widget_method_code};
 use crate::spec::limits::{AMOUNT_MAX, AMOUNT_MIN};
 
@@ -201,15 +201,44 @@ pub(crate) fn integer_value(text: &str) -> Option<i128> {
     }
 }
 
+/// A value as the checks meet it: a leaf, or a container (its subtree is not
+/// the check's). The same whether read from a tree or from text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Value<'a> {
+    Leaf(Leaf<'a>),
+    /// An object (`false`) or array (`true`).
+    Container(bool),
+}
+
+impl Value<'_> {
+    /// The JSON type name, for messages (as [`Json::kind`] names it).
+    pub(crate) fn kind(self) -> &'static str {
+        match self {
+            Value::Leaf(leaf) => leaf.kind(),
+            Value::Container(array) => Json::container_kind(array),
+        }
+    }
+}
+
+impl<'a> From<&'a Json> for Value<'a> {
+    fn from(value: &'a Json) -> Self {
+        match value {
+            Json::Object(_) => Value::Container(false),
+            Json::Array(_) => Value::Container(true),
+            leaf => leaf.leaf().map_or(Value::Container(false), Value::Leaf),
+        }
+    }
+}
+
 /// Checks that a value is a JSON integer (never a string, never `1.0`), and
 /// returns it.
-pub(crate) fn check_integer(findings: &mut Findings, path: &str, value: &Json) -> Option<i128> {
-    let found = match value {
-        Json::Number(text) => match integer_value(text) {
+pub(crate) fn check_integer<'a>(findings: &mut Findings, path: &str, value: impl Into<Value<'a>>) -> Option<i128> {
+    let found = match value.into() {
+        Value::Leaf(Leaf::Number(text)) => match integer_value(text) {
             Some(number) => return Some(number),
             None => format!("the number {}", text.chars().take(40).collect::<String>()),
         },
-        Json::String(_) => "a string; write the number without quotes".to_owned(),
+        Value::Leaf(Leaf::String(_)) => "a string; write the number without quotes".to_owned(),
         other => other.kind().to_owned(),
     };
     findings.error(path, "WRONG_TYPE", format!("{path} must be an integer, found {found}"));
@@ -217,8 +246,9 @@ pub(crate) fn check_integer(findings: &mut Findings, path: &str, value: &Json) -
 }
 
 /// An amount: a JSON integer in 1..=10000000000000 minor units.
-pub(crate) fn check_amount(findings: &mut Findings, path: &str, value: &Json) {
-    let (Some(_), Json::Number(text)) = (check_integer(findings, path, value), value) else {
+pub(crate) fn check_amount<'a>(findings: &mut Findings, path: &str, value: impl Into<Value<'a>>) {
+    let value = value.into();
+    let (Some(_), Value::Leaf(Leaf::Number(text))) = (check_integer(findings, path, value), value) else {
         return;
     };
     check_range(findings, path, text, Some(AMOUNT_MIN), AMOUNT_MAX, "OUT_OF_RANGE", " minor units");
