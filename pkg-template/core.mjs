@@ -615,7 +615,12 @@ function createApi(glue, provider) {
 
   function validateRequest(operation, body, options) {
     ready();
-    return glue.validateRequest(operation, provider.bytes(body, 4096), options);
+    const bytes = provider.bytes(body, 4096);
+    // Text the provider encoded goes in as it is; a report without an issue comes back as undefined.
+    if (options === undefined && typeof body === 'string' && typeof bytes !== 'string') {
+      return glue.__validateRequestUtf8(operation, bytes) ?? { valid: true, errors: [], warnings: [] };
+    }
+    return glue.validateRequest(operation, bytes, options);
   }
 
   return {
