@@ -194,6 +194,12 @@ pub(crate) fn integer_value(text: &str) -> Option<i128> {
     if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
         return None;
     }
+    // Up to 18 characters fit an i64: read without 128-bit arithmetic.
+    if text.len() <= 18 {
+        if let Ok(value) = text.parse::<i64>() {
+            return Some(value.into());
+        }
+    }
     match text.parse::<i128>() {
         Ok(value) => Some(value),
         Err(_) if text.starts_with('-') => Some(i128::MIN),
@@ -400,7 +406,12 @@ fn check_host_name(host: &str) -> Result<(), UrlProblem> {
     if host.is_empty() {
         return Err(UrlProblem::Invalid("it has no host"));
     }
-    if !host.split('.').all(is_dns_label) {
+    // An ASCII host (the usual one) split byte by byte.
+    let labels_ok = match host.is_ascii() {
+        true => host.as_bytes().split(|&b| b == b'.').all(is_ascii_dns_label),
+        false => host.split('.').all(is_dns_label),
+    };
+    if !labels_ok {
         return Err(UrlProblem::Invalid("its host is not a domain name or IP address"));
     }
     Ok(())
@@ -410,16 +421,20 @@ fn check_host_name(host: &str) -> Result<(), UrlProblem> {
 fn is_dns_label(label: &str) -> bool {
     // An ASCII label (the usual one) byte by byte: the same test without decoding characters.
     if label.is_ascii() {
-        let bytes = label.as_bytes();
-        return (1..=63).contains(&bytes.len())
-            && bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
-            && bytes.first() != Some(&b'-')
-            && bytes.last() != Some(&b'-');
+        return is_ascii_dns_label(label.as_bytes());
     }
     (1..=63).contains(&label.chars().count())
         && label.chars().all(|c| c.is_alphanumeric() || c == '-')
         && !label.starts_with('-')
         && !label.ends_with('-')
+}
+
+/// [`is_dns_label`] of an ASCII label.
+fn is_ascii_dns_label(bytes: &[u8]) -> bool {
+    (1..=63).contains(&bytes.len())
+        && bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+        && bytes.first() != Some(&b'-')
+        && bytes.last() != Some(&b'-')
 }
 
 /// IPv4 (dotted quad, no leading zeros) or IPv6, as `std::net` reads them.

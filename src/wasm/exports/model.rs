@@ -47,13 +47,22 @@ pub fn validate_request(
     to_js(&report)
 }
 
-/// `validateRequest` without options of JSON text the wrapper encoded as UTF-8
-/// (in one copy into wasm memory): the report, or `undefined` for a report
+/// The index of an operation path in the spec's operation table
+/// (`Operation::ALL`), or -1: the wrapper keeps the known paths' indexes.
+#[wasm_bindgen(js_name = __operationIndex, skip_typescript)]
+pub fn operation_index(operation: JsValue) -> i32 {
+    let known = operation.as_string().and_then(|path| Operation::from_path(&path));
+    known.and_then(|known| Operation::ALL.iter().position(|operation| *operation == known)).map_or(-1, |at| at as i32)
+}
+
+/// `validateRequest` without options, for the operation at `operation` in the
+/// operation table (`__operationIndex`), of JSON text the wrapper encoded as
+/// UTF-8 (in one copy into wasm memory): the report, or `undefined` for a report
 /// without an issue, which the wrapper writes itself.
 #[wasm_bindgen(js_name = __validateRequestUtf8, skip_typescript)]
-pub fn validate_request_utf8(operation: JsValue, body: &[u8]) -> JsResult<JsValue> {
-    let operation = operation.as_string().unwrap_or_default();
-    let report = text_report(&operation, utf8_text(body, Limits::DEFAULT_MAX_BYTES), Default::default());
+pub fn validate_request_utf8(operation: u32, body: &[u8]) -> JsResult<JsValue> {
+    let operation = Operation::ALL.get(operation as usize).map_or("", |operation| operation.path());
+    let report = text_report(operation, utf8_text(body, Limits::DEFAULT_MAX_BYTES), Default::default());
     if report.valid && report.warnings.is_empty() {
         return Ok(JsValue::UNDEFINED);
     }
