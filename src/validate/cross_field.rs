@@ -53,16 +53,21 @@ enum Kind {
 }
 
 impl Members {
-    /// The place of `section.name` in [`READS`], if it names it.
-    pub(crate) fn place(section: &str, name: &str) -> Option<usize> {
+    /// The section of [`READS`] named `name`: the place of its first member, and its members.
+    pub(crate) fn section(name: &str) -> Option<(usize, &'static [&'static str])> {
         let mut first = 0;
-        for &(listed, members) in READS {
-            if listed == section {
-                return members.iter().position(|member| *member == name).map(|at| first + at);
+        for &(section, members) in READS {
+            if section == name {
+                return Some((first, members));
             }
             first += members.len();
         }
         None
+    }
+
+    /// The place of the member `name` of a section (`section`'s answer).
+    pub(crate) fn place((first, members): (usize, &[&str]), name: &str) -> Option<usize> {
+        members.iter().position(|member| *member == name).map(|at| first + at)
     }
 
     /// Keeps `value` as the member at `place`.
@@ -82,7 +87,7 @@ impl Members {
 
     /// The member `section.name` (one of [`READS`]), if the body has it.
     fn kept(&self, section: &str, name: &str) -> Option<Kept> {
-        *self.values.get(Members::place(section, name)?)?
+        *self.values.get(Members::place(Members::section(section)?, name)?)?
     }
 
     /// The text of `section.name` if it is of type `kind`.

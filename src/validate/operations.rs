@@ -300,17 +300,13 @@ impl Field {
         }
         fields.iter().position(|field| field.name == key)
     }
-
-    /// The field's name.
-    pub(super) fn name(&self) -> &'static str {
-        self.name
-    }
 }
 
-/// A field its object does not have.
-pub(super) fn check_absent(field: &Field, path: &str, findings: &mut Findings) {
+/// A field its object, at `prefix`, does not have.
+pub(super) fn check_absent(field: &Field, prefix: &str, findings: &mut Findings) {
     if field.required {
-        findings.error(path, "REQUIRED", format!("{path} is required"));
+        let path = join(prefix, field.name);
+        findings.error(&path, "REQUIRED", format!("{path} is required"));
     }
 }
 

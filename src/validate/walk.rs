@@ -106,6 +106,8 @@ struct Walk<'f> {
     keeping: bool,
     /// The place in `read` of the value that comes next, if the rules read it.
     keep: Option<usize>,
+    /// The section of the body being read, if the rules read members of it.
+    section: Option<(usize, &'static [&'static str])>,
     read: Members,
 }
 
@@ -129,6 +131,7 @@ impl<'f> Walk<'f> {
             next: Next::Body(contents),
             keeping,
             keep: None,
+            section: None,
             read: Members::default(),
         }
     }
@@ -186,6 +189,13 @@ impl Sink for Walk<'_> {
         };
         if self.keeping {
             self.keep(Value::Container(array));
+            // The sections the rules read are object fields of the body's schema.
+            if self.frames.len() == 1 {
+                self.section = match contents {
+                    Contents::Schema(_, Some(name)) => Members::section(name),
+                    _ => None,
+                };
+            }
         }
         let frame = self.frame(contents);
         self.frames.push(frame);
@@ -240,8 +250,8 @@ impl Sink for Walk<'_> {
         }
         if self.keeping {
             // The sections the rules read are object fields of the body's schema.
-            self.keep = match (self.frames.as_slice(), segment) {
-                ([_, Frame::Schema { name: Some(section), .. }], Segment::Key(key)) => Members::place(section, key),
+            self.keep = match (self.frames.len(), self.section, segment) {
+                (2, Some(section), Segment::Key(key)) => Members::place(section, key),
                 _ => None,
             };
         }
@@ -259,13 +269,7 @@ impl Sink for Walk<'_> {
                     continue;
                 }
                 self.place(level, FIELD_PHASE | index as u64);
-                let restore = self.path.len();
-                if restore > 0 {
-                    self.path.push('.');
-                }
-                self.path.push_str(field.name());
                 check_absent(field, &self.path, self.findings);
-                self.path.truncate(restore);
             }
         }
         Some(())
