@@ -4,9 +4,10 @@
 //!
 //! Submodules: `rules` checks single values, `operations` holds each
 //! operation's field schema, `limits` applies the Limits table wherever a field
-//! it names appears, `cross_field` the rules that join fields. The
-//! spec's tables they check against (operations, availability, limits) are
-//! `crate::spec`'s.
+//! it names appears, `cross_field` the rules that join fields, `walk` the one
+//! walk that runs the field checks over a body's text as it is read (without a
+//! tree) or over a tree. The spec's tables they check against (operations,
+//! availability, limits) are `crate::spec`'s.
 
 #[cfg(test)]
 mod corpus;
