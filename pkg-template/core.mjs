@@ -647,9 +647,27 @@ function createApi(glue, provider) {
     return provider.ascii(message);
   }
 
+  // The index of each operation path the wasm knows (unknown paths are not kept).
+  const operationIndexes = new Map();
+  function operationIndex(operation) {
+    let index = operationIndexes.get(operation);
+    if (index === undefined) {
+      index = glue.__operationIndex(operation);
+      if (index >= 0) operationIndexes.set(operation, index);
+    }
+    return index;
+  }
+
   function validateRequest(operation, body, options) {
     ready();
-    return glue.validateRequest(operation, provider.bytes(body, 4096), options);
+    const bytes = provider.bytes(body, 4096);
+    // Text the provider encoded goes in as it is, for a known operation by its index; a
+    // report without an issue comes back as undefined.
+    if (options === undefined && typeof operation === 'string' && typeof body === 'string' && typeof bytes !== 'string') {
+      const index = operationIndex(operation);
+      if (index >= 0) return glue.__validateRequestUtf8(index, bytes) ?? { valid: true, errors: [], warnings: [] };
+    }
+    return glue.validateRequest(operation, bytes, options);
   }
 
   return {

@@ -52,7 +52,7 @@ pub use crate::error::Ambiguity;
 use crate::error::{Error, Result};
 pub(crate) use crate::json::reader::Segment;
 use crate::json::tree::replay;
-use crate::json::{parse_body_and, Json, Limits};
+use crate::json::Json;
 
 /// Rule: an object key holds `:` or `;`.
 pub const KEY_SEPARATOR: &str = "KEY_SEPARATOR";
@@ -128,29 +128,6 @@ pub(crate) fn find_noting_numbers(body: &Json, max: usize) -> (Vec<Ambiguity>, b
         let _ = replay(body, &mut writer);
     }
     (writer.located(), numbers)
-}
-
-/// A body read by [`parse_body_checking`], with what the one reading may tell.
-pub(crate) struct CheckedBody {
-    pub(crate) body: Json,
-    /// Whether [`find`] may find anything in it: `false` only when the one-pass
-    /// reader fed the check-only writer along with the tree, and it found nothing.
-    pub(crate) may_be_ambiguous: bool,
-    /// Whether a number in it may have no canonical text under the spec's
-    /// reading: `false` only when the same writer met none.
-    pub(crate) may_hold_unwritable_number: bool,
-}
-
-/// The body of JSON text, as [`parse_body`](crate::json::parse_body) reads it,
-/// with the check-only writer fed along with the tree (when the one-pass reader reads it).
-pub(crate) fn parse_body_checking(text: &str, limits: &Limits) -> Result<CheckedBody> {
-    let mut writer = EntryWriter::checks_only(usize::MAX);
-    let (body, checked) = parse_body_and(text, limits, &mut writer)?;
-    Ok(CheckedBody {
-        body,
-        may_be_ambiguous: !checked || writer.found_any(),
-        may_hold_unwritable_number: !checked || writer.found_number_without_text(),
-    })
 }
 
 /// For `strict` signing: refuses a request body whose signed message would not

@@ -39,19 +39,6 @@ pub fn parse_body(text: &str, limits: &Limits) -> Result<Json> {
     full_body(text, limits)
 }
 
-/// [`parse_body`], with `also` fed the one-pass reader's events as the tree is
-/// built: `(body, true)` when that reading gave the body, `(body, false)` when
-/// the full path did (what `also` saw is then to be ignored).
-pub(crate) fn parse_body_and(text: &str, limits: &Limits, also: &mut impl reader::Sink) -> Result<(Json, bool)> {
-    if text.is_empty() {
-        return Ok((Json::Object(Vec::new()), false));
-    }
-    if let Some(value @ Json::Object(_)) = tree::tree_from_text_and(text, limits, also) {
-        return Ok((value, true));
-    }
-    full_body(text, limits).map(|body| (body, false))
-}
-
 /// The full path of [`parse_body`]: serde_json, which words every error.
 fn full_body(text: &str, limits: &Limits) -> Result<Json> {
     let value = parse_value(text, limits)?;

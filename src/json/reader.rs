@@ -4,9 +4,11 @@
 //! (`None`) on anything else (a duplicate key, too deep, a lone surrogate
 //! escape, serde_json's number marker as a key...): the caller then takes the
 //! full serde_json path (`json::full`), which words the exact error. The sinks
-//! are the tree (`json::tree`) and the canonical entry writer
-//! (`canonical::entry`); both readings are compared with the full path on every
-//! vector and reference body, and by the `canonical` fuzz target.
+//! are the tree (`json::tree`), the canonical entry writer
+//! (`canonical::entry`) and validation's walk (`validate::walk`, with the
+//! check-only entry writer); the first two readings are compared with the full
+//! path on every vector and reference body, and by the `canonical` fuzz target;
+//! the walk's reports from text are compared with its reports from the tree.
 //!
 //! A string's text is scanned a block at a time for its end (a quote, a
 //! backslash or a control byte): 16 bytes in SIMD128 on wasm32, 8 in a `u64`
@@ -50,8 +52,8 @@ pub(crate) trait Sink {
     fn leaf(&mut self, leaf: Leaf<'_>) -> Option<()>;
 }
 
-/// Two sinks fed by one reading (the tree and the check-only entry writer of
-/// `validateRequest`): each event goes to the first, then the second.
+/// Two sinks fed by one reading (validation's walk and the check-only entry
+/// writer of `validateRequest`): each event goes to the first, then the second.
 pub(crate) struct Tee<'s, A, B>(pub(crate) &'s mut A, pub(crate) &'s mut B);
 
 impl<A: Sink, B: Sink> Sink for Tee<'_, A, B> {

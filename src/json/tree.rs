@@ -5,20 +5,13 @@
 //! [`replay`] walks a tree as the same events, so that every sink reads a tree
 //! as it reads text.
 
-use crate::json::reader::{read, Segment, Sink, Tee};
+use crate::json::reader::{read, Segment, Sink};
 use crate::json::value::{Json, Leaf, Limits};
 
 /// The tree of JSON text within `limits`, or `None` to take the full path.
 pub(crate) fn tree_from_text(text: &str, limits: &Limits) -> Option<Json> {
     let mut tree = TreeSink { open: Vec::with_capacity(8), done: None };
     read(text, limits, &mut tree)?;
-    tree.done
-}
-
-/// [`tree_from_text`], with `also` fed the same events in the same reading.
-pub(crate) fn tree_from_text_and(text: &str, limits: &Limits, also: &mut impl Sink) -> Option<Json> {
-    let mut tree = TreeSink { open: Vec::with_capacity(8), done: None };
-    read(text, limits, &mut Tee(&mut tree, also))?;
     tree.done
 }
 
@@ -104,7 +97,7 @@ pub(crate) fn replay(value: &Json, sink: &mut impl Sink) -> Option<()> {
 
 /// A number's text as serde_json (`arbitrary_precision`) keeps it: as written,
 /// but for its exponent, written `e` with an explicit sign (`1E2` is `1e+2`).
-fn number_as_serde_writes_it(text: &str) -> String {
+pub(crate) fn number_as_serde_writes_it(text: &str) -> String {
     let Some(at) = text.bytes().position(|b| b == b'e' || b == b'E') else { return text.to_owned() };
     let (mantissa, exponent) = (&text[..at], &text[at + 1..]);
     let sign = if exponent.starts_with(['+', '-']) { "" } else { "+" };

@@ -55,12 +55,18 @@ impl Json {
     /// The JSON type name, for messages.
     pub fn kind(&self) -> &'static str {
         match self {
-            Json::Null => "null",
-            Json::Bool(_) => "a boolean",
-            Json::Number(_) => "a number",
-            Json::String(_) => "a string",
-            Json::Array(_) => "an array",
-            Json::Object(_) => "an object",
+            Json::Array(_) => Json::container_kind(true),
+            Json::Object(_) => Json::container_kind(false),
+            leaf => leaf.leaf().map_or("", Leaf::kind),
+        }
+    }
+
+    /// The JSON type name of an array (`true`) or an object, for messages.
+    pub(crate) fn container_kind(array: bool) -> &'static str {
+        if array {
+            "an array"
+        } else {
+            "an object"
         }
     }
 
@@ -108,6 +114,18 @@ pub(crate) enum Leaf<'a> {
     /// The number's JSON text.
     Number(&'a str),
     String(&'a str),
+}
+
+impl Leaf<'_> {
+    /// The JSON type name, for messages.
+    pub(crate) fn kind(self) -> &'static str {
+        match self {
+            Leaf::Null => "null",
+            Leaf::Bool(_) => "a boolean",
+            Leaf::Number(_) => "a number",
+            Leaf::String(_) => "a string",
+        }
+    }
 }
 
 /// Largest integer a JS number holds exactly (2^53 - 1).

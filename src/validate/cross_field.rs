@@ -5,25 +5,112 @@
 //! Each rule runs only on values that passed their own field checks, so one
 //! mistake is reported once.
 
-use super::rules::integer_value;
+use super::rules::{integer_value, Value};
 use super::{Findings, IssueValue};
-use crate::json::Json;
+use crate::json::Leaf;
 use crate::spec::availability::{
     availability, is_listed_country, is_method_code, is_widget_method_code, Integration, BANK_PRESELECT_COUNTRIES,
     EMAIL_REQUIRED_COUNTRIES, KZ_WIDGET_METHOD, LANGUAGES,
 };
 use crate::spec::limits::{lifetime_max, LIFETIME_MIN};
 
+/// The members of the body the rules here read, by section: all a reading of
+/// the body's text without a tree keeps for them (`walk`).
+pub(crate) const READS: &[(&str, &[&str])] = &[
+    ("payment", &["currency", "method", "widget_method", "lifetime"]),
+    ("customer", &["country", "language", "email"]),
+    ("sender", &["bank_symbol"]),
+];
+
+/// How many members [`READS`] names.
+const READ: usize = 8;
+
+/// The members of a body [`READS`] names, kept as the body is read (`walk`):
+/// each at its place in that table (section by section), with the text of a
+/// string or number in `text`.
+#[derive(Default)]
+pub(crate) struct Members {
+    text: String,
+    values: [Option<Kept>; READ],
+}
+
+/// A kept member: its type as the rules tell them apart, and the text of a
+/// string or number, `text[start..end]`.
+#[derive(Clone, Copy)]
+struct Kept {
+    kind: Kind,
+    start: usize,
+    end: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Null,
+    Number,
+    String,
+    /// A boolean, object or array.
+    Other,
+}
+
+impl Members {
+    /// The section of [`READS`] named `name`: the place of its first member, and its members.
+    pub(crate) fn section(name: &str) -> Option<(usize, &'static [&'static str])> {
+        let mut first = 0;
+        for &(section, members) in READS {
+            if section == name {
+                return Some((first, members));
+            }
+            first += members.len();
+        }
+        None
+    }
+
+    /// The place of the member `name` of a section (`section`'s answer).
+    pub(crate) fn place((first, members): (usize, &[&str]), name: &str) -> Option<usize> {
+        members.iter().position(|member| *member == name).map(|at| first + at)
+    }
+
+    /// Keeps `value` as the member at `place`.
+    pub(crate) fn keep(&mut self, place: usize, value: Value<'_>) {
+        let (kind, text) = match value {
+            Value::Leaf(Leaf::Null) => (Kind::Null, ""),
+            Value::Leaf(Leaf::Number(text)) => (Kind::Number, text),
+            Value::Leaf(Leaf::String(text)) => (Kind::String, text),
+            Value::Leaf(Leaf::Bool(_)) | Value::Container(_) => (Kind::Other, ""),
+        };
+        let start = self.text.len();
+        self.text.push_str(text);
+        if let Some(slot) = self.values.get_mut(place) {
+            *slot = Some(Kept { kind, start, end: self.text.len() });
+        }
+    }
+
+    /// The member `section.name` (one of [`READS`]), if the body has it.
+    fn kept(&self, section: &str, name: &str) -> Option<Kept> {
+        *self.values.get(Members::place(Members::section(section)?, name)?)?
+    }
+
+    /// The text of `section.name` if it is of type `kind`.
+    fn get(&self, section: &str, name: &str, kind: Kind) -> Option<&str> {
+        self.kept(section, name).filter(|kept| kept.kind == kind).and_then(|kept| self.text.get(kept.start..kept.end))
+    }
+
+    /// Whether the body has `section.name`, and not null.
+    fn present(&self, section: &str, name: &str) -> bool {
+        self.kept(section, name).is_some_and(|kept| kept.kind != Kind::Null)
+    }
+}
+
 /// The string at `section.name`, if it is one.
-fn text<'a>(body: &'a Json, section: &str, name: &str) -> Option<&'a str> {
-    body.get(section)?.get(name)?.as_str()
+fn text<'a>(body: &'a Members, section: &str, name: &str) -> Option<&'a str> {
+    body.get(section, name, Kind::String)
 }
 
 fn is_code(value: &str, len: usize) -> bool {
     value.len() == len && value.bytes().all(|b| b.is_ascii_uppercase())
 }
 
-pub(crate) fn check_payin(integration: Integration, body: &Json, findings: &mut Findings) {
+pub(crate) fn check_payin(integration: Integration, body: &Members, findings: &mut Findings) {
     let country = text(body, "customer", "country").filter(|c| is_code(c, 2));
     let currency = text(body, "payment", "currency").filter(|c| is_code(c, 3));
     let (method_path, method) = match integration {
@@ -54,8 +141,8 @@ pub(crate) fn check_payin(integration: Integration, body: &Json, findings: &mut 
     }
 }
 
-fn check_lifetime(body: &Json, country: Option<&str>, findings: &mut Findings) {
-    let Some(Json::Number(text)) = body.get("payment").and_then(|p| p.get("lifetime")) else {
+fn check_lifetime(body: &Members, country: Option<&str>, findings: &mut Findings) {
+    let Some(text) = body.get("payment", "lifetime", Kind::Number) else {
         return;
     };
     let Some(lifetime) = integer_value(text) else {
@@ -65,7 +152,7 @@ fn check_lifetime(body: &Json, country: Option<&str>, findings: &mut Findings) {
     if !(LIFETIME_MIN..=max).contains(&lifetime) {
         let scope = country.map_or(String::new(), |c| format!(" for {c}"));
         let bound = if lifetime < LIFETIME_MIN { LIFETIME_MIN } else { max };
-        let actual = text.parse::<i128>().map_or_else(|_| IssueValue::text(text.clone()), IssueValue::int);
+        let actual = text.parse::<i128>().map_or_else(|_| IssueValue::text(text), IssueValue::int);
         findings
             .error(
                 "payment.lifetime",
@@ -136,10 +223,8 @@ fn check_availability(
     }
 }
 
-fn check_widget_rules(body: &Json, country: &str, findings: &mut Findings) {
-    let present = |section: &str, name: &str| {
-        body.get(section).and_then(|s| s.get(name)).is_some_and(|value| *value != Json::Null)
-    };
+fn check_widget_rules(body: &Members, country: &str, findings: &mut Findings) {
+    let present = |section: &str, name: &str| body.present(section, name);
     if country == "KZ" && !present("payment", "widget_method") {
         findings
             .error(

@@ -9,58 +9,41 @@
 
 use super::rules::{self, Format};
 use super::Findings;
-use crate::json::Json;
-use crate::spec::limits::{field_limit, lifetime_max, Bound, Charset, FieldLimit, LIFETIME_MIN};
+use crate::json::Leaf;
+#[cfg(doc)]
+use crate::spec::limits::field_limit;
+use crate::spec::limits::{lifetime_max, Bound, Charset, FieldLimit, Target, FIELD_LIMITS, LIFETIME_MIN};
 
-/// Checks `value`, the member `name` of an object named `parent` (`None` at
-/// the top level), against its limit, and everything below it.
-pub(crate) fn check_member(parent: Option<&str>, name: &str, value: &Json, path: &mut String, findings: &mut Findings) {
-    if let Some(limit) = field_limit(parent, name) {
-        match (limit.bound, value) {
-            (Bound::Chars { .. }, Json::String(text)) => check_text(limit.bound, text, 0, Format::Free, path, findings),
-            (Bound::Integer { min, max }, Json::Number(text)) => {
-                rules::check_range(findings, path, text, min, max, "OUT_OF_RANGE", "");
-            }
-            (Bound::Lifetime, Json::Number(text)) => {
-                // The integration and country of a body the spec does not show cannot be
-                // known: the lower bound is "everywhere"'s, the upper the largest row's.
-                let max = lifetime_max(None);
-                rules::check_range(findings, path, text, Some(LIFETIME_MIN), max, "LIFETIME_OUT_OF_RANGE", " seconds");
-            }
-            _ => {}
+/// Checks a leaf, the value of a member whose row of the table is `limit`
+/// (`field_limit` of the member's name and its object's), against that row:
+/// a string against its length and characters, a number against its range.
+/// A value of another type, and a container, are accepted as they are.
+pub(crate) fn check_leaf(limit: Option<&FieldLimit>, leaf: Leaf<'_>, path: &str, findings: &mut Findings) {
+    let Some(limit) = limit else { return };
+    match (limit.bound, leaf) {
+        (Bound::Chars { .. }, Leaf::String(text)) => check_text(limit.bound, text, 0, Format::Free, path, findings),
+        (Bound::Integer { min, max }, Leaf::Number(text)) => {
+            rules::check_range(findings, path, text, min, max, "OUT_OF_RANGE", "");
         }
-    }
-    check_below(Some(name), value, path, findings);
-}
-
-/// Checks the members of `value` (an object named `name`; `None` for the body
-/// itself), or of the objects in it when it is an array, which carry its name.
-pub(crate) fn check_below(name: Option<&str>, value: &Json, path: &mut String, findings: &mut Findings) {
-    let restore = path.len();
-    match value {
-        Json::Object(members) => {
-            for (key, child) in members {
-                push(path, key);
-                check_member(name, key, child, path, findings);
-                path.truncate(restore);
-            }
-        }
-        Json::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                push(path, &index.to_string());
-                check_below(name, item, path, findings);
-                path.truncate(restore);
-            }
+        (Bound::Lifetime, Leaf::Number(text)) => {
+            // The integration and country of a body the spec does not show cannot be
+            // known: the lower bound is "everywhere"'s, the upper the largest row's.
+            let max = lifetime_max(None);
+            rules::check_range(findings, path, text, Some(LIFETIME_MIN), max, "LIFETIME_OUT_OF_RANGE", " seconds");
         }
         _ => {}
     }
 }
 
-fn push(path: &mut String, segment: &str) {
-    if !path.is_empty() {
-        path.push('.');
-    }
-    path.push_str(segment);
+/// The name under which the members of an object named `name` find their
+/// rows ([`field_limit`]`(parent, member)`): `name` itself when a row is
+/// qualified by it, else `None`, which finds the same rows (a parent is only
+/// ever compared with the rows' own). An array's items carry its name.
+pub(crate) fn parent_name(name: &str) -> Option<&'static str> {
+    FIELD_LIMITS.iter().find_map(|limit| match limit.target {
+        Target::Member { parent, .. } if parent == name => Some(parent),
+        _ => None,
+    })
 }
 
 /// Checks a string a schema lists against its row of the Limits table (found
@@ -102,7 +85,7 @@ mod tests {
     fn issues(body: &str) -> Vec<(String, &'static str)> {
         let body = crate::json::parse_body(body, &Default::default()).unwrap();
         let mut findings = Findings::default();
-        check_below(None, &body, &mut String::new(), &mut findings);
+        crate::validate::walk::check_limits_only(&body, &mut findings);
         findings.into_report().errors.into_iter().map(|issue| (issue.path, issue.code)).collect()
     }
 

@@ -4,14 +4,18 @@
 //!
 //! Submodules: `rules` checks single values, `operations` holds each
 //! operation's field schema, `limits` applies the Limits table wherever a field
-//! it names appears, `cross_field` the rules that join fields. The
-//! spec's tables they check against (operations, availability, limits) are
-//! `crate::spec`'s.
+//! it names appears, `cross_field` the rules that join fields, `walk` the one
+//! walk that runs the field checks over a body's text as it is read (without a
+//! tree) or over a tree. The spec's tables they check against (operations,
+//! availability, limits) are `crate::spec`'s.
 
+#[cfg(test)]
+mod corpus;
 mod cross_field;
 mod limits;
 pub(crate) mod operations;
 mod rules;
+mod walk;
 
 use serde::Serialize;
 
@@ -132,27 +136,68 @@ pub(crate) struct Findings {
     errors: Vec<Issue>,
     warnings: Vec<Issue>,
     pub(crate) options: ValidateOptions,
+    /// Where the issues found next go in the report: it lists them by this key,
+    /// those of one key in the order found. A walk that finds issues in another
+    /// order than the report's (`walk`) sets it; left at 0, the order found is kept.
+    order: u64,
+    /// Each error's and each warning's key.
+    error_order: Vec<u64>,
+    warning_order: Vec<u64>,
 }
 
 impl Findings {
     pub(crate) fn error(&mut self, path: &str, code: &'static str, message: String) -> &mut Issue {
-        self.errors.push(Issue { path: path.to_owned(), code, message, limit: None, actual: None });
-        let last = self.errors.len() - 1;
-        &mut self.errors[last]
+        push(&mut self.errors, &mut self.error_order, self.order, Issue::new(path, code, message))
     }
 
     pub(crate) fn warning(&mut self, path: &str, code: &'static str, message: String) -> &mut Issue {
-        self.warnings.push(Issue { path: path.to_owned(), code, message, limit: None, actual: None });
-        let last = self.warnings.len() - 1;
-        &mut self.warnings[last]
+        push(&mut self.warnings, &mut self.warning_order, self.order, Issue::new(path, code, message))
+    }
+
+    /// Issues found from now on follow every one found so far.
+    fn after_all(&mut self) {
+        self.order = u64::MAX;
     }
 
     fn into_report(self) -> ValidationReport {
-        ValidationReport { valid: self.errors.is_empty(), errors: self.errors, warnings: self.warnings }
+        let errors = in_order(self.errors, &self.error_order);
+        ValidationReport { valid: errors.is_empty(), errors, warnings: in_order(self.warnings, &self.warning_order) }
     }
 }
 
+/// Adds `issue` to `issues`, with its key `key` in `order`.
+fn push<'a>(issues: &'a mut Vec<Issue>, order: &mut Vec<u64>, key: u64, issue: Issue) -> &'a mut Issue {
+    order.push(key);
+    issues.push(issue);
+    let last = issues.len() - 1;
+    &mut issues[last]
+}
+
+/// `issues` by their keys `order`, those of one key in their order. Each
+/// issue's key and index, as 16 big-endian bytes, are sorted as bytes by the
+/// canonical entries' sort: no two are equal, so the order is the stable one.
+fn in_order(mut issues: Vec<Issue>, order: &[u64]) -> Vec<Issue> {
+    if order.len() < 2 {
+        return issues;
+    }
+    let mut bytes = Vec::new();
+    for (at, key) in order.iter().enumerate() {
+        bytes.extend((u128::from(*key) << 64 | at as u128).to_be_bytes());
+    }
+    let mut spans: Vec<(usize, usize)> = (0..order.len()).map(|at| (16 * at, 16 * at + 16)).collect();
+    crate::canonical::sort::sort_spans(&bytes, &mut spans, crate::canonical::sort::Key::CodePoint);
+    let taken = || Issue::new("", "", String::new());
+    spans
+        .iter()
+        .filter_map(|&(start, _)| issues.get_mut(start / 16).map(|issue| std::mem::replace(issue, taken())))
+        .collect()
+}
+
 impl Issue {
+    fn new(path: &str, code: &'static str, message: String) -> Self {
+        Issue { path: path.to_owned(), code, message, limit: None, actual: None }
+    }
+
     pub(crate) fn with_limit(&mut self, limit: IssueValue) -> &mut Self {
         self.limit = Some(limit);
         self
@@ -211,28 +256,13 @@ pub fn validate_request(operation_path: &str, body: &Json) -> ValidationReport {
 
 /// [`validate_request`] under `options`.
 pub fn validate_request_with(operation_path: &str, body: &Json, options: ValidateOptions) -> ValidationReport {
-    validate_body(operation_path, body, options, Known::default())
-}
-
-/// What the one reading of a body's text already found absent (nothing, for a tree).
-#[derive(Debug, Default, Clone, Copy)]
-struct Known {
-    unambiguous: bool,
-    numbers_writable: bool,
-}
-
-/// [`validate_request_with`]; the ambiguity and number checks skipped when they
-/// are known to find nothing (`known`: checked as the text was read).
-fn validate_body(operation_path: &str, body: &Json, options: ValidateOptions, known: Known) -> ValidationReport {
     let mut findings = Findings { options, ..Findings::default() };
     match Operation::from_path(operation_path) {
         Some(operation) => {
             operations::check(operation, body, &mut findings);
-            // One walk finds both (a body read from text skips what its reading found absent).
-            let (places, numbers) = match known.unambiguous {
-                true => (Vec::new(), !known.numbers_writable),
-                false => crate::canonical::ambiguity::find_noting_numbers(body, usize::MAX),
-            };
+            findings.after_all();
+            // One walk finds both.
+            let (places, numbers) = crate::canonical::ambiguity::find_noting_numbers(body, usize::MAX);
             if numbers {
                 check_numbers(body, &mut String::new(), &mut findings);
             }
@@ -310,15 +340,18 @@ pub fn validate_request_text(operation_path: &str, text: &str) -> ValidationRepo
 
 /// [`validate_request_text`] under `options`.
 pub fn validate_request_text_with(operation_path: &str, text: &str, options: ValidateOptions) -> ValidationReport {
-    if Operation::from_path(operation_path).is_none() {
+    let Some(operation) = Operation::from_path(operation_path) else {
         return validate_request_with(operation_path, &Json::Null, options);
+    };
+    // Plain JSON text of an object, checked as it is read, without a tree.
+    let mut findings = Findings { options, ..Findings::default() };
+    if walk::check_text(operation, text, &mut findings).is_some() {
+        return findings.into_report();
     }
-    match crate::canonical::ambiguity::parse_body_checking(text, &Limits::default()) {
-        Ok(read) => {
-            let known =
-                Known { unambiguous: !read.may_be_ambiguous, numbers_writable: !read.may_hold_unwritable_number };
-            validate_body(operation_path, &read.body, options, known)
-        }
+    // Anything else as a tree: the full reading words an error, and ambiguities
+    // and numbers without canonical text are located in the tree.
+    match crate::json::parse_body(text, &Limits::default()) {
+        Ok(body) => validate_request_with(operation_path, &body, options),
         Err(error) => ValidationReport::from_error(&error),
     }
 }

@@ -4,11 +4,11 @@
 //! what it does show is checked (see [`Coverage`]), and the Limits table,
 //! which applies wherever a field it names appears (`super::limits`).
 
-use super::rules::{self, Format};
-use super::{cross_field, limits, Findings, IssueValue};
-use crate::json::Json;
+use super::rules::{self, Format, Value};
+use super::{cross_field, limits, walk, Findings, IssueValue};
+use crate::json::{Json, Leaf};
 use crate::spec::availability::Integration;
-use crate::spec::limits::{limit_in, FieldLimit};
+use crate::spec::limits::{field_limit, limit_in, FieldLimit};
 use crate::spec::operations::Operation;
 
 /// How much of a request body the spec shows, and so how much is checked.
@@ -33,7 +33,7 @@ impl Operation {
         }
     }
 
-    fn schema(self) -> Option<&'static [Field]> {
+    pub(super) fn schema(self) -> Option<&'static [Field]> {
         match self {
             Operation::P2pPayinCreate => Some(P2P_PAYIN),
             Operation::P2pPayinInfo | Operation::P2pPayinConfirm | Operation::P2pPayinCancel => Some(SHARED),
@@ -241,12 +241,20 @@ pub(crate) fn check(operation: Operation, body: &Json, findings: &mut Findings) 
             .with_actual(IssueValue::text(body.kind()));
         return;
     };
-    let mut path = String::with_capacity(64);
-    let Some(schema) = operation.schema() else {
-        limits::check_below(None, body, &mut path, findings);
-        return;
-    };
-    check_object(schema, body, None, &mut path, findings);
+    let read = walk::check_tree(operation.schema(), has_cross_field(operation), body, findings);
+    check_cross_field(operation, &read, findings);
+}
+
+/// Whether the operation has cross-field rules.
+pub(super) fn has_cross_field(operation: Operation) -> bool {
+    matches!(operation, Operation::P2pPayinCreate | Operation::WidgetPayinCreate)
+}
+
+/// The operation's cross-field rules, on the body or on the members of it they
+/// read (`cross_field::READS`).
+pub(super) fn check_cross_field(operation: Operation, body: &cross_field::Members, findings: &mut Findings) {
+    // After the field checks' issues, whatever order those were found in.
+    findings.after_all();
     match operation {
         Operation::P2pPayinCreate => cross_field::check_payin(Integration::H2h, body, findings),
         Operation::WidgetPayinCreate => cross_field::check_payin(Integration::Widget, body, findings),
@@ -266,90 +274,85 @@ fn join(prefix: &str, name: &str) -> String {
     path
 }
 
-/// Checks an object's fields; `name` is its own name (`None` for the body) and
-/// `path` its own path, extended in place for each field and restored (one
-/// buffer for the whole body, no string per field). Members the schema does
-/// not list are warned about and held to the Limits table.
-/// Fields of one object whose members [`check_object`] finds in one pass
-/// (more, never in the spec, are looked up one by one).
-const FIELDS_AT_ONCE: usize = 32;
+/// What the members or items of a container are checked against.
+#[derive(Clone, Copy)]
+pub(super) enum Contents {
+    /// The fields of an object's schema; the object's name (`None` for the body).
+    Schema(&'static [Field], Option<&'static str>),
+    /// The Limits table only; the name their rows are found under (`limits::parent_name`).
+    Limits(Option<&'static str>),
+    /// Nothing (the container is a field's value of the wrong type).
+    Skip,
+}
 
-fn check_object(fields: &[Field], object: &Json, name: Option<&str>, path: &mut String, findings: &mut Findings) {
-    let Json::Object(members) = object else {
-        return;
-    };
-    // Each field's member, found in the one pass over the members that finds
-    // the unknown ones (the first member of that name, as `Json::get` finds it).
-    let mut member_of = [usize::MAX; FIELDS_AT_ONCE];
-    for (at, (key, value)) in members.iter().enumerate() {
-        if let Some(index) = fields.iter().position(|field| field.name == key) {
-            if let Some(slot) = member_of.get_mut(index).filter(|slot| **slot == usize::MAX) {
-                *slot = at;
-            }
-        } else {
-            warn_unknown(fields, key, path, findings);
-            let restore = path.len();
-            if restore > 0 {
-                path.push('.');
-            }
-            path.push_str(key);
-            limits::check_member(name, key, value, path, findings);
-            path.truncate(restore);
+/// The walk over an object's members (`walk`) meets them in order; the checks
+/// of each are these. A member the schema does not list is warned about
+/// ([`warn_unknown`]) and held to the Limits table; each field the schema lists
+/// is checked as it is met ([`check_field`]) or, when its object ends without
+/// it, as missing ([`check_absent`]). The report gives an object's unknown
+/// members first, in their order, then its fields in the schema's order.
+impl Field {
+    /// The schema's index of the field named `key`, looked for first at `likely`
+    /// (members mostly come in the schema's order).
+    pub(super) fn find(fields: &[Field], key: &str, likely: usize) -> Option<usize> {
+        if fields.get(likely).is_some_and(|field| field.name == key) {
+            return Some(likely);
         }
-    }
-    for (index, field) in fields.iter().enumerate() {
-        let restore = path.len();
-        if restore > 0 {
-            path.push('.');
-        }
-        path.push_str(field.name);
-        let member = match member_of.get(index) {
-            Some(&at) => members.get(at).map(|(_, value)| value),
-            None => object.get(field.name),
-        };
-        match member {
-            None if field.required => {
-                findings.error(path, "REQUIRED", format!("{path} is required"));
-            }
-            Some(Json::Null) if field.required => {
-                findings.error(path, "REQUIRED", format!("{path} is required and cannot be null"));
-            }
-            Some(Json::Null) => {
-                // The spec gives request fields no null; the service may refuse one.
-                findings.warning(path, "NULL_FIELD", format!("{path} is null; omit the field instead"));
-            }
-            None => {}
-            Some(value) => check_value(field, name, value, path, findings),
-        }
-        path.truncate(restore);
+        fields.iter().position(|field| field.name == key)
     }
 }
 
-/// Checks the value of `field`, a member of the object `parent`.
-fn check_value(field: &Field, parent: Option<&str>, value: &Json, path: &mut String, findings: &mut Findings) {
+/// A field its object, at `prefix`, does not have.
+pub(super) fn check_absent(field: &Field, prefix: &str, findings: &mut Findings) {
+    if field.required {
+        let path = join(prefix, field.name);
+        findings.error(&path, "REQUIRED", format!("{path} is required"));
+    }
+}
+
+/// Checks the value of `field`, a member of the object named `parent`, at
+/// `path`: a leaf whole; of a container, what its contents are checked against.
+pub(super) fn check_field(
+    field: &'static Field,
+    parent: Option<&'static str>,
+    value: Value<'_>,
+    path: &str,
+    findings: &mut Findings,
+) -> Contents {
     match (&field.kind, value) {
-        (Kind::Limited { min, format, limit }, Json::String(text)) => {
+        (_, Value::Leaf(Leaf::Null)) if field.required => {
+            findings.error(path, "REQUIRED", format!("{path} is required and cannot be null"));
+        }
+        (_, Value::Leaf(Leaf::Null)) => {
+            // The spec gives request fields no null; the service may refuse one.
+            findings.warning(path, "NULL_FIELD", format!("{path} is null; omit the field instead"));
+        }
+        (Kind::Limited { min, format, limit }, Value::Leaf(Leaf::String(text))) => {
             limits::check_text_within(*limit, text, *min, *format, path, findings);
         }
-        (Kind::Text { min, max, format }, Json::String(text)) => {
+        (Kind::Text { min, max, format }, Value::Leaf(Leaf::String(text))) => {
             rules::check_text(findings, path, text, *min, *max, *format);
         }
         (Kind::Amount, _) => rules::check_amount(findings, path, value),
         (Kind::Lifetime, _) => {
             rules::check_integer(findings, path, value);
         }
-        (Kind::Object(fields), Json::Object(_)) => check_object(fields, value, Some(field.name), path, findings),
-        (Kind::Unchecked, _) => limits::check_member(parent, field.name, value, path, findings),
-        (Kind::Text { .. } | Kind::Limited { .. }, _) => {
-            findings.error(path, "WRONG_TYPE", format!("{path} must be a string, found {}", value.kind()));
+        (Kind::Object(fields), Value::Container(false)) => return Contents::Schema(fields, Some(field.name)),
+        (Kind::Unchecked, Value::Leaf(leaf)) => {
+            limits::check_leaf(field_limit(parent, field.name), leaf, path, findings);
         }
-        (Kind::Object(_), _) => {
-            findings.error(path, "WRONG_TYPE", format!("{path} must be an object, found {}", value.kind()));
+        (Kind::Unchecked, Value::Container(_)) => return Contents::Limits(Some(field.name)),
+        (kind, _) => {
+            let expected = if let Kind::Object(_) = kind { "an object" } else { "a string" };
+            findings.error(path, "WRONG_TYPE", format!("{path} must be {expected}, found {}", value.kind()));
         }
     }
+    Contents::Skip
 }
 
-fn warn_unknown(fields: &[Field], key: &str, prefix: &str, findings: &mut Findings) {
+/// A member `key` of the object at `prefix` that its schema `fields` does not
+/// list: a warning (its value is held to the Limits table).
+pub(super) fn warn_unknown(fields: &[Field], key: &str, prefix: &str, findings: &mut Findings) {
     let path = join(prefix, key);
     let message = match closest(key, fields.iter().map(|field| field.name)) {
         Some(name) => format!("{path} is not a field of this request; did you mean {}?", join(prefix, name)),
@@ -370,19 +373,22 @@ pub(crate) fn closest<'a>(key: &str, names: impl Iterator<Item = &'a str>) -> Op
         .map(|(_, _, name)| name)
 }
 
-/// Levenshtein distance in characters, for "did you mean" hints.
+/// Levenshtein distance in characters, for "did you mean" hints: one row of
+/// the table at a time, `row[j]` the distance of what of `a` is read so far to
+/// the first `j` characters of `b`.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut row: Vec<usize> = (0..=b.chars().count()).collect();
     for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        // The distance of one character less of `a` to the first j characters of `b`.
+        let mut diagonal = i;
+        row[0] = i + 1;
+        for (j, cb) in b.chars().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb)).min(above + 1).min(row[j] + 1);
+            diagonal = above;
         }
-        previous = current;
     }
-    previous[b.len()]
+    row[row.len() - 1]
 }
 
 #[cfg(test)]
@@ -488,6 +494,74 @@ mod tests {
         assert_eq!(report.error_codes(), ["TOO_LONG"]);
         let report = validate_request(Operation::P2pPayinInfo.path(), &body(&"x".repeat(256)));
         assert_eq!(report.error_codes(), ["TOO_LONG"], "a listed field is checked once");
+    }
+
+    /// What the one walk (`walk`) counts on: a schema object is the body or an
+    /// object field of it (its order keys have two levels), a schema lists fewer
+    /// than 64 fields (one bit each), and the sections the cross-field rules
+    /// read are object fields of the body's schema (the walk keeps their members there).
+    #[test]
+    fn schemas_fit_the_walk() {
+        for operation in Operation::ALL {
+            let Some(fields) = operation.schema() else { continue };
+            assert!(fields.len() < 64, "{operation:?}");
+            for field in fields {
+                if let Kind::Object(inner) = field.kind {
+                    assert!(inner.len() < 64, "{operation:?}");
+                    assert!(inner.iter().all(|field| !matches!(field.kind, Kind::Object(_))), "{operation:?}");
+                }
+            }
+            if has_cross_field(operation) {
+                for (section, _) in cross_field::READS {
+                    let field = fields.iter().find(|field| field.name == *section);
+                    assert!(
+                        field.is_some_and(|field| matches!(field.kind, Kind::Object(_))),
+                        "{operation:?} {section}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The one-row Levenshtein distance is the full table's.
+    #[test]
+    fn edit_distance_is_the_full_tables() {
+        fn full_table(a: &str, b: &str) -> usize {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            let mut table = vec![vec![0; b.len() + 1]; a.len() + 1];
+            for (i, row) in table.iter_mut().enumerate() {
+                row[0] = i;
+            }
+            table[0] = (0..=b.len()).collect();
+            for i in 1..=a.len() {
+                for j in 1..=b.len() {
+                    let substitution = table[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
+                    table[i][j] = substitution.min(table[i - 1][j] + 1).min(table[i][j - 1] + 1);
+                }
+            }
+            table[a.len()][b.len()]
+        }
+        let words = [
+            "",
+            "a",
+            "ab",
+            "ba",
+            "amount",
+            "amout",
+            "customerIp",
+            "customerIP",
+            "payment_id",
+            "paymentid",
+            "é",
+            "éa",
+            "ИВАН",
+            "иван",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(edit_distance(a, b), full_table(a, b), "{a} {b}");
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
 
 use super::{Findings, IssueValue};
-use crate::json::Json;
+use crate::json::{Json, Leaf};
 use crate::spec::availability::{is_method_code, is_widget_method_code};
 use crate::spec::limits::{AMOUNT_MAX, AMOUNT_MIN};
 
@@ -194,6 +194,12 @@ pub(crate) fn integer_value(text: &str) -> Option<i128> {
     if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
         return None;
     }
+    // Up to 18 characters fit an i64: read without 128-bit arithmetic.
+    if text.len() <= 18 {
+        if let Ok(value) = text.parse::<i64>() {
+            return Some(value.into());
+        }
+    }
     match text.parse::<i128>() {
         Ok(value) => Some(value),
         Err(_) if text.starts_with('-') => Some(i128::MIN),
@@ -201,15 +207,44 @@ pub(crate) fn integer_value(text: &str) -> Option<i128> {
     }
 }
 
+/// A value as the checks meet it: a leaf, or a container (its subtree is not
+/// the check's). The same whether read from a tree or from text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Value<'a> {
+    Leaf(Leaf<'a>),
+    /// An object (`false`) or array (`true`).
+    Container(bool),
+}
+
+impl Value<'_> {
+    /// The JSON type name, for messages (as [`Json::kind`] names it).
+    pub(crate) fn kind(self) -> &'static str {
+        match self {
+            Value::Leaf(leaf) => leaf.kind(),
+            Value::Container(array) => Json::container_kind(array),
+        }
+    }
+}
+
+impl<'a> From<&'a Json> for Value<'a> {
+    fn from(value: &'a Json) -> Self {
+        match value {
+            Json::Object(_) => Value::Container(false),
+            Json::Array(_) => Value::Container(true),
+            leaf => leaf.leaf().map_or(Value::Container(false), Value::Leaf),
+        }
+    }
+}
+
 /// Checks that a value is a JSON integer (never a string, never `1.0`), and
 /// returns it.
-pub(crate) fn check_integer(findings: &mut Findings, path: &str, value: &Json) -> Option<i128> {
-    let found = match value {
-        Json::Number(text) => match integer_value(text) {
+pub(crate) fn check_integer<'a>(findings: &mut Findings, path: &str, value: impl Into<Value<'a>>) -> Option<i128> {
+    let found = match value.into() {
+        Value::Leaf(Leaf::Number(text)) => match integer_value(text) {
             Some(number) => return Some(number),
             None => format!("the number {}", text.chars().take(40).collect::<String>()),
         },
-        Json::String(_) => "a string; write the number without quotes".to_owned(),
+        Value::Leaf(Leaf::String(_)) => "a string; write the number without quotes".to_owned(),
         other => other.kind().to_owned(),
     };
     findings.error(path, "WRONG_TYPE", format!("{path} must be an integer, found {found}"));
@@ -217,8 +252,9 @@ pub(crate) fn check_integer(findings: &mut Findings, path: &str, value: &Json) -
 }
 
 /// An amount: a JSON integer in 1..=10000000000000 minor units.
-pub(crate) fn check_amount(findings: &mut Findings, path: &str, value: &Json) {
-    let (Some(_), Json::Number(text)) = (check_integer(findings, path, value), value) else {
+pub(crate) fn check_amount<'a>(findings: &mut Findings, path: &str, value: impl Into<Value<'a>>) {
+    let value = value.into();
+    let (Some(_), Value::Leaf(Leaf::Number(text))) = (check_integer(findings, path, value), value) else {
         return;
     };
     check_range(findings, path, text, Some(AMOUNT_MIN), AMOUNT_MAX, "OUT_OF_RANGE", " minor units");
@@ -370,7 +406,12 @@ fn check_host_name(host: &str) -> Result<(), UrlProblem> {
     if host.is_empty() {
         return Err(UrlProblem::Invalid("it has no host"));
     }
-    if !host.split('.').all(is_dns_label) {
+    // An ASCII host (the usual one) split byte by byte.
+    let labels_ok = match host.is_ascii() {
+        true => host.as_bytes().split(|&b| b == b'.').all(is_ascii_dns_label),
+        false => host.split('.').all(is_dns_label),
+    };
+    if !labels_ok {
         return Err(UrlProblem::Invalid("its host is not a domain name or IP address"));
     }
     Ok(())
@@ -380,16 +421,20 @@ fn check_host_name(host: &str) -> Result<(), UrlProblem> {
 fn is_dns_label(label: &str) -> bool {
     // An ASCII label (the usual one) byte by byte: the same test without decoding characters.
     if label.is_ascii() {
-        let bytes = label.as_bytes();
-        return (1..=63).contains(&bytes.len())
-            && bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
-            && bytes.first() != Some(&b'-')
-            && bytes.last() != Some(&b'-');
+        return is_ascii_dns_label(label.as_bytes());
     }
     (1..=63).contains(&label.chars().count())
         && label.chars().all(|c| c.is_alphanumeric() || c == '-')
         && !label.starts_with('-')
         && !label.ends_with('-')
+}
+
+/// [`is_dns_label`] of an ASCII label.
+fn is_ascii_dns_label(bytes: &[u8]) -> bool {
+    (1..=63).contains(&bytes.len())
+        && bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+        && bytes.first() != Some(&b'-')
+        && bytes.last() != Some(&b'-')
 }
 
 /// IPv4 (dotted quad, no leading zeros) or IPv6, as `std::net` reads them.

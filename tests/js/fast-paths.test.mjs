@@ -161,6 +161,30 @@ describe('validateRequest of text as bytes', () => {
     assert.deepEqual(api.validateRequest(payin, texts[2]).errors.map((e) => e.code), api.validateRequest(payin, object).errors.map((e) => e.code));
     assert.deepEqual(api.validateRequest(payin, texts[3]).errors.map((e) => e.code), ['INVALID_BODY']);
   });
+
+  test('text without options (its UTF-8 in one copy, a clean report written by the wrapper) reports what bytes and options do', () => {
+    const operations = ['/api/v1/payment/p2p/payin', '/api/v1/widget/payin', '/api/v1/payment/p2p/payout', '/api/v1/balance/info', '/api/v1/nope'];
+    const base = JSON.parse(texts[0]);
+    const variants = [
+      base,
+      { ...base, general: { ...base.general, redirect_url: 'http://127.0.0.1/cb' } },
+      { ...base, payment: { ...base.payment, lifetime: 900, currency: 'KZT' }, customer: { ...base.customer, country: 'KZ' } },
+      { zz: 1, ...base, customer: null, amout: [1, { pan: '4'.repeat(40) }] },
+      { ...base, payment: { description: 'a;b:c', ...base.payment } },
+    ];
+    const all = [...variants.map((body) => JSON.stringify(body)), ...bodies.map((c) => c.body)].filter((text) => text.length > 128 && text.length <= 4096);
+    assert.ok(all.length > 100, `${all.length}`);
+    let clean = 0;
+    for (const text of all) {
+      for (const operation of operations) {
+        const report = api.validateRequest(operation, text);
+        assert.deepStrictEqual(report, api.validateRequest(operation, Buffer.from(text, 'utf8')), `${operation} ${text}`);
+        assert.deepStrictEqual(report, api.validateRequest(operation, text, {}), `${operation} ${text}`);
+        clean += report.valid && report.warnings.length === 0;
+      }
+    }
+    assert.ok(clean > 0);
+  });
 });
 
 describe('verifyCallback key lookup', () => {

@@ -26,9 +26,12 @@ import { pkgDir } from './helpers.mjs';
  * their JS string (1.8 KB, about 1.5 µs of a 43 µs verification, 4.5 µs with a Node server's
  * 13 headers), SIMD base64url and string scans (0.7 KB, 7 % each of `canonicalMessage`), the
  * radix sort of large entry sets (0.7 KB, hostile bodies 1.17× as fast), and node:crypto's
- * key checked by its JWK (0.2 KB, part of 2–3 ms off a cold start).
+ * key checked by its JWK (0.2 KB, part of 2–3 ms off a cold start); raised to 293 KiB when
+ * validateRequest's text came to be checked as it is read, without a tree, and to go into the
+ * wasm in one copy, a report without an issue written by the wrapper (292.4 KiB measured, 2.0 KB
+ * gzip over 290.4; validateRequest of text 1.25× as fast).
  */
-export const BUDGET_GZIP_BYTES = 292 * 1024;
+export const BUDGET_GZIP_BYTES = 293 * 1024;
 /** The issue's target. */
 export const TARGET_GZIP_BYTES = 100 * 1024;
 

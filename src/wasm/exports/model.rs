@@ -5,7 +5,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::super::body::{body_from_js, restore_body_json};
-use super::super::gateway::{builder_input, members, string_arg, text_from_js, type_name};
+use super::super::gateway::{builder_input, members, string_arg, text_from_js, type_name, utf8_text};
 use super::super::js::{js_error, to_js};
 use super::super::options::validate_options;
 use super::super::shapes::{availability_rows, issue_code_rows};
@@ -30,20 +30,55 @@ pub fn validate_request(
     // Never throws: an operation that is not a string is an unknown operation.
     let operation = operation.as_string().unwrap_or_default();
     let operation = operation.as_str();
-    let unknown_operation = Operation::from_path(operation).is_none();
     // JSON text, as a string or as bytes (the Node wrapper passes short strings as bytes).
     let report = match text_from_js(&body, Limits::DEFAULT_MAX_BYTES) {
-        Ok(Some(text)) => validate::validate_request_text_with(operation, &text, options),
-        // An unknown operation is the one error, whatever the body.
-        _ if unknown_operation => validate::validate_request(operation, &crate::json::Json::Null),
+        Ok(Some(text)) => text_report(operation, Ok(&text), options),
         // Too large, a lone surrogate, bytes that are not UTF-8.
-        Err(error) => ValidationReport::from_error(&error),
+        Err(error) => text_report(operation, Err(error), options),
+        // An unknown operation is the one error, whatever the body.
+        Ok(None) if Operation::from_path(operation).is_none() => {
+            validate::validate_request(operation, &crate::json::Json::Null)
+        }
         Ok(None) => match body_from_js(&body, &Limits::default()) {
             Ok(input) => validate::validate_request_with(operation, &input.json, options),
             Err(error) => ValidationReport::from_error(&error),
         },
     };
     to_js(&report)
+}
+
+/// The index of an operation path in the spec's operation table
+/// (`Operation::ALL`), or -1: the wrapper keeps the known paths' indexes.
+#[wasm_bindgen(js_name = __operationIndex, skip_typescript)]
+pub fn operation_index(operation: JsValue) -> i32 {
+    let known = operation.as_string().and_then(|path| Operation::from_path(&path));
+    known.and_then(|known| Operation::ALL.iter().position(|operation| *operation == known)).map_or(-1, |at| at as i32)
+}
+
+/// `validateRequest` without options, for the operation at `operation` in the
+/// operation table (`__operationIndex`), of JSON text the wrapper encoded as
+/// UTF-8 (in one copy into wasm memory): the report, or `undefined` for a report
+/// without an issue, which the wrapper writes itself.
+#[wasm_bindgen(js_name = __validateRequestUtf8, skip_typescript)]
+pub fn validate_request_utf8(operation: u32, body: &[u8]) -> JsResult<JsValue> {
+    let operation = Operation::ALL.get(operation as usize).map_or("", |operation| operation.path());
+    let report = text_report(operation, utf8_text(body, Limits::DEFAULT_MAX_BYTES), Default::default());
+    if report.valid && report.warnings.is_empty() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    to_js(&report)
+}
+
+/// The report of body text, or of the error its reading gave (for an unknown
+/// operation that is the one error, whatever the body).
+fn text_report(operation: &str, text: Result<&str, Error>, options: validate::ValidateOptions) -> ValidationReport {
+    match text {
+        Ok(text) => validate::validate_request_text_with(operation, text, options),
+        Err(_) if Operation::from_path(operation).is_none() => {
+            validate::validate_request(operation, &crate::json::Json::Null)
+        }
+        Err(error) => ValidationReport::from_error(&error),
+    }
 }
 
 #[derive(Serialize)]
