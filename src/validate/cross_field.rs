@@ -70,6 +70,11 @@ impl Members {
         members.iter().position(|member| *member == name).map(|at| first + at)
     }
 
+    /// Members to keep, with room for their text when `keeping` (the rules read short codes).
+    pub(crate) fn with_room(keeping: bool) -> Self {
+        Members { text: String::with_capacity(if keeping { 64 } else { 0 }), ..Members::default() }
+    }
+
     /// Keeps `value` as the member at `place`.
     pub(crate) fn keep(&mut self, place: usize, value: Value<'_>) {
         let (kind, text) = match value {

@@ -132,7 +132,7 @@ impl<'f> Walk<'f> {
             keeping,
             keep: None,
             section: None,
-            read: Members::default(),
+            read: Members::with_room(keeping),
         }
     }
 
