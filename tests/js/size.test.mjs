@@ -29,9 +29,12 @@ import { pkgDir } from './helpers.mjs';
  * key checked by its JWK (0.2 KB, part of 2–3 ms off a cold start); raised to 293 KiB when
  * validateRequest's text came to be checked as it is read, without a tree, and to go into the
  * wasm in one copy, a report without an issue written by the wrapper (292.4 KiB measured, 2.0 KB
- * gzip over 290.4; validateRequest of text 1.25× as fast).
+ * gzip over 290.4; validateRequest of text 1.25× as fast); and to 296 KiB with issue 16's fourth
+ * round together (295.1 KiB measured: that, canonicalMessage's body and message written and read
+ * in wasm memory, 1.5 KB, 1 KB bodies 1.32–1.42× as fast, and the tree read after the signature
+ * checks; validateRequest of text about 1.46× as fast in all).
  */
-export const BUDGET_GZIP_BYTES = 293 * 1024;
+export const BUDGET_GZIP_BYTES = 296 * 1024;
 /** The issue's target. */
 export const TARGET_GZIP_BYTES = 100 * 1024;
 
