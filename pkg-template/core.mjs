@@ -609,6 +609,9 @@ function createApi(glue, provider) {
   let memoryView;
   const memory = () => (memoryView?.length ? memoryView : (memoryView = provider.view(glue.__memory().buffer)));
 
+  /** Room after a body's text for a short timestamp (src/wasm/exports/canonical.rs STAMP_ROOM, the same). */
+  const STAMP_ROOM = 16;
+
   /** Writes `text` into `view` from `at` if it is ASCII: its length, else -1. */
   function asciiInto(text, view, at) {
     for (let i = 0; i < text.length; i++) {
@@ -629,11 +632,13 @@ function createApi(glue, provider) {
     // (-1: the wasm reads `timestamp` itself).
     if (provider.fits?.(body, 1 << 20)) {
       const capacity = 3 * body.length;
-      const at = glue.__canonicalInput(capacity + 16);
-      const written = at === 0 ? 0 : provider.utf8Into(body, memory(), at, capacity);
+      const at = glue.__canonicalInput(capacity + STAMP_ROOM);
+      // (No wasm call until the message: the memory cannot grow, one view serves.)
+      const input = at === 0 ? undefined : memory();
+      const written = at === 0 ? 0 : provider.utf8Into(body, input, at, capacity);
       // (Text with a lone surrogate takes the other path too, which refuses it.)
-      if (at !== 0 && provider.wroteWellFormed(body, memory(), at, written)) {
-        const stamp = typeof timestamp === 'string' && timestamp.length <= 16 ? asciiInto(timestamp, memory(), at + written) : -1;
+      if (at !== 0 && provider.wroteWellFormed(body, input, at, written)) {
+        const stamp = typeof timestamp === 'string' && timestamp.length <= STAMP_ROOM ? asciiInto(timestamp, input, at + written) : -1;
         const message = glue.__canonicalMessageOfInput(written, stamp, timestamp, options);
         const view = memory();
         const length = view[message] | (view[message + 1] << 8) | (view[message + 2] << 16) | (view[message + 3] << 24);

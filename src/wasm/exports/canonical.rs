@@ -87,6 +87,7 @@ pub fn canonical_input(capacity: usize) -> usize {
 
 /// Room the Node entry asks `__canonicalInput` for after a body's text: a timestamp
 /// of at most this many ASCII characters is written there (no string to copy in).
+/// (pkg-template/core.mjs asks for the same room; it only bounds what the wasm accepts.)
 const STAMP_ROOM: usize = 16;
 
 /// `__canonicalMessageOfUtf8` of the first `len` bytes `__canonicalInput` made room
