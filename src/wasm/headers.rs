@@ -51,7 +51,7 @@ mod reading {
     use wasm_bindgen::JsValue;
 
     use super::super::gateway::{
-        array_items, is_array, item, map_like_entries, member, object_keys, ItemsError, NamesError,
+        array_items, is_array, item, long_text_member, map_like_entries, object_keys, ItemsError, NamesError,
     };
     use super::super::options::THROWS;
     use super::{header_value, our_header, raw_headers, refused, MAX_HEADER_ENTRIES, MAX_HEADER_NAME_UNITS};
@@ -82,7 +82,7 @@ mod reading {
             let Some(ours) = our_header(name) else { return Ok(()) };
             let value = value()?;
             let array = value.is_object() && is_array(&value).map_err(|_| throws())?;
-            pairs.push((name.to_owned(), header_value(ours, member(value), array)?));
+            pairs.push((name.to_owned(), header_value(ours, long_text_member(value), array)?));
             Ok(())
         };
         let entries = if is_array(headers).map_err(|_| throws())? {

@@ -92,8 +92,8 @@ pub fn parse_info_response(operation_path: &str, body: &Json) -> Result<InfoResp
         .and_then(|currency| AVAILABILITY.iter().find(|row| row.currency == currency))
         .map(|row| row.country);
     let display_data = match root.object("additional_info", "additional_info")? {
-        Some(info) => (info.value("display_data").cloned(), "additional_info.display_data"),
-        None => (root.value("display_data").cloned(), "display_data"),
+        Some(info) => (info.value("display_data"), "additional_info.display_data"),
+        None => (root.value("display_data"), "display_data"),
     };
     let sender = match operation {
         Operation::P2pPayinInfo => root.object("sender", "sender")?.map(parts::sender).transpose()?,
@@ -113,7 +113,7 @@ pub fn parse_info_response(operation_path: &str, body: &Json) -> Result<InfoResp
         },
         sender,
         integration: root.object("integration", "integration")?.map(parts::integration).transpose()?,
-        instruction: parts::instruction(source, display_data.0.as_ref().unwrap_or(&Json::Null), display_data.1)?,
+        instruction: parts::instruction(source, display_data.0.unwrap_or(&Json::Null), display_data.1)?,
         payment_info,
         status,
         sub_status,

@@ -250,8 +250,8 @@ pub fn parse_callback_with(body: &Json, options: &CanonicalOptions) -> Result<Ca
     let sub_status = status.text("sub_status")?;
     let status_description = status.text("status_description")?;
     let display_data = match root.object("additional_info", "additional_info")? {
-        Some(info) => info.value("display_data").cloned().unwrap_or(Json::Null),
-        None => Json::Null,
+        Some(info) => info.value("display_data").unwrap_or(&Json::Null),
+        None => &Json::Null,
     };
     let payment_info = root.object("payment_info", "payment_info")?.map(parts::payment_info).transpose()?;
     let requisites = match root.object("recipient_requisites", "recipient_requisites")? {
@@ -278,7 +278,7 @@ pub fn parse_callback_with(body: &Json, options: &CanonicalOptions) -> Result<Ca
         payment_info,
         integration: root.object("integration", "integration")?.map(parts::integration).transpose()?,
         requisites,
-        instruction: parts::instruction(source, &display_data, "additional_info.display_data")?,
+        instruction: parts::instruction(source, display_data, "additional_info.display_data")?,
         project_id,
         payment_id,
         status: status_text,
