@@ -296,6 +296,9 @@ pub(crate) struct EntryWriter<'o, M: Mode = ()> {
     bound: u64,
     /// Entries are written while `bound` stays within this; past it, only counted.
     write_until: u64,
+    /// The one-pass reader's writer ([`EntryWriter::for_text`]): the walk also stops
+    /// once the entries pass [`expansion_limit`] of the body's own bytes read so far.
+    stop_past_running_limit: bool,
     /// Why the writer stopped a walk, when an entry could not be written.
     error: Option<Error>,
     /// The ambiguity rules, in a check-only writer (nothing otherwise).
@@ -455,6 +458,21 @@ impl<'o> EntryWriter<'o> {
     pub(crate) fn new(options: &'o CanonicalOptions, write_until: u64) -> Self {
         Self::blank(options, write_until)
     }
+
+    /// The one-pass reader's writer for `text_len` bytes of text. Its walk stops (and
+    /// the reader gives up, for the tree path to decide) past the bound the whole text
+    /// could allow, whose own bytes are at most twice the text, and also as soon as the
+    /// entries so far pass [`expansion_limit`] of the own bytes so far. Entries within
+    /// the slack never do, and the service's bodies stay far below the proportional
+    /// bound; a body that passes it early (many deep leaves) is usually refused by the
+    /// tree path's measure, and the reader no longer writes the rest of its entries
+    /// first. One that a later long leaf brings back within the bound is still read,
+    /// by the tree path.
+    pub(crate) fn for_text(options: &'o CanonicalOptions, text_len: usize) -> Self {
+        let mut writer = Self::blank(options, expansion_limit(2 * text_len as u64 + 2));
+        writer.stop_past_running_limit = true;
+        writer
+    }
 }
 
 impl<'o, M: Mode> EntryWriter<'o, M> {
@@ -466,6 +484,7 @@ impl<'o, M: Mode> EntryWriter<'o, M> {
             own: 0,
             bound: 0,
             write_until,
+            stop_past_running_limit: false,
             error: None,
             checks: M::default(),
         }
@@ -566,6 +585,13 @@ impl<'o, M: Mode> EntryWriter<'o, M> {
         self.bound > self.write_until
     }
 
+    /// Whether a writer of [`EntryWriter::for_text`] has entries past
+    /// [`expansion_limit`] of the own bytes read so far.
+    #[inline]
+    fn past_running_limit(&self) -> bool {
+        self.stop_past_running_limit && self.bound > CANONICAL_SLACK_BYTES && self.bound > expansion_limit(self.own)
+    }
+
     /// The last entry written, as a span of [`EntryWriter::into_flat`]'s text.
     pub(crate) fn last_span(&self) -> Option<(usize, usize)> {
         self.flat.spans.last().copied()
@@ -626,13 +652,47 @@ impl<M: Mode> Sink for EntryWriter<'_, M> {
             self.error = Some(self.leaf_error(leaf));
             return None;
         }
-        (!self.over()).then_some(())
+        (!self.over() && !self.past_running_limit()).then_some(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass writer stops once its entries pass [`expansion_limit`] of the own
+    /// bytes read so far. Many leaves 60 levels deep (a hostile shape, refused by the
+    /// tree path's measure) are given up within about the slack, not after writing
+    /// entries up to the whole text's bound; a body that a later long leaf brings back
+    /// within the bound is given up too, and `message_of_text` writes it by the tree.
+    #[test]
+    fn the_text_writer_stops_past_the_running_bound() {
+        use crate::canonical::{canonical_message, message_of_text};
+        use crate::json::{parse_body, reader, Limits};
+        let options = CanonicalOptions::DEFAULT;
+        let limits = Limits::default();
+        let deep = |tail: &str| {
+            format!(r#"{}[{}"x"]{}{tail}}}"#, r#"{"a":"#.repeat(60), r#""x","#.repeat(3_000), "}".repeat(59))
+        };
+        let full = |text: &str| parse_body(text, &limits).and_then(|body| canonical_message(&body, "17", &options));
+        let written_before_giving_up = |text: &str| {
+            let mut writer = EntryWriter::for_text(&options, text.len());
+            assert!(reader::read(text, &limits, &mut writer).is_none(), "the reader went on");
+            (writer.bound, writer.flat.text.len() as u64)
+        };
+
+        let hostile = deep("");
+        assert!(matches!(full(&hostile), Err(Error::CanonicalTooLarge { .. })));
+        let (bound, written) = written_before_giving_up(&hostile);
+        // Its entries come to about 380 KB; the whole text's bound would let 16 times 2x its size.
+        assert!(bound < 2 * CANONICAL_SLACK_BYTES && written < 2 * CANONICAL_SLACK_BYTES, "{bound} {written}");
+
+        let honest = deep(&format!(r#","z":"{}""#, "y".repeat(40_000)));
+        let message = full(&honest).expect("within the bound of the whole body");
+        let (bound, _) = written_before_giving_up(&honest);
+        assert!(bound < 2 * CANONICAL_SLACK_BYTES, "{bound}");
+        assert_eq!(message_of_text(&honest, "17", &options, &limits).ok(), Some(message));
+    }
 
     #[test]
     fn index_digits() {

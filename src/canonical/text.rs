@@ -7,7 +7,7 @@
 //! and [`message_of_text`](crate::canonical::message_of_text) takes the tree
 //! path, which reports the exact error.
 
-use crate::canonical::entry::{expansion_limit, EntryWriter, Flat};
+use crate::canonical::entry::{EntryWriter, Flat};
 use crate::canonical::{check_timestamp, CanonicalOptions};
 use crate::json::reader::{read, starts_object};
 use crate::json::Limits;
@@ -23,8 +23,7 @@ pub(crate) fn flat_from_text(text: &str, options: &CanonicalOptions, limits: &Li
     if text.len() > limits.max_bytes {
         return None;
     }
-    // Own bytes never exceed twice the text, so past this bound the full path refuses too.
-    let mut writer = EntryWriter::new(options, expansion_limit(2 * text.len() as u64 + 2));
+    let mut writer = EntryWriter::for_text(options, text.len());
     // Entries repeat their paths: room for about three times the text (a long array of
     // small objects a few levels down, the usual large body, takes about 2.4; room
     // reserved and not written costs nothing), and a span per ~16 bytes.
