@@ -194,6 +194,42 @@ pub(super) fn map_like_entries(value: &JsValue, max: usize) -> Result<Option<Vec
     Ok(Some(items))
 }
 
+thread_local! {
+    /// Fetch's `Headers.prototype` and its own `get`, when the platform has them
+    /// (read once, through `Reflect.get`, so a missing global is only `None`).
+    static FETCH_HEADERS: Option<(JsValue, Function)> = fetch_headers_class();
+}
+
+fn fetch_headers_class() -> Option<(JsValue, Function)> {
+    let class = Reflect::get(&js_sys::global(), &JsValue::from_str("Headers")).ok()?;
+    if !class.is_function() {
+        return None;
+    }
+    let prototype = Reflect::get(&class, &JsValue::from_str("prototype")).ok()?;
+    let get = Reflect::get(&prototype, &JsValue::from_str("get")).ok()?.dyn_into::<Function>().ok()?;
+    Some((prototype, get))
+}
+
+/// For a Fetch `Headers` object (its prototype exactly `Headers.prototype`), the
+/// values of `names` by the platform's `Headers.prototype.get`: a name in any case, a
+/// name sent twice as one value joined with ", " (as iterating the object gives it),
+/// `null` when absent. One call per name, where iterating costs several per header
+/// of the request. `None` for any other value, and when a call throws (a Proxy of a
+/// `Headers` fails its brand check): the caller then reads the value another way.
+pub(super) fn fetch_headers_values<const N: usize>(value: &JsValue, names: &[JsValue; N]) -> Option<[JsValue; N]> {
+    FETCH_HEADERS.with(|class| {
+        let (prototype, get) = class.as_ref()?;
+        if js_prototype_of(value).ok()? != *prototype {
+            return None;
+        }
+        let mut values: [JsValue; N] = std::array::from_fn(|_| JsValue::NULL);
+        for (slot, name) in values.iter_mut().zip(names) {
+            *slot = get.call1(value, name).ok()?;
+        }
+        Some(values)
+    })
+}
+
 /// What `value.<name>()` returns when it is a method that returns a string; `None` when
 /// there is no such method, it returns something else, or it (or a getter) throws.
 pub(super) fn method_text(value: &JsValue, name: &str) -> Option<String> {

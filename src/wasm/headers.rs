@@ -51,12 +51,19 @@ mod reading {
     use wasm_bindgen::JsValue;
 
     use super::super::gateway::{
-        array_items, is_array, item, long_text_member, map_like_entries, object_keys, ItemsError, NamesError,
+        array_items, fetch_headers_values, is_array, item, long_text_member, map_like_entries, object_keys, ItemsError,
+        NamesError,
     };
     use super::super::options::THROWS;
     use super::{header_value, our_header, raw_headers, refused, MAX_HEADER_ENTRIES, MAX_HEADER_NAME_UNITS};
     use crate::callback::ReceivedHeaders;
     use crate::error::Error;
+    use crate::spec::headers::HEADERS;
+
+    thread_local! {
+        /// Our four header names as JS strings, made once.
+        static OUR_NAMES: [JsValue; 4] = HEADERS.map(JsValue::from_str);
+    }
 
     /// The received headers, checked by the core.
     pub(in super::super) fn received_headers(headers: &JsValue) -> Result<ReceivedHeaders, Error> {
@@ -85,12 +92,21 @@ mod reading {
             pairs.push((name.to_owned(), header_value(ours, long_text_member(value), array)?));
             Ok(())
         };
+        let fetch_values = || OUR_NAMES.with(|names| fetch_headers_values(headers, names));
         let entries = if is_array(headers).map_err(|_| throws())? {
             let items = array_items(headers, MAX_HEADER_ENTRIES).map_err(items_error)?;
             if items.first().is_some_and(JsValue::is_string) {
                 return Err(raw_headers());
             }
             items
+        } else if let Some(values) = fetch_values() {
+            // A Fetch `Headers`: our four names asked of it, not every header iterated.
+            for (name, value) in HEADERS.into_iter().zip(values) {
+                if !value.is_null() {
+                    accept(name, &|| Ok(value.clone()))?;
+                }
+            }
+            return Ok(pairs);
         } else if let Some(entries) = map_like_entries(headers, MAX_HEADER_ENTRIES).map_err(items_error)? {
             entries
         } else {
