@@ -530,6 +530,15 @@ describe('headers', () => {
     accepts('[name, value] pairs', () => verify(goodBody, Object.entries(goodHeaders)));
     accepts('a Map', () => verify(goodBody, new Map(Object.entries(goodHeaders))));
     accepts('Headers', () => verify(goodBody, new Headers(goodHeaders)));
+    // A Headers is asked for our four names with the platform's Headers.prototype.get; anything
+    // that only looks like one takes the general path, with the same outcome as before.
+    accepts('Headers of mixed-case names among others', () => verify(goodBody, new Headers({ Host: 'h', 'X-Other': 'o', ...Object.fromEntries(Object.entries(goodHeaders).map(([n, v]) => [n.toUpperCase(), v])) })));
+    accepts('a subclass of Headers', () => verify(goodBody, new (class extends Headers {})(goodHeaders)));
+    rejects('a Proxy of Headers (its methods fail their brand check)', () => verify(goodBody, new Proxy(new Headers(goodHeaders), {})), 'INVALID_HEADER');
+    rejects('an object made from Headers.prototype', () => verify(goodBody, Object.create(Headers.prototype)), 'INVALID_HEADER');
+    const missing = new Headers(goodHeaders);
+    missing.delete('x-access-signature');
+    rejects('Headers without the signature', () => verify(goodBody, missing), 'MISSING_HEADER');
     rejects('an array of 10001 pairs', () => verify(goodBody, Array.from({ length: 10_001 }, (_, i) => [`x-other-${i}`, 'v'])), 'INVALID_HEADER');
     const sparse = [];
     sparse.length = 2 ** 32 - 1;
