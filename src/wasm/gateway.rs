@@ -45,8 +45,8 @@ extern "C" {
     /// The platform's `TextEncoder` (every runtime we support has it; the glue uses it too).
     #[wasm_bindgen(js_name = TextEncoder)]
     type Utf8Encoder;
-    #[wasm_bindgen(constructor, js_class = TextEncoder)]
-    fn new() -> Utf8Encoder;
+    #[wasm_bindgen(catch, constructor, js_class = TextEncoder)]
+    fn new() -> Result<Utf8Encoder, JsValue>;
     #[wasm_bindgen(catch, method, js_class = TextEncoder, js_name = encodeInto)]
     fn encode_into(this: &Utf8Encoder, text: &JsString, into: &Uint8Array) -> Result<EncodedInto, JsValue>;
     /// What `encodeInto` returns: `{ read, written }`.
@@ -56,7 +56,8 @@ extern "C" {
 }
 
 thread_local! {
-    static UTF8_ENCODER: Utf8Encoder = Utf8Encoder::new();
+    /// Made once; `None` where the platform has no `TextEncoder` (then the glue's copy).
+    static UTF8_ENCODER: Option<Utf8Encoder> = Utf8Encoder::new().ok();
 }
 
 // Strings the glue makes once (rustfmt would drop their values: not Rust syntax).
@@ -416,13 +417,18 @@ fn encode_into_wasm_memory(js_string: &JsString, units: u32) -> Option<String> {
     let mut bytes: Vec<u8> = Vec::new();
     bytes.try_reserve_exact(room).ok()?;
     bytes.resize(room, 0);
-    // SAFETY: the view covers `bytes` and is used only by `encodeInto` right below,
-    // before anything allocates (which could grow wasm memory and detach it); the
-    // view is dropped with this function.
-    let view = unsafe { Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
-    let written = UTF8_ENCODER.with(|encoder| encoder.encode_into(js_string, &view)).ok()?.written();
-    drop(view);
-    if !(0.0..=room as f64).contains(&written) {
+    // The encoder is made (on first use) before the view, which nothing may outlive.
+    let written = UTF8_ENCODER.with(|encoder| {
+        let encoder = encoder.as_ref()?;
+        // SAFETY: the view covers `bytes` and is used only by `encodeInto` right here.
+        // Wasm memory that grew in between (nothing here allocates, but the glue's
+        // externref table might) would detach it: `encodeInto` then writes nothing,
+        // which the length check below turns into the glue's copy.
+        let view = unsafe { Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
+        encoder.encode_into(js_string, &view).ok().map(|result| result.written())
+    })?;
+    // Every UTF-16 unit is at least one byte of UTF-8.
+    if !(f64::from(units)..=room as f64).contains(&written) {
         return None;
     }
     bytes.truncate(written as usize);
