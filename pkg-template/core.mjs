@@ -609,8 +609,26 @@ function createApi(glue, provider) {
   let memoryView;
   const memory = () => (memoryView?.length ? memoryView : (memoryView = provider.view(glue.__memory().buffer)));
 
-  /** Room after a body's text for a short timestamp (src/wasm/exports/canonical.rs STAMP_ROOM, the same). */
+  /** Room after a body's text for a short timestamp (src/wasm/exports/input.rs ROOM_AFTER_TEXT, the same). */
   const STAMP_ROOM = 16;
+
+  /**
+   * Writes text of at most `maxLength` UTF-16 units that the provider encodes straight into
+   * the wasm's input buffer as UTF-8, with `room` bytes after it (src/wasm/exports/input.rs):
+   * `{ view, at, written }`, or undefined for the general path (no room, past any body the
+   * wasm reads, or a lone surrogate: that path words the error). No wasm call may come
+   * between this and the call that reads it.
+   */
+  function textInput(text, room, maxLength) {
+    if (!provider.fits?.(text, maxLength)) return undefined;
+    const capacity = 3 * text.length;
+    const at = glue.__textInput(capacity + room);
+    if (at === 0) return undefined;
+    // (No wasm call until the text is read: the memory cannot grow, one view serves.)
+    const view = memory();
+    const written = provider.utf8Into(text, view, at, capacity);
+    return provider.wroteWellFormed(text, view, at, written) ? { view, at, written } : undefined;
+  }
 
   /** Writes `text` into `view` from `at` if it is ASCII: its length, else -1. */
   function asciiInto(text, view, at) {
@@ -630,20 +648,14 @@ function createApi(glue, provider) {
     // (0: no room, or past any body the wasm reads; the other path words the error.) A
     // timestamp of at most 16 ASCII characters goes in after the text, its length passed
     // (-1: the wasm reads `timestamp` itself).
-    if (provider.fits?.(body, 1 << 20)) {
-      const capacity = 3 * body.length;
-      const at = glue.__canonicalInput(capacity + STAMP_ROOM);
-      // (No wasm call until the message: the memory cannot grow, one view serves.)
-      const input = at === 0 ? undefined : memory();
-      const written = at === 0 ? 0 : provider.utf8Into(body, input, at, capacity);
-      // (Text with a lone surrogate takes the other path too, which refuses it.)
-      if (at !== 0 && provider.wroteWellFormed(body, input, at, written)) {
-        const stamp = typeof timestamp === 'string' && timestamp.length <= STAMP_ROOM ? asciiInto(timestamp, input, at + written) : -1;
-        const message = glue.__canonicalMessageOfInput(written, stamp, timestamp, options);
-        const view = memory();
-        const length = view[message] | (view[message + 1] << 8) | (view[message + 2] << 16) | (view[message + 3] << 24);
-        return provider.asciiAt(view, message + 4, message + 4 + length);
-      }
+    const input = textInput(body, STAMP_ROOM, 1 << 20);
+    if (input !== undefined) {
+      const { view: into, at, written } = input;
+      const stamp = typeof timestamp === 'string' && timestamp.length <= STAMP_ROOM ? asciiInto(timestamp, into, at + written) : -1;
+      const message = glue.__canonicalMessageOfInput(written, stamp, timestamp, options);
+      const view = memory();
+      const length = view[message] | (view[message + 1] << 8) | (view[message + 2] << 16) | (view[message + 3] << 24);
+      return provider.asciiAt(view, message + 4, message + 4 + length);
     }
     const bytes = provider.bytes(body, 1 << 20);
     // Text the provider encoded goes in as it is; anything else is read by the wasm.
@@ -665,14 +677,12 @@ function createApi(glue, provider) {
 
   function validateRequest(operation, body, options) {
     ready();
-    const bytes = provider.bytes(body, 4096);
-    // Text the provider encoded goes in as it is, for a known operation by its index; a
-    // report without an issue comes back as undefined.
-    if (options === undefined && typeof operation === 'string' && typeof body === 'string' && typeof bytes !== 'string') {
-      const index = operationIndex(operation);
-      if (index >= 0) return glue.__validateRequestUtf8(index, bytes) ?? { valid: true, errors: [], warnings: [] };
-    }
-    return glue.validateRequest(operation, bytes, options);
+    // Text the provider encodes is written into wasm memory, for a known operation by its
+    // index; a report without an issue comes back as undefined.
+    const index = options === undefined && typeof operation === 'string' && typeof body === 'string' ? operationIndex(operation) : -1;
+    const input = index >= 0 ? textInput(body, 0, 4096) : undefined;
+    if (input !== undefined) return glue.__validateRequestOfInput(index, input.written) ?? { valid: true, errors: [], warnings: [] };
+    return glue.validateRequest(operation, provider.bytes(body, 4096), options);
   }
 
   return {

@@ -10,6 +10,7 @@ use super::super::js::{js_error, to_js};
 use super::super::options::{timestamp_text, Member};
 use super::super::shapes::{profile_rows, StepsOut};
 use super::super::JsResult;
+use super::input;
 use crate::canonical::entry::MAX_CANONICAL_BYTES;
 use crate::canonical::{self, CanonicalOptions};
 use crate::error::Error;
@@ -55,54 +56,19 @@ pub fn canonical_message_of_utf8(body: &[u8], timestamp: JsValue, options: JsVal
 }
 
 thread_local! {
-    /// The text of `__canonicalMessageOfInput`, written in place by the Node entry.
-    static INPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
     /// The last message of `__canonicalMessageOfInput`, read in place by the Node entry:
     /// its length (4 bytes, little-endian), then its bytes.
     static OUTPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
 
-/// Room for `capacity` bytes of text in wasm memory, for the Node entry to write a
-/// body's UTF-8 into and pass to `__canonicalMessageOfInput` (one copy, no buffer in
-/// JS): its address, or 0 past three bytes per UTF-16 unit of the largest body read
-/// or without memory (the entry then takes `__canonicalMessageOfUtf8`, which words
-/// the error).
-#[wasm_bindgen(js_name = __canonicalInput, skip_typescript)]
-pub fn canonical_input(capacity: usize) -> usize {
-    if capacity > 3 * Limits::default().max_bytes + STAMP_ROOM {
-        return 0;
-    }
-    let mut input = INPUT.take();
-    if input.len() < capacity {
-        if input.try_reserve_exact(capacity - input.len()).is_err() {
-            INPUT.set(input);
-            return 0;
-        }
-        input.resize(capacity, 0);
-    }
-    let at = input.as_mut_ptr() as usize;
-    INPUT.set(input);
-    at
-}
-
-/// Room the Node entry asks `__canonicalInput` for after a body's text: a timestamp
-/// of at most this many ASCII characters is written there (no string to copy in).
-/// (pkg-template/core.mjs asks for the same room; it only bounds what the wasm accepts.)
-const STAMP_ROOM: usize = 16;
-
-/// `__canonicalMessageOfUtf8` of the first `len` bytes `__canonicalInput` made room
-/// for, and the timestamp: the `stamp` bytes after them when `stamp` is not negative
-/// (the string the entry wrote there), else `timestamp`. Gives the address of the
+/// `__canonicalMessageOfUtf8` of the first `len` bytes of the input (`__textInput`),
+/// and the timestamp: the `stamp` bytes after them when `stamp` is not negative (the
+/// string the entry wrote there, at most `input::ROOM_AFTER_TEXT`), else `timestamp`. Gives the address of the
 /// message in wasm memory, after its length (4 bytes, little-endian), for the Node
 /// entry to read as latin1 in place; valid until the next call.
 #[wasm_bindgen(js_name = __canonicalMessageOfInput, skip_typescript)]
 pub fn canonical_message_of_input(len: usize, stamp: i32, timestamp: JsValue, options: JsValue) -> JsResult<usize> {
-    // Out of its cell while the options are read: a getter calling canonicalMessage
-    // again writes a buffer of its own.
-    let input = INPUT.take();
-    let message = message_of_input(&input, len, stamp, timestamp, &options);
-    INPUT.set(input);
-    message.map_err(js_error)
+    input::with_input(|input| message_of_input(input, len, stamp, timestamp, &options)).map_err(js_error)
 }
 
 fn message_of_input(
@@ -112,7 +78,10 @@ fn message_of_input(
     timestamp: JsValue,
     options: &JsValue,
 ) -> Result<usize, Error> {
-    let written = usize::try_from(stamp).ok().and_then(|stamp| input.get(len..len.checked_add(stamp)?));
+    let written = usize::try_from(stamp)
+        .ok()
+        .filter(|&stamp| stamp <= input::ROOM_AFTER_TEXT)
+        .and_then(|stamp| input.get(len..len.checked_add(stamp)?));
     // (Reading a JS value as a member runs no code of the caller's: before the options is as good as after.)
     let timestamp = match written.and_then(|bytes| std::str::from_utf8(bytes).ok()) {
         Some(text) => Member::Text(text.to_owned()),
@@ -120,10 +89,7 @@ fn message_of_input(
     };
     let (options, timestamp) = message_options(timestamp, options)?;
     let limits = Limits::default();
-    let bytes = input
-        .get(..len)
-        .ok_or_else(|| Error::InvalidArgument { name: "len".into(), reason: "is past the input".into() })?;
-    let text = utf8_text(bytes, limits.max_bytes)?;
+    let text = utf8_text(input::written(input, len)?, limits.max_bytes)?;
     let mut out = OUTPUT.take();
     out.clear();
     // The last message is read: a buffer made for a large one is not kept for every
@@ -156,7 +122,7 @@ const OUTPUT_KEPT: usize = 256 << 10;
 /// The length before a message `__canonicalMessageOfInput` writes.
 const HEADER: usize = 4;
 
-/// The wasm's memory, for the Node entry to write and read `__canonicalInput`'s and
+/// The wasm's memory, for the Node entry to write and read `__textInput`'s and
 /// `__canonicalMessageOfInput`'s bytes in place.
 #[wasm_bindgen(js_name = __memory, skip_typescript)]
 pub fn memory() -> JsValue {

@@ -4,6 +4,7 @@
 
 mod callback;
 mod canonical;
+mod input;
 mod model;
 mod request;
 

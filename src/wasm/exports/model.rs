@@ -10,6 +10,7 @@ use super::super::js::{js_error, to_js};
 use super::super::options::validate_options;
 use super::super::shapes::{availability_rows, issue_code_rows};
 use super::super::JsResult;
+use super::input;
 use crate::callback::model as callback_model;
 use crate::error::Error;
 use crate::json::{Json, Limits, MAX_SAFE_INTEGER};
@@ -56,13 +57,16 @@ pub fn operation_index(operation: JsValue) -> i32 {
 }
 
 /// `validateRequest` without options, for the operation at `operation` in the
-/// operation table (`__operationIndex`), of JSON text the wrapper encoded as
-/// UTF-8 (in one copy into wasm memory): the report, or `undefined` for a report
-/// without an issue, which the wrapper writes itself.
-#[wasm_bindgen(js_name = __validateRequestUtf8, skip_typescript)]
-pub fn validate_request_utf8(operation: u32, body: &[u8]) -> JsResult<JsValue> {
+/// operation table (`__operationIndex`), of the first `len` bytes of the input: JSON
+/// text the wrapper wrote there as UTF-8 (`__textInput`). The report, or `undefined`
+/// for a report without an issue, which the wrapper writes itself.
+#[wasm_bindgen(js_name = __validateRequestOfInput, skip_typescript)]
+pub fn validate_request_of_input(operation: u32, len: usize) -> JsResult<JsValue> {
     let operation = Operation::ALL.get(operation as usize).map_or("", |operation| operation.path());
-    let report = text_report(operation, utf8_text(body, Limits::DEFAULT_MAX_BYTES), Default::default());
+    let report = input::with_input(|input| {
+        let text = input::written(input, len).and_then(|bytes| utf8_text(bytes, Limits::DEFAULT_MAX_BYTES));
+        text_report(operation, text, Default::default())
+    });
     if report.valid && report.warnings.is_empty() {
         return Ok(JsValue::UNDEFINED);
     }
