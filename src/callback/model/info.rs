@@ -81,7 +81,7 @@ pub fn parse_info_response(operation_path: &str, body: &Json) -> Result<InfoResp
     let Json::Object(_) = body else {
         return Err(source.error("", format!("must be a JSON object, found {}", body.kind())));
     };
-    let root = Reader { source, object: body, prefix: "" };
+    let root = Reader::new(source, body, "");
     let status = root.required_text("status")?;
     let sub_status = root.text("sub_status")?;
     let status_description = root.text("status_description")?;

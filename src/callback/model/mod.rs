@@ -239,7 +239,7 @@ pub fn parse_callback_with(body: &Json, options: &CanonicalOptions) -> Result<Ca
     let Json::Object(_) = body else {
         return Err(source.error("", format!("must be a JSON object, found {}", body.kind())));
     };
-    let root = Reader { source, object: body, prefix: "" };
+    let root = Reader::new(source, body, "");
     let status = root
         .object("status", "status")?
         .ok_or_else(|| source.error("status", "is required: an object with status, sub_status, status_description"))?;
@@ -467,6 +467,17 @@ mod tests {
                 r#""additional_info":{"display_data":[{"title":"x","data":{"a":"b"}}]}"#,
                 "additional_info.display_data.0.data",
             ),
+            (r#""additional_info":{"display_data":[{"title":"x","data":"y"},"z"]}"#, "additional_info.display_data.1"),
+            (r#""additional_info":{"display_data":[{"data":"y"}]}"#, "additional_info.display_data.0.title"),
+            (
+                r#""additional_info":{"display_data":[{"title":"x"},{"title":"note","type":5}]}"#,
+                "additional_info.display_data.1.type",
+            ),
+            (
+                r#""additional_info":{"display_data":[{"title":"x"},{"title":"amount","data":"1.5"}]}"#,
+                "additional_info.display_data.1.data",
+            ),
+            (r#""recipient_requisites":{"pan":"1","pan_hidden":"2"}"#, "recipient_requisites"),
             (
                 r#""payment_info":{"currency":"RUB"},"recipient_requisites":{"pan":"1","currency":"USD"}"#,
                 "recipient_requisites.currency",

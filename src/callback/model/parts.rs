@@ -75,15 +75,30 @@ fn has_leaf(value: &Json) -> bool {
 pub(crate) struct Reader<'a> {
     pub source: Source,
     pub object: &'a Json,
+    /// The object's path; with `index`, the path of the array it is an item of.
     pub prefix: &'a str,
+    /// The item's index in the array at `prefix`: its path is written only for an error.
+    pub index: Option<usize>,
 }
 
 impl<'a> Reader<'a> {
+    /// A reader of the object at `prefix`.
+    pub(crate) fn new(source: Source, object: &'a Json, prefix: &'a str) -> Self {
+        Reader { source, object, prefix, index: None }
+    }
+
+    /// The object's own path.
+    pub(crate) fn own_path(&self) -> String {
+        match self.index {
+            Some(index) => format!("{}.{index}", self.prefix),
+            None => self.prefix.to_owned(),
+        }
+    }
+
     pub(crate) fn path(&self, key: &str) -> String {
-        if self.prefix.is_empty() {
-            key.to_owned()
-        } else {
-            format!("{}.{key}", self.prefix)
+        match self.own_path() {
+            own if own.is_empty() => key.to_owned(),
+            own => format!("{own}.{key}"),
         }
     }
 
@@ -122,7 +137,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn object(&self, key: &str, path: &'a str) -> Result<Option<Reader<'a>>, Error> {
         match self.value(key) {
             None => Ok(None),
-            Some(object @ Json::Object(_)) => Ok(Some(Reader { source: self.source, object, prefix: path })),
+            Some(object @ Json::Object(_)) => Ok(Some(Reader::new(self.source, object, path))),
             Some(other) => Err(self.source.error(path, format!("must be an object, found {}", other.kind()))),
         }
     }
@@ -245,7 +260,7 @@ pub(crate) fn requisites(reader: Reader<'_>) -> Result<Option<Requisites>, Error
     if both && matches!(reader.source, Source::Callback(_)) {
         return Err(reader
             .source
-            .error(reader.prefix, "carries both pan/card_holder and pan_hidden/card_holder_hidden"));
+            .error(&reader.own_path(), "carries both pan/card_holder and pan_hidden/card_holder_hidden"));
     }
     let masked = pan.is_none() && holder.is_none() && (pan_hidden.is_some() || holder_hidden.is_some());
     let (pan, holder) = if masked { (pan_hidden, holder_hidden) } else { (pan, holder) };
@@ -333,14 +348,14 @@ pub(crate) fn instruction(source: Source, items: &Json, path: &str) -> Result<Op
     };
     let mut out = PaymentInstruction::default();
     for (index, item) in items.iter().enumerate() {
-        let item_path = format!("{path}.{index}");
+        let reader = Reader { source, object: item, prefix: path, index: Some(index) };
         let Json::Object(_) = item else {
-            return Err(source.error(&item_path, format!("must be an object, found {}", item.kind())));
+            return Err(source.error(&reader.own_path(), format!("must be an object, found {}", item.kind())));
         };
-        let reader = Reader { source, object: item, prefix: &item_path };
         let title = reader.required_text("title")?;
         let data = item.get("data").unwrap_or(&Json::Null);
-        let data_path = reader.path("data");
+        // Paths are written only for an error.
+        let data_path = || reader.path("data");
         let text = || data_text(source, data, &data_path);
         let number = || data_integer(source, data, &data_path);
         match title.as_str() {
@@ -372,11 +387,11 @@ fn set<T>(slot: &mut Option<T>, value: Option<T>) {
 }
 
 /// A free-form leaf as the message writes it; containers are refused.
-fn free_text(source: Source, data: &Json, path: &str) -> Result<Option<String>, Error> {
+fn free_text(source: Source, data: &Json, path: &dyn Fn() -> String) -> Result<Option<String>, Error> {
     match data {
         _ if source.absent(data) => Ok(None),
         Json::Object(_) | Json::Array(_) => {
-            Err(source.error(path, format!("must be a string or integer, found {}", data.kind())))
+            Err(source.error(&path(), format!("must be a string or integer, found {}", data.kind())))
         }
         leaf => source.leaf_text(leaf).map(Some),
     }
@@ -385,19 +400,19 @@ fn free_text(source: Source, data: &Json, path: &str) -> Result<Option<String>, 
 /// A text title's data: a string as sent, an integer as the message writes it
 /// (its digits; `-0` as `0`, which every variant writes for both, so that `-0`,
 /// `0` and `"0"` under `falsy: 'null'` read alike as they are signed alike).
-fn data_text(source: Source, data: &Json, path: &str) -> Result<Option<String>, Error> {
+fn data_text(source: Source, data: &Json, path: &dyn Fn() -> String) -> Result<Option<String>, Error> {
     match data {
         _ if source.absent(data) => Ok(None),
         Json::String(text) => Ok(Some(text.clone())),
         Json::Number(_) => match integer_of(data) {
             Some(integer) => Ok(Some(integer.to_string())),
-            None => Err(source.error(path, "must be a string or integer, found number")),
+            None => Err(source.error(&path(), "must be a string or integer, found number")),
         },
-        other => Err(source.error(path, format!("must be a string or integer, found {}", other.kind()))),
+        other => Err(source.error(&path(), format!("must be a string or integer, found {}", other.kind()))),
     }
 }
 
-fn data_integer(source: Source, data: &Json, path: &str) -> Result<Option<i64>, Error> {
+fn data_integer(source: Source, data: &Json, path: &dyn Fn() -> String) -> Result<Option<i64>, Error> {
     let parsed = match data {
         _ if source.absent(data) => return Ok(None),
         Json::String(text) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => {
@@ -405,7 +420,7 @@ fn data_integer(source: Source, data: &Json, path: &str) -> Result<Option<i64>, 
         }
         other => integer_of(other),
     };
-    parsed.map(Some).ok_or_else(|| source.error(path, "must be an integer (or a string of digits)"))
+    parsed.map(Some).ok_or_else(|| source.error(&path(), "must be an integer (or a string of digits)"))
 }
 
 #[cfg(test)]
@@ -415,7 +430,7 @@ mod tests {
 
     fn read(source: Source, text: &str) -> Result<Option<Requisites>, Error> {
         let object = crate::json::parse_body(text, &Default::default()).unwrap();
-        requisites(Reader { source, object: &object, prefix: "recipient_requisites" })
+        requisites(Reader::new(source, &object, "recipient_requisites"))
     }
 
     fn sources() -> [Source; 3] {
