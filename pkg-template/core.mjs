@@ -505,12 +505,27 @@ function createApi(glue, provider) {
     return verified(out.result);
   }
 
-  /** `verifyCallback`, with the RSA check off the main thread where the provider can. */
+  /**
+   * `verifyCallback`, with the RSA check off the main thread where the provider can. The
+   * check is awaited, so it cannot run inside the wasm call: for a native check the wasm
+   * prepares the callback (every check but the RSA one, no tree and no model) and gives
+   * `pending`, what the model needs but the body (the timestamp, merchant id, key index, the
+   * options and limits as it read them once), and `checked`, a copy of the body bytes it read,
+   * which only this function holds. Once the check passed, `__finishCallback` makes the model
+   * from exactly those bytes (a forged body costs no tree and no model); the caller's body,
+   * headers and options are never read again (a Buffer can change during the await, a getter
+   * answer otherwise). The body stays out of wasm memory during the await (it never shrinks),
+   * and `pending` is freed right after the check answered, whatever it answered.
+   */
   async function verifyCallbackAsync(rawBody, headers, keys, options) {
     ready();
     const body = provider.bytes(rawBody, 4096);
-    const { message, signature, keyIndex, result } = glue.__prepareCallback(body, headers, keys, options, asyncRsa(), keyPem);
-    if (message !== undefined) {
+    const prepared = glue.__prepareCallback(body, headers, keys, options, asyncRsa(), keyPem);
+    const { pending } = prepared;
+    // An HMAC signature, or the wasm's RSA (`backend: 'wasm'`): checked in the wasm call.
+    if (pending === undefined) return verified(prepared.result);
+    const { message, signature, keyIndex, body: checked } = prepared;
+    try {
       let ok;
       try {
         ok = await provider.verifyAsync(message, signature, publicKey(keys, keyIndex));
@@ -518,8 +533,10 @@ function createApi(glue, provider) {
         throw cryptoFailure(cause);
       }
       if (!ok) throw glue.__signatureMismatch();
+      return JSON.parse(glue.__finishCallback(pending, checked));
+    } finally {
+      pending.free();
     }
-    return verified(result);
   }
 
   /**

@@ -212,6 +212,22 @@ impl PreparedCallback {
             key_index: self.key_index,
         })
     }
+
+    /// Splits off the body text, for a check that is awaited: the text, and what
+    /// [`PreparedCallback::finish`] needs but the text (the timestamp, merchant id, key
+    /// index and limits), without the tree, the message or the signature. Join them
+    /// again (`PreparedCallback { raw_body, ..rest }`) once the signature checks: the
+    /// model is read from the text the entries were read from, as `finish` always does.
+    pub fn split_body(self) -> (String, PreparedCallback) {
+        let rest = PreparedCallback {
+            raw_body: String::new(),
+            body: None,
+            message: String::new(),
+            signature: Vec::new(),
+            ..self
+        };
+        (self.raw_body, rest)
+    }
 }
 
 /// Whether the callback model reads every leaf of `value` (at `path`): then no entry
@@ -462,6 +478,39 @@ mod tests {
             let forged = text.replace("150050", "150051");
             let error = verify_callback(&forged, &headers, &keys, &options).unwrap_err();
             assert_eq!(error.code(), "INVALID_SIGNATURE", "{forged}");
+        }
+    }
+
+    /// A prepared callback split for an awaited check keeps nothing big but the text it
+    /// hands back, and joined again it finishes as the whole one does (with or without
+    /// the tree preparing built).
+    #[test]
+    fn split_body_keeps_what_finish_needs() {
+        use crate::request::signing::sign_body;
+        use crate::rsa::keys::SigningKey;
+        let path = format!("{}/tests/vectors/keys/rsa2048.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));
+        let key = SigningKey::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let keys = [key.verifying_key().clone()];
+        let options = VerifyOptions { allow_ambiguous: true, ..VerifyOptions::default() };
+        let plain = r#"{"project_id":"p","general":{"request_id":"r","payment_id":"o"},"status":{"status":"success","sub_status":null},"payment_info":{"amount":150050,"currency":"RUB"}}"#;
+        let marker = plain.replacen('{', r#"{"x":{"$serde_json::private::Number":"2"},"#, 1);
+        let shapeless = r#"{"project_id":1}"#.to_owned();
+        for text in [plain.to_owned(), marker, shapeless] {
+            let body = parse_body(&text, &Limits::default()).unwrap();
+            let signed = sign_body(&body, &key, "m", "1700000000", Profile::SPEC).unwrap();
+            let headers = ReceivedHeaders::from_pairs(signed.pairs()).unwrap();
+            let prepared = prepare_callback(&text, &headers, &keys, &options).unwrap();
+            let whole = prepared.finish(&options);
+            let (raw_body, rest) = prepared.clone().split_body();
+            assert_eq!(raw_body, text);
+            assert!(
+                rest.raw_body.is_empty() && rest.body.is_none() && rest.message.is_empty() && rest.signature.is_empty()
+            );
+            assert_eq!(
+                (rest.timestamp, &rest.merchant_id, rest.key_index, rest.limits, rest.rsa_pending),
+                (prepared.timestamp, &prepared.merchant_id, prepared.key_index, prepared.limits, true)
+            );
+            assert_eq!(PreparedCallback { raw_body, ..rest }.finish(&options), whole, "{text}");
         }
     }
 

@@ -8,13 +8,14 @@
 //! - `body`, `headers`, `keys`: what the arguments become in the core
 //!   (`cache`: parsed verifying keys by PEM);
 //! - `shapes`: what the API returns, as serde structs, without `JsValue`;
+//! - `pending`: what `verifyCallbackAsync` keeps while it awaits the native check;
 //! - `js`: results and errors as JS values;
 //! - `types`: the TypeScript declarations of the shapes;
 //! - `exports/`: the exported functions, a few lines each, and the private
 //!   protocol (`__` names, named fields, the `Rsa` string enum) used by the
 //!   package's JS core (`pkg-template/core.mjs`).
 //!
-//! `options`, `shapes`, `cache` and the rules of `headers` compile natively for their unit
+//! `options`, `shapes`, `pending`, `cache` and the rules of `headers` compile natively for their unit
 //! tests (`cargo test --lib`).
 
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -22,6 +23,7 @@
 mod cache;
 mod headers;
 pub(crate) mod options;
+mod pending;
 mod shapes;
 
 #[cfg(target_arch = "wasm32")]

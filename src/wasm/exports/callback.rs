@@ -1,4 +1,4 @@
-//! Verifying callbacks: the private `__prepareCallback`,
+//! Verifying callbacks: the private `__prepareCallback`, `__finishCallback`,
 //! `__diagnoseCallback` and `__signatureMismatch` behind the JS core's
 //! `verifyCallback`, `verifyCallbackAsync`, `prepareCallback` and `diagnoseCallback`.
 
@@ -12,11 +12,12 @@ use super::super::headers::received_headers;
 use super::super::js::{callback_error, js_error, now_seconds, object, to_js};
 use super::super::keys::verifying_keys;
 use super::super::options::{native_chosen, verify_fields, NativeRsa};
+use super::super::pending::Pending;
 use super::super::shapes::{verified_json, DiagnosisOut};
 use super::super::JsResult;
 use super::Rsa;
 use crate::callback::keys::ConfiguredKey;
-use crate::callback::{self, diagnose, VerifyOptions};
+use crate::callback::{self, diagnose, PreparedCallback, VerifyOptions};
 use crate::error::Error;
 use crate::json::Limits;
 use crate::rsa::pkcs1v15;
@@ -33,7 +34,10 @@ use crate::rsa::pkcs1v15;
 /// caller's synchronous native check, `check(message, signature, keyIndex)` → `true`
 /// when the signature verifies: called here, before the model is made, so that a body
 /// whose signature fails costs no model; what it throws comes back as `failure`.
-/// `keyPem` resolves the JS core's key objects.
+/// Otherwise (`verifyCallbackAsync`, whose check is awaited) a native check still to come
+/// returns `{ message, signature, keyIndex, pending, body }` instead, nothing of the model
+/// made: `pending`, a [`PendingCallback`], and `body`, the bytes of the body read here, go
+/// to [`finish_callback`] once the check passed. `keyPem` resolves the JS core's key objects.
 #[wasm_bindgen(js_name = __prepareCallback, skip_typescript)]
 pub fn prepare_callback(
     raw_body: JsValue,
@@ -66,10 +70,17 @@ pub fn prepare_callback(
             Err(failure) => return Ok(object(&[("failure", &failure)])),
         }
     }
+    if pending && rsa != NativeRsa::Prepare && !check.is_function() {
+        // verifyCallbackAsync's native check, awaited: nothing of the model before it. For
+        // that check, the bytes RSA-SHA256 verifies: the message's (ASCII) bytes, no string
+        // to decode and encode again; or its digest under 'double'.
+        let message = data().into();
+        return Ok(deferred(prepared, options, message, key_index));
+    }
     // The model, bound to the signed entries, made from this one read of the body, the
-    // headers and the options; for a native check the JS core throws or returns it only
-    // after the signature has checked. (It is never made from a second read: a caller's
-    // buffer or getter could give other bytes after the check.)
+    // headers and the options: once the signature has checked (in the wasm, or by `check`
+    // above), or for prepareCallback, whose caller checks it. (It is never made from a
+    // second read: a caller's buffer or getter could give other bytes after the check.)
     let result = match prepared.finish(&options).and_then(|verified| verified_json(&verified, &options)) {
         Ok(json) => JsValue::from(json),
         // prepareCallback leaves the RSA check to its caller: not verified yet.
@@ -77,17 +88,14 @@ pub fn prepare_callback(
         Err(error) if native => callback_error(error, &options),
         Err(error) => return Err(callback_error(error, &options)),
     };
-    let (message, signature, data) = match (pending, rsa) {
+    let (message, signature, data) = if rsa == NativeRsa::Prepare {
         // prepareCallback: the message and signature always; the bytes RSA-SHA256
         // verifies when the RSA check is the caller's (not for HMAC, checked here).
-        (_, NativeRsa::Prepare) => {
-            let data = if prepared.rsa_pending { data().into() } else { JsValue::UNDEFINED };
-            (JsValue::from(&prepared.message), signature_bytes(&prepared.signature), data)
-        }
-        (false, _) => (JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED),
-        // For the native check, the bytes RSA-SHA256 verifies: the message's (ASCII)
-        // bytes, no string to decode and encode again; or its digest under 'double'.
-        (true, _) => (data().into(), signature_bytes(&prepared.signature), JsValue::UNDEFINED),
+        let data = if prepared.rsa_pending { data().into() } else { JsValue::UNDEFINED };
+        (JsValue::from(&prepared.message), signature_bytes(&prepared.signature), data)
+    } else {
+        // The signature has checked: the model (or its error) is the whole answer.
+        (JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED)
     };
     Ok(object(&[
         ("message", &message),
@@ -96,6 +104,44 @@ pub fn prepare_callback(
         ("keyIndex", &key_index),
         ("result", &result),
     ]))
+}
+
+/// A callback whose native check is awaited (see [`Pending`]): made by
+/// `__prepareCallback`, and freed by the JS core right after the check answered.
+#[wasm_bindgen(js_name = __PendingCallback, skip_typescript)]
+pub struct PendingCallback(Pending);
+
+/// `__prepareCallback`'s answer when the native check is awaited: the bytes RSA-SHA256
+/// verifies and the signature, with the [`PendingCallback`] and a copy of the body.
+fn deferred(prepared: PreparedCallback, options: VerifyOptions, message: JsValue, key_index: JsValue) -> JsValue {
+    let signature = signature_bytes(&prepared.signature);
+    let (text, rest) = prepared.split_body();
+    let body = JsValue::from(Uint8Array::from(text.as_bytes()));
+    drop(text);
+    let pending = JsValue::from(PendingCallback(Pending::new(rest, options)));
+    object(&[
+        ("message", &message),
+        ("signature", &signature),
+        ("keyIndex", &key_index),
+        ("pending", &pending),
+        ("body", &body),
+    ])
+}
+
+/// After the awaited native check passed: the JSON text `verifyCallback` returns, or the
+/// error it throws then (`AMBIGUOUS_CALLBACK`, `INVALID_CALLBACK` with its verified details).
+/// `body` is the copy `__prepareCallback` gave with `pending`.
+#[wasm_bindgen(js_name = __finishCallback, skip_typescript)]
+pub fn finish_callback(pending: &mut PendingCallback, body: JsValue) -> JsResult<String> {
+    let pending = &mut pending.0;
+    let text = raw_body_text(&body, &pending.options().limits).map_err(js_error)?;
+    pending.finish(text).map_err(|error| callback_error(error, pending.options()))
+}
+
+/// How many pending callbacks are alive (not freed): for the tests.
+#[wasm_bindgen(js_name = __pendingCallbacks, skip_typescript)]
+pub fn pending_callbacks() -> u32 {
+    Pending::alive()
 }
 
 /// An error raised before any RSA check, without the genuine body it would carry after one.

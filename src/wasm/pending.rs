@@ -1,0 +1,104 @@
+//! What `verifyCallbackAsync` keeps in the wasm while it awaits the native RSA check:
+//! what the model needs but the body, until the check has answered.
+//!
+//! The body is not kept here. `__prepareCallback` hands the JS core a copy of the bytes it
+//! read (a `Uint8Array` only the core holds), and the core gives that copy back to
+//! `__finishCallback` once the check passed. So the model is made from exactly the bytes
+//! that were checked, with the headers and options as read once (never from a second read
+//! of the caller's body, a buffer it can change during the await, or of its getters), and
+//! wasm memory, which never shrinks, is not grown for good by many hostile bodies awaiting
+//! their checks at once: a [`Pending`] is of a few hundred bytes whatever the body. (Keeping
+//! the text here, bounded by the body limit, would save copying it out and back in, two
+//! copies of the body, small beside the RSA check: not worth up to `maxBodyBytes` of wasm
+//! memory per awaiting callback.) No
+//! tree is kept either: the one-pass reader's rare tree is dropped, and the text read
+//! again after the check. The JS core frees each one right after the check answered
+//! (`try`/`finally`: on success, on a failed check and on a check that throws).
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::shapes::verified_json;
+use crate::callback::{PreparedCallback, VerifyOptions};
+use crate::error::Error;
+
+/// How many [`Pending`]s are alive: what the tests read to see each one freed.
+static ALIVE: AtomicU32 = AtomicU32::new(0);
+
+/// A prepared callback without its text, tree, message and signature, and the options
+/// as read once.
+pub(super) struct Pending {
+    prepared: PreparedCallback,
+    options: VerifyOptions,
+}
+
+impl Pending {
+    /// `prepared` as [`PreparedCallback::split_body`] left it.
+    pub(super) fn new(prepared: PreparedCallback, options: VerifyOptions) -> Self {
+        ALIVE.fetch_add(1, Ordering::Relaxed);
+        Pending { prepared, options }
+    }
+
+    pub(super) fn options(&self) -> &VerifyOptions {
+        &self.options
+    }
+
+    /// Once the check passed: the verified callback's JSON text (as `verifyCallback` returns
+    /// it) read by [`PreparedCallback::finish`] from `raw_body`, the text that was checked.
+    pub(super) fn finish(&mut self, raw_body: String) -> Result<String, Error> {
+        self.prepared.raw_body = raw_body;
+        let result = self.prepared.finish(&self.options).and_then(|verified| verified_json(&verified, &self.options));
+        // Nothing big is kept, even should the JS core not free this at once.
+        self.prepared.raw_body = String::new();
+        result
+    }
+
+    /// How many are alive (made and not yet dropped).
+    pub(super) fn alive() -> u32 {
+        ALIVE.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        ALIVE.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::callback::{prepare_callback, ReceivedHeaders};
+    use crate::json::{parse_body, Limits};
+    use crate::profile::Profile;
+    use crate::request::signing::sign_body;
+    use crate::rsa::keys::SigningKey;
+
+    /// A pending callback finishes, from the text handed back, as the whole prepared one
+    /// does (the model, or the error raised after the check), keeps neither the text nor a
+    /// tree, and is counted while alive.
+    #[test]
+    fn finishes_as_the_prepared_callback_and_is_counted_while_alive() {
+        let path = format!("{}/tests/vectors/keys/rsa2048.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));
+        let key = SigningKey::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let keys = [key.verifying_key().clone()];
+        let options = VerifyOptions::default();
+        let genuine = r#"{"project_id":"p","general":{"request_id":"r","payment_id":"o"},"status":{"status":"success","sub_status":null},"payment_info":{"amount":150050,"currency":"RUB"}}"#;
+        let marker = genuine.replacen('{', r#"{"x":{"$serde_json::private::Number":"2"},"#, 1);
+        for text in [genuine, marker.as_str(), r#"{"project_id":{"a":1}}"#, r#"{"project_id":"p","a:b":1}"#] {
+            let body = parse_body(text, &Limits::default()).unwrap();
+            let signed = sign_body(&body, &key, "m", "1700000000", Profile::SPEC).unwrap();
+            let headers = ReceivedHeaders::from_pairs(signed.pairs()).unwrap();
+            let prepared = prepare_callback(text, &headers, &keys, &options).unwrap();
+            let whole = prepared.finish(&options).and_then(|verified| verified_json(&verified, &options));
+            let before = Pending::alive();
+            let (raw_body, rest) = prepared.split_body();
+            let mut pending = Pending::new(rest, options.clone());
+            assert_eq!(Pending::alive(), before + 1);
+            assert!(pending.prepared.raw_body.is_empty() && pending.prepared.body.is_none());
+            assert_eq!(pending.finish(raw_body), whole, "{text}");
+            assert!(pending.prepared.raw_body.is_empty());
+            drop(pending);
+            assert_eq!(Pending::alive(), before);
+        }
+    }
+}
