@@ -7,8 +7,10 @@
 //! exponentiations run in 28-bit digits with `u64x2_extmul` (`Wide`), about
 //! 1.7-1.9x faster there, squarings by a dedicated `Wide::sqr_into` (each
 //! cross product once, doubled); the 32-bit loop stays for other targets and for
-//! moduli over 3,554 bits. No padding, no blinding, no checks: `super::pkcs1v15` does the
-//! encoding, blinding and fault check around these.
+//! moduli over 3,554 bits. The blinding pair's arithmetic ([`Blinding`]) and
+//! the slot a [`CrtKey`] keeps it in are here; no padding, no checks, and no
+//! policy: `super::pkcs1v15` does the encoding, decides when a pair is drawn
+//! or renewed, and does the fault check around these.
 //!
 //! Crate-private, and only `rsa/` uses it. [`CrtKey`] and [`Modulus`] keep
 //! their (secret) fields private and wipe them on drop.
@@ -18,7 +20,8 @@
 //! - [`Modulus::pow_secret`], `mul_into`, `Wide::mul_into`, `add_row`,
 //!   `Wide::sqr_into`, `add_square_row`, `Modulus::leave_wide` and `select`:
 //!   constant time in the source (same operations and addresses for every
-//!   exponent and base);
+//!   exponent and base); so are [`Blinding`]'s products and squarings
+//!   (`Modulus::entered_product`, made of the same);
 //! - [`CrtKey::pow_d`]: its two exponentiations are `pow_secret`; the
 //!   reductions and the recombination around them are `num-bigint-dig`'s and
 //!   are not constant time (they run on blinded values);
@@ -26,7 +29,7 @@
 //!   [`be_from_limbs`]: not constant time (once per key, or public values);
 //! - [`Modulus::pow_public`], [`less_than`]: variable time, for public values only.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use rsa::BigUint;
 use zeroize::Zeroize;
@@ -74,6 +77,25 @@ pub(crate) fn be_from_limbs(limbs: &[u32], size: usize) -> Vec<u8> {
     out
 }
 
+/// Wipes limbs that held a secret (one copy of the wiping loop for the
+/// temporaries of a signature, rather than one inlined at each).
+#[inline(never)]
+pub(crate) fn wipe(limbs: &mut [u32]) {
+    limbs.zeroize();
+}
+
+/// Wipes 64-bit scratch that held a secret (as [`wipe`]).
+#[inline(never)]
+fn wipe_scratch(scratch: &mut [u64]) {
+    scratch.zeroize();
+}
+
+/// Wipes a number that held a secret (as [`wipe`]).
+#[inline(never)]
+pub(crate) fn wipe_number(value: &mut BigUint) {
+    value.zeroize();
+}
+
 /// `a < b` for limbs of the same length (variable time: for public values).
 pub(crate) fn less_than(a: &[u32], b: &[u32]) -> bool {
     for (x, y) in a.iter().rev().zip(b.iter().rev()) {
@@ -85,7 +107,6 @@ pub(crate) fn less_than(a: &[u32], b: &[u32]) -> bool {
 }
 
 /// The private key in CRT form, prepared for [`Modulus::pow_secret`].
-#[derive(Clone)]
 pub(crate) struct CrtKey {
     /// p and q with their Montgomery constants.
     p: Modulus,
@@ -98,15 +119,20 @@ pub(crate) struct CrtKey {
     /// p and q as numbers, for the reductions and the recombination.
     p_value: BigUint,
     q_value: BigUint,
+    /// The blinding pair of the key's signatures (what it is and when it is
+    /// renewed: `super::pkcs1v15`), empty until the first signature. A mutex
+    /// because native callers may sign from several threads with one key (wasm
+    /// has one thread, and the lock is never contended there).
+    blinding: Mutex<Option<Blinding>>,
 }
 
 impl Drop for CrtKey {
     fn drop(&mut self) {
-        self.dp.zeroize();
-        self.dq.zeroize();
-        self.qinv.zeroize();
-        self.p_value.zeroize();
-        self.q_value.zeroize();
+        wipe(&mut self.dp);
+        wipe(&mut self.dq);
+        wipe_number(&mut self.qinv);
+        wipe_number(&mut self.p_value);
+        wipe_number(&mut self.q_value);
     }
 }
 
@@ -126,7 +152,31 @@ impl CrtKey {
             qinv: qinv.clone(),
             p_value: p.clone(),
             q_value: q.clone(),
+            blinding: Mutex::new(None),
         })
+    }
+
+    /// The key's blinding pair, locked. When a thread panicked while holding
+    /// it (a poisoned lock), the pair it held is dropped (and so wiped) and the
+    /// slot comes back empty and no longer poisoned, so the caller makes a
+    /// fresh pair rather than trust one that may have been left half updated.
+    pub(crate) fn blinding(&self) -> MutexGuard<'_, Option<Blinding>> {
+        match self.blinding.lock() {
+            Ok(slot) => slot,
+            Err(poisoned) => {
+                let mut slot = poisoned.into_inner();
+                *slot = None;
+                self.blinding.clear_poison();
+                slot
+            }
+        }
+    }
+
+    /// Test seam: the lock of the blinding pair, to poison it and to see it
+    /// unpoisoned again.
+    #[cfg(test)]
+    pub(crate) fn blinding_lock(&self) -> &Mutex<Option<Blinding>> {
+        &self.blinding
     }
 
     /// `c^d mod pq` by the CRT, each half in constant time. `c` should be blinded.
@@ -140,6 +190,75 @@ impl CrtKey {
         let difference = (&m1 + &self.p_value - m2_mod_p) % &self.p_value;
         let h = (&self.qinv * difference) % &self.p_value;
         m2 + h * &self.q_value
+    }
+}
+
+/// A blinding pair for a modulus n: `A = r^e mod n` and `B = r^-1 mod n` for
+/// a random r, each held in n's Montgomery form (`A·R mod n`, `B·R mod n`,
+/// fully reduced, in 32-bit limbs; R is that of the multiplication
+/// [`Modulus::entered_product`] uses). So one Montgomery product of a plain
+/// value x by either gives `x·A mod n` or `x·B mod n` directly, and one of
+/// either by itself gives the form of its square: `(A², B²)` is the pair of
+/// r², which is how the pair is renewed without an inverse. Every operation
+/// here is the constant-time Montgomery arithmetic; the values are secret
+/// (they unblind a signature) and wiped on drop. A pair belongs to one
+/// modulus: it must be used with the one that made it.
+#[derive(Clone)]
+pub(crate) struct Blinding {
+    /// The form of A, then that of B, in as many limbs as n each (one buffer,
+    /// one wipe).
+    pair: Vec<u32>,
+    /// Squarings since r was drawn (0 for a fresh pair).
+    squarings: u32,
+}
+
+impl Drop for Blinding {
+    fn drop(&mut self) {
+        wipe(&mut self.pair);
+    }
+}
+
+impl Blinding {
+    /// The pair of `r^e` and `r^-1`, given in limbs below n.
+    pub(crate) fn new(n: &Modulus, r_e: &[u32], r_inv: &[u32]) -> Blinding {
+        let rr = n.entering_factor();
+        Blinding { pair: Self::products(n, [(r_e, &rr), (r_inv, &rr)]), squarings: 0 }
+    }
+
+    /// The two products by [`Modulus::entered_product`], one after the other in
+    /// one buffer made at its size (growing it would free a copy of the first).
+    fn products(n: &Modulus, factors: [(&[u32], &[u32]); 2]) -> Vec<u32> {
+        let mut pair = Vec::with_capacity(2 * n.limb_count());
+        for (x, y) in factors {
+            let mut product = n.entered_product(x, y);
+            pair.extend_from_slice(&product);
+            wipe(&mut product);
+        }
+        pair
+    }
+
+    /// Squarings since r was drawn.
+    pub(crate) fn squarings(&self) -> u32 {
+        self.squarings
+    }
+
+    /// Replaces the pair of r with the pair of r².
+    pub(crate) fn square(&mut self, n: &Modulus) {
+        let (a, b) = self.pair.split_at(n.limb_count());
+        let mut squares = Self::products(n, [(a, a), (b, b)]);
+        std::mem::swap(&mut self.pair, &mut squares);
+        wipe(&mut squares);
+        self.squarings = self.squarings.saturating_add(1);
+    }
+
+    /// `x·A mod n` (x blinded) for limbs `x < n`, in limbs below n.
+    pub(crate) fn blind(&self, n: &Modulus, x: &[u32]) -> Vec<u32> {
+        n.entered_product(x, &self.pair[..n.limb_count()])
+    }
+
+    /// `x·B mod n` (x unblinded) for limbs `x < n`, in limbs below n.
+    pub(crate) fn unblind(&self, n: &Modulus, x: &[u32]) -> Vec<u32> {
+        n.entered_product(x, &self.pair[n.limb_count()..])
     }
 }
 
@@ -169,9 +288,9 @@ impl std::fmt::Debug for Modulus {
 impl Drop for Modulus {
     fn drop(&mut self) {
         // The moduli of private CRT halves are the secret primes.
-        self.n.zeroize();
-        self.rr.zeroize();
-        self.one.zeroize();
+        wipe(&mut self.n);
+        wipe(&mut self.rr);
+        wipe(&mut self.one);
     }
 }
 
@@ -200,7 +319,7 @@ impl Modulus {
             .get_or_init(|| {
                 let mut n = BigUint::from_slice(&self.n);
                 let wide = Wide::new(&n, &self.n, self.n0inv).map(Box::new);
-                n.zeroize();
+                wipe_number(&mut n);
                 wide
             })
             .as_deref()
@@ -273,6 +392,40 @@ impl Modulus {
 
     fn scratch(&self) -> Vec<u32> {
         vec![0u32; self.n.len() + 2]
+    }
+
+    /// `x·y / R mod n`, fully reduced, in limbs, for limbs `x, y < n`, in
+    /// constant time: in 28-bit digits (R = 2^(28 * digits)) where the modulus
+    /// has a wide form and SIMD128 is on, else in 32-bit limbs (R = 2^(32 *
+    /// limbs)). With `y = z·R mod n` it is the plain `x·z mod n` ([`Blinding`]).
+    fn entered_product(&self, x: &[u32], y: &[u32]) -> Vec<u32> {
+        if USE_WIDE {
+            if let Some(wide) = self.wide() {
+                let mut t = wide.scratch();
+                let mut x = wide.digits_of(x);
+                let mut y = wide.digits_of(y);
+                let out = self.leave_wide(wide, &x, &y, &mut t);
+                wipe(&mut x);
+                wipe(&mut y);
+                wipe_scratch(&mut t);
+                return out;
+            }
+        }
+        let mut t = self.scratch();
+        let out = self.mul(x, y, &mut t);
+        wipe(&mut t);
+        out
+    }
+
+    /// `R^2 mod n` in limbs, for the R of [`Modulus::entered_product`]: the
+    /// product of x by it is `x·R mod n`, x's Montgomery form.
+    fn entering_factor(&self) -> Vec<u32> {
+        if USE_WIDE {
+            if let Some(wide) = self.wide() {
+                return limbs_of_digits(&wide.rr, self.n.len());
+            }
+        }
+        self.rr.clone()
     }
 
     /// `base^e mod n` for a public exponent (its bits are not secret): square
@@ -349,11 +502,11 @@ impl Modulus {
         unit[0] = 1;
         let out = self.mul(&acc, &unit, &mut t);
         for row in &mut table {
-            row.zeroize();
+            wipe(row);
         }
-        acc.zeroize();
-        tmp.zeroize();
-        entry.zeroize();
+        wipe(&mut acc);
+        wipe(&mut tmp);
+        wipe(&mut entry);
         out
     }
 
@@ -407,7 +560,7 @@ impl Modulus {
         table.push(w.one.clone());
         let mut base = w.digits_of(base);
         table.push(w.mul(&base, &w.rr, &mut t));
-        base.zeroize();
+        wipe(&mut base);
         for i in 2..(1 << WINDOW) {
             let next = w.mul(&table[i - 1], &table[1], &mut t);
             table.push(next);
@@ -429,12 +582,12 @@ impl Modulus {
         }
         let out = self.leave_wide(w, &acc, &w.unit(), &mut t);
         for row in &mut table {
-            row.zeroize();
+            wipe(row);
         }
-        acc.zeroize();
-        tmp.zeroize();
-        entry.zeroize();
-        t.zeroize();
+        wipe(&mut acc);
+        wipe(&mut tmp);
+        wipe(&mut entry);
+        wipe_scratch(&mut t);
         out
     }
 
@@ -457,9 +610,9 @@ impl Modulus {
         for (x, &d) in digits.iter_mut().zip(&diff) {
             *x = (*x & mask) | (d & !mask);
         }
-        diff.zeroize();
+        wipe(&mut diff);
         let out = limbs_of_digits(&digits, self.n.len());
-        digits.zeroize();
+        wipe(&mut digits);
         out
     }
 }
@@ -501,9 +654,9 @@ struct Wide {
 
 impl Drop for Wide {
     fn drop(&mut self) {
-        self.n.zeroize();
-        self.rr.zeroize();
-        self.one.zeroize();
+        wipe(&mut self.n);
+        wipe(&mut self.rr);
+        wipe(&mut self.one);
     }
 }
 
@@ -519,7 +672,7 @@ impl Wide {
         let digits_of = |value: &BigUint| {
             let mut value_limbs = limbs(value, limbs_n.len());
             let out = digits_of_limbs(&value_limbs, padded);
-            value_limbs.zeroize();
+            wipe(&mut value_limbs);
             out
         };
         let mut one = &r % n;
@@ -532,8 +685,8 @@ impl Wide {
             one: digits_of(&one),
             r_to_e: OnceLock::new(),
         };
-        one.zeroize();
-        rr.zeroize();
+        wipe_number(&mut one);
+        wipe_number(&mut rr);
         Some(wide)
     }
 
@@ -1121,6 +1274,36 @@ mod tests {
                 let got = from_limbs(&limbs_of_digits(&square, len));
                 assert!(got < (&n << 1));
                 assert_eq!((got * &r) % &n, (value * value) % &n, "{bytes} bytes");
+            }
+        }
+    }
+
+    /// A [`Blinding`] pair multiplies by its A and B, and squares them, as
+    /// `BigUint` does: at 2048 and 3072 bits (28-bit digits in wasm, where this
+    /// runs too) and 4096 bits (32-bit limbs everywhere), for plain values
+    /// across the range, 0 and n - 1 among them.
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn a_blinding_pair_multiplies_and_squares_as_biguint_does() {
+        for (bytes, seed) in [(256usize, 41u32), (384, 42), (512, 43)] {
+            let n = sample(bytes, seed);
+            let m = Modulus::new(&n).unwrap();
+            let len = m.limb_count();
+            let mut a = sample(bytes, seed + 1) % &n;
+            let mut b = sample(bytes, seed + 2) % &n;
+            let mut pair = Blinding::new(&m, &limbs(&a, len), &limbs(&b, len));
+            for round in 0..4u32 {
+                assert_eq!(pair.squarings(), round);
+                let plain =
+                    [BigUint::from(0u32), BigUint::from(1u32), &n - 1u32, sample(bytes, seed + 10 + round) % &n];
+                for x in &plain {
+                    let x_limbs = limbs(x, len);
+                    assert_eq!(from_limbs(&pair.blind(&m, &x_limbs)), (x * &a) % &n, "{bytes} bytes, round {round}");
+                    assert_eq!(from_limbs(&pair.unblind(&m, &x_limbs)), (x * &b) % &n, "{bytes} bytes, round {round}");
+                }
+                pair.square(&m);
+                a = (&a * &a) % &n;
+                b = (&b * &b) % &n;
             }
         }
     }

@@ -7,9 +7,11 @@
 //!   signing with a fault check, verification. One module per scheme: a
 //!   second scheme would be a sibling file, not a branch in this one.
 //! - `hazmat` is the raw modular arithmetic (Montgomery multiplication, the
-//!   CRT key). It is crate-private, its secret-holding types have private
-//!   fields, and nothing outside `rsa/` uses it; it has no padding, no
-//!   blinding and no checks, so it is only safe as `pkcs1v15` calls it.
+//!   CRT key, the blinding pair's products and squarings, and the slot the
+//!   key keeps its pair in). It is crate-private, its secret-holding types
+//!   have private fields, and nothing outside `rsa/` uses it; it has no
+//!   padding and no checks, and does not decide when a blinding pair is drawn
+//!   or renewed, so it is only safe as `pkcs1v15` calls it.
 //!
 //! # Constant time: what holds and what does not
 //!
@@ -25,23 +27,29 @@
 //!   squaring `Wide::sqr_into` in 28-bit digits, with the one masked
 //!   subtraction in `leave_wide`). A unit test counts the multiplications and
 //!   squarings of `pow_secret` for many exponents and requires the same counts
-//!   each time.
-//! - **Not constant time**: everything around those two, which uses
+//!   each time. The blinding and unblinding products and the squarings of the
+//!   blinding pair (`hazmat::Blinding`, through `Modulus::entered_product`)
+//!   are those same Montgomery products, so constant time in the source too.
+//! - **Not constant time**: everything around those, which uses
 //!   `num-bigint-dig`: the reductions `c mod p` and `c mod q` and the CRT
-//!   recombination in `hazmat::CrtKey::pow_d`; the blinding in
-//!   `pkcs1v15::sign_digest` (`r⁻¹ mod n`, `m·rᵉ mod n`, the unblinding
-//!   product); making the CRT form of a key (`CrtKey::new`, `Modulus::new`, the
-//!   limb conversions), once per key; reading a key. They work on blinded
-//!   values, so their timing depends on a fresh random factor and on the key,
-//!   not on the message, but the signing operation as a whole is not constant
-//!   time. There is no exponent blinding.
+//!   recombination in `hazmat::CrtKey::pow_d`; drawing a blinding pair
+//!   (`pkcs1v15::fresh_blinding`: r reduced mod n, `r⁻¹ mod n`, and `rᵉ` by
+//!   the public exponentiation), once per 32 signatures; making the CRT form
+//!   of a key (`CrtKey::new`, `Modulus::new`, the limb conversions), once per
+//!   key; reading a key. They work on blinded values or on the random r, so
+//!   their timing depends on random values and on the key, not on the
+//!   message, but the signing operation as a whole is not constant time.
+//!   There is no exponent blinding.
 //! - **Not secret, so not constant time and need not be**: verification
 //!   (`Modulus::pow_public`, `less_than`, the encoding comparison): the key,
 //!   the signature and the message are all public.
-//! - **Also held**: a fresh blinding factor per signature, and the fault
-//!   check (a signature is verified before it is released), each by a unit
-//!   test through `#[cfg(test)]` seams (`pkcs1v15` tests, `hazmat::seams`);
-//!   `CrtKey` and each `Modulus` wipe their secrets on drop
+//! - **Also held**: a new blinding factor per signature (the key's pair
+//!   `rᵉ`, `r⁻¹` squared from one signature to the next, as OpenSSL's
+//!   `BN_BLINDING` does, and drawn from a fresh r every 32 signatures and
+//!   after a poisoned lock), and the fault check (a signature is verified
+//!   before it is released), each by a unit test through `#[cfg(test)]` seams
+//!   (`pkcs1v15` tests, `hazmat::seams`); `CrtKey` (its blinding pair
+//!   included) and each `Modulus` wipe their secrets on drop
 //!   (`tests/rsa_claims.rs`, through [`CrtKey`] below). Temporaries of each
 //!   signature are **not** all wiped (SECURITY.md, note 9).
 

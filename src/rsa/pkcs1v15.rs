@@ -1,7 +1,8 @@
 //! RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017, section 8.2), the one signature
 //! scheme of the spec ("Authentication", step 6): the EMSA-PKCS1-v1_5
 //! encoding of the digest, signing by the CRT on a blinded value with the
-//! constant-time exponentiation of [`super::hazmat`], the fault check that
+//! constant-time exponentiation of [`super::hazmat`] (the key's blinding pair
+//! squared per signature and drawn anew every [`BLINDING_USES`]), the fault check that
 //! re-verifies every signature before it is released, and verification,
 //! which compares the whole expected encoding with `s^e mod n` (no padding is
 //! parsed). What of this is constant time, and what is not: `super` (rsa/mod.rs).
@@ -15,7 +16,11 @@ use rsa::BigUint;
 use sha2::{Digest as _, Sha256};
 
 use crate::error::{Error, Result};
-use crate::rsa::hazmat::{be_from_limbs, less_than, limbs, limbs_from_be};
+use zeroize::Zeroizing;
+
+use crate::rsa::hazmat::{
+    be_from_limbs, from_limbs, less_than, limbs, limbs_from_be, wipe, wipe_number, Blinding, CrtKey,
+};
 use crate::rsa::keys::{SigningKey, VerifyingKey};
 
 /// What the RSA-SHA256 signature covers: the message, or its SHA-256 digest.
@@ -83,38 +88,95 @@ fn encode_digest(digest: &[u8], size: usize) -> Result<Vec<u8>> {
     Ok(em)
 }
 
-/// The signature of a SHA-256 digest by our CRT: the encoding is blinded with a
-/// fresh factor, raised to d by [`crate::rsa::hazmat::CrtKey::pow_d`], unblinded,
-/// and verified with the public key before it is returned (the fault check).
+/// Signatures a blinding pair serves: its r is drawn (and inverted) for the
+/// first, and each later one squares the pair of the one before; the 33rd
+/// draws a new r. OpenSSL's `BN_BLINDING` renews its pair the same way.
+const BLINDING_USES: u32 = 32;
+
+/// The signature of a SHA-256 digest by our CRT: the encoding is blinded by the
+/// key's blinding pair ([`next_blinding`]), raised to d by
+/// [`crate::rsa::hazmat::CrtKey::pow_d`], unblinded, and verified with the
+/// public key before it is returned (the fault check).
 fn sign_digest(digest: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
     let failure = |reason: &str| Error::CryptoFailure { reason: reason.into() };
     let crt = key.crt().ok_or_else(|| failure("no CRT parameters"))?;
     let public = key.verifying_key();
     let size = public.signature_len();
-    let n = public.modulus_value();
-    let em = encode_digest(digest, size)?;
-    let m = BigUint::from_bytes_be(&em);
-    // Blinding: sign m * r^e, then multiply by r^-1, so the exponentiation never sees m.
-    let (r, r_inv) = loop {
-        let mut bytes = vec![0u8; size];
-        rand_core::OsRng.try_fill_bytes(&mut bytes).map_err(|e| failure(&e.to_string()))?;
-        let r = BigUint::from_bytes_be(&bytes) % n;
-        if let Some(inverse) = (&r).mod_inverse(n).and_then(|i| i.to_biguint()) {
-            break (r, inverse);
-        }
-    };
     let modulus = public.modulus()?;
-    let r_e = BigUint::from_slice(&modulus.pow_public(&limbs(&r, modulus.limb_count()), public.exponent()));
-    let blinded = (m * r_e) % n;
-    let signature = (crt.pow_d(&blinded) * r_inv) % n;
-    let signature = be_from_limbs(&limbs(&signature, modulus.limb_count()), size);
+    let len = modulus.limb_count();
+    let em = encode_digest(digest, size)?;
+    // Below n: the encoding starts with 00 01 and n has its top byte's top bit set.
+    let m = limbs_from_be(&em, len).ok_or_else(|| failure("the encoding does not fit the modulus"))?;
+    // Blinding: sign m * A = m * r^e, then multiply by B = r^-1, so the exponentiation never sees m.
+    let pair = next_blinding(crt, public)?;
+    let mut blinded_limbs = pair.blind(modulus, &m);
+    let mut blinded = from_limbs(&blinded_limbs);
+    wipe(&mut blinded_limbs);
+    let mut unblinded = crt.pow_d(&blinded);
+    let mut s = limbs(&unblinded, len);
+    wipe_number(&mut unblinded);
+    let signature = be_from_limbs(&pair.unblind(modulus, &s), size);
+    wipe(&mut s);
+    drop(pair);
     #[cfg(test)]
     tests::observe(&blinded, &signature);
+    wipe_number(&mut blinded);
     // A fault in the arithmetic must not leak a wrong signature (it would reveal a prime).
     if verify_encoded(&em, &signature, public).is_err() {
         return Err(failure("the signature did not verify"));
     }
     Ok(signature)
+}
+
+/// The blinding pair for this signature, a copy of the one the key now holds:
+/// a fresh pair ([`fresh_blinding`]) when the key has none (its first
+/// signature, or after a poisoned lock) or the one it has served
+/// [`BLINDING_USES`] signatures, else the square of the one it has. The key's
+/// pair is replaced before the lock is released, so no two signatures get the
+/// same pair, even from two threads.
+fn next_blinding(crt: &CrtKey, public: &VerifyingKey) -> Result<Blinding> {
+    let modulus = public.modulus()?;
+    let mut slot = crt.blinding();
+    let pair = match slot.take() {
+        Some(mut pair) if pair.squarings() + 1 < BLINDING_USES => {
+            pair.square(modulus);
+            pair
+        }
+        // The old pair (if any) is dropped here, and wiped.
+        _ => fresh_blinding(public)?,
+    };
+    *slot = Some(pair.clone());
+    Ok(pair)
+}
+
+/// A blinding pair of a fresh r: `size` random bytes reduced mod n, redrawn
+/// until invertible, `r^e` by `pow_public` and `r^-1` by `num-bigint-dig`'s
+/// `mod_inverse` (variable time, on a random r: rsa/mod.rs).
+fn fresh_blinding(public: &VerifyingKey) -> Result<Blinding> {
+    let failure = |reason: &str| Error::CryptoFailure { reason: reason.into() };
+    let modulus = public.modulus()?;
+    let n = public.modulus_value();
+    let len = modulus.limb_count();
+    let mut bytes = Zeroizing::new(vec![0u8; public.signature_len()]);
+    loop {
+        rand_core::OsRng.try_fill_bytes(&mut bytes).map_err(|e| failure(&e.to_string()))?;
+        let mut r = BigUint::from_bytes_be(&bytes) % n;
+        let inverse = (&r).mod_inverse(n).and_then(|i| i.to_biguint());
+        let mut r_limbs = limbs(&r, len);
+        wipe_number(&mut r);
+        let Some(mut inverse) = inverse else {
+            wipe(&mut r_limbs);
+            continue;
+        };
+        let mut r_e = modulus.pow_public(&r_limbs, public.exponent());
+        let mut inverse_limbs = limbs(&inverse, len);
+        let pair = Blinding::new(modulus, &r_e, &inverse_limbs);
+        for secret in [&mut r_limbs, &mut r_e, &mut inverse_limbs] {
+            wipe(secret);
+        }
+        wipe_number(&mut inverse);
+        return Ok(pair);
+    }
 }
 
 /// Whether `signature` raised to e is `em`: the signature must be below n, and
@@ -305,6 +367,89 @@ mod tests {
             blinded[0] != blinded[1] && blinded[1] != blinded[2] && blinded[0] != blinded[2],
             "the blinding factor was not refreshed between signatures"
         );
+    }
+
+    /// The factor A (= r^e for the pair's r) each observed signature of `messages`
+    /// blinded with: its blinded value over its encoded message, mod n.
+    fn blinding_factors(key: &SigningKey, messages: &[String], observed: &[(BigUint, Vec<u8>)]) -> Vec<BigUint> {
+        let n = key.verifying_key().modulus_value();
+        assert_eq!(observed.len(), messages.len(), "each signature went through sign_digest");
+        messages
+            .iter()
+            .zip(observed)
+            .map(|(message, (blinded, _))| {
+                let m_inv = encoded(message, key).mod_inverse(n).and_then(|i| i.to_biguint()).unwrap();
+                (blinded * m_inv) % n
+            })
+            .collect()
+    }
+
+    /// The blinding pair is renewed without an inverse: each signature blinds
+    /// with the square of the factor the one before used, and every
+    /// [`BLINDING_USES`] signatures with a factor of a fresh r (not the
+    /// square). Across more than two renewals every signature is the `rsa`
+    /// crate's (PKCS#1 v1.5 is deterministic), which holds only if each
+    /// unblinding factor stayed the inverse of its r.
+    #[test]
+    fn the_blinding_pair_is_squared_per_signature_and_renewed_every_32() {
+        use rsa::pkcs1v15::Pkcs1v15Sign;
+        let key = vector_key("rsa2048");
+        let theirs = key.rsa().unwrap();
+        let n = key.verifying_key().modulus_value();
+        let count = 2 * BLINDING_USES as usize + 6;
+        let messages: Vec<String> = (0..count).map(|i| format!("amount:{i};currency:EUR1700000000")).collect();
+        take_observed();
+        for (i, message) in messages.iter().enumerate() {
+            let ours = decode_base64url(&sign_message(message, &key, Digest::Single).unwrap()).unwrap();
+            let expected = theirs.sign(Pkcs1v15Sign::new::<Sha256>(), &signed_digest(message, Digest::Single)).unwrap();
+            assert_eq!(ours, expected, "signature {i}");
+        }
+        let factors = blinding_factors(&key, &messages, &take_observed());
+        let mut renewals = 0;
+        for i in 1..count {
+            let squared = (&factors[i - 1] * &factors[i - 1]) % n;
+            if i % BLINDING_USES as usize == 0 {
+                assert_ne!(factors[i], squared, "signature {i} should use a fresh r");
+                renewals += 1;
+            } else {
+                assert_eq!(factors[i], squared, "signature {i} should square the pair of signature {}", i - 1);
+            }
+        }
+        assert_eq!(renewals, 2);
+        let distinct: std::collections::HashSet<&BigUint> = factors.iter().collect();
+        assert_eq!(distinct.len(), count, "two signatures blinded with the same factor");
+    }
+
+    /// A thread that panics while it holds the key's blinding lock poisons it;
+    /// the next signature still signs (and right), with a fresh pair rather
+    /// than the one the lock held, and leaves the lock unpoisoned.
+    #[test]
+    fn a_poisoned_blinding_lock_makes_a_fresh_pair() {
+        let key = vector_key("rsa2048");
+        let n = key.verifying_key().modulus_value();
+        let messages: Vec<String> = (0..4).map(|i| format!("amount:{i};currency:EUR1700000000")).collect();
+        take_observed();
+        let before: Vec<String> =
+            messages[..2].iter().map(|m| sign_message(m, &key, Digest::Single).unwrap()).collect();
+        let lock = key.crt().unwrap().blinding_lock();
+        std::thread::scope(|scope| {
+            let poisoner = scope.spawn(|| {
+                let _slot = lock.lock();
+                panic!("poisoning the blinding lock on purpose");
+            });
+            assert!(poisoner.join().is_err());
+        });
+        assert!(lock.is_poisoned());
+        let after: Vec<String> = messages[2..].iter().map(|m| sign_message(m, &key, Digest::Single).unwrap()).collect();
+        assert!(!lock.is_poisoned(), "the lock stayed poisoned");
+        let public = key.verifying_key();
+        for (message, signature) in messages.iter().zip(before.iter().chain(&after)) {
+            assert!(verify_message(message, signature, public, Digest::Single).is_ok());
+        }
+        let factors = blinding_factors(&key, &messages, &take_observed());
+        assert_eq!(factors[1], (&factors[0] * &factors[0]) % n, "the second signature squares the first pair");
+        assert_ne!(factors[2], (&factors[1] * &factors[1]) % n, "after the poisoned lock, a fresh pair");
+        assert_eq!(factors[3], (&factors[2] * &factors[2]) % n, "and that fresh pair is then squared");
     }
 
     /// The CRT fault check (Bellcore / Lenstra): a p half that came out wrong must not
