@@ -32,9 +32,13 @@ import { pkgDir } from './helpers.mjs';
  * gzip over 290.4; validateRequest of text 1.25× as fast); and to 296 KiB with issue 16's fourth
  * round together (295.1 KiB measured: that, canonicalMessage's body and message written and read
  * in wasm memory, 1.5 KB, 1 KB bodies 1.32–1.42× as fast, and the tree read after the signature
- * checks; validateRequest of text about 1.46× as fast in all).
+ * checks; validateRequest of text about 1.46× as fast in all); and to 300 KiB with its fifth round
+ * (296.2 KiB measured, 1.3 KB gzip over 295.0: long strings copied by `TextEncoder.encodeInto`,
+ * a Fetch `Headers` asked for four names, one input buffer for validation and canonicalization,
+ * the async verification's pending object that keeps the model after the awaited check, and the
+ * key's blinding pair squared per signature, which made pure-wasm signing about 1.3× as fast).
  */
-export const BUDGET_GZIP_BYTES = 296 * 1024;
+export const BUDGET_GZIP_BYTES = 300 * 1024;
 /** The issue's target. */
 export const TARGET_GZIP_BYTES = 100 * 1024;
 
