@@ -179,11 +179,16 @@ pub(super) fn item(value: &JsValue, index: u32) -> Result<JsValue, Throws> {
     Reflect::get_u32(value, index).map_err(|_| Throws)
 }
 
-/// The entries of a map-like (`Headers`, `Map`: `entries()` and `get()` are methods),
-/// iterated, at most `max`; `None` for anything else.
-pub(super) fn map_like_entries(value: &JsValue, max: usize) -> Result<Option<Vec<JsValue>>, ItemsError> {
+/// The `entries` method of a map-like (`Headers`, `Map`: `entries()` and `get()` are
+/// methods); `None` for anything else.
+pub(super) fn map_like(value: &JsValue) -> Option<Function> {
     let method = |name: &JsString| Reflect::get(value, name).ok().and_then(|f| f.dyn_into::<Function>().ok());
-    let (Some(entries), Some(_)) = (ENTRIES.with(method), GET.with(method)) else { return Ok(None) };
+    let (Some(entries), Some(_)) = (ENTRIES.with(method), GET.with(method)) else { return None };
+    Some(entries)
+}
+
+/// The entries of a map-like, by its `entries` method ([`map_like`]), iterated, at most `max`.
+pub(super) fn map_like_entries(value: &JsValue, entries: &Function, max: usize) -> Result<Vec<JsValue>, ItemsError> {
     let iterator = entries.call0(value).map_err(|_| ItemsError::Throws)?;
     let mut items = Vec::new();
     for entry in js_sys::try_iter(&iterator).map_err(|_| ItemsError::Throws)?.ok_or(ItemsError::NotIterable)? {
@@ -192,7 +197,7 @@ pub(super) fn map_like_entries(value: &JsValue, max: usize) -> Result<Option<Vec
         }
         items.push(entry.map_err(|_| ItemsError::Throws)?);
     }
-    Ok(Some(items))
+    Ok(items)
 }
 
 thread_local! {

@@ -51,8 +51,8 @@ mod reading {
     use wasm_bindgen::JsValue;
 
     use super::super::gateway::{
-        array_items, fetch_headers_values, is_array, item, long_text_member, map_like_entries, object_keys, ItemsError,
-        NamesError,
+        array_items, fetch_headers_values, is_array, item, long_text_member, map_like, map_like_entries, object_keys,
+        ItemsError, NamesError,
     };
     use super::super::options::THROWS;
     use super::{header_value, our_header, raw_headers, refused, MAX_HEADER_ENTRIES, MAX_HEADER_NAME_UNITS};
@@ -92,23 +92,23 @@ mod reading {
             pairs.push((name.to_owned(), header_value(ours, long_text_member(value), array)?));
             Ok(())
         };
-        let fetch_values = || OUR_NAMES.with(|names| fetch_headers_values(headers, names));
         let entries = if is_array(headers).map_err(|_| throws())? {
             let items = array_items(headers, MAX_HEADER_ENTRIES).map_err(items_error)?;
             if items.first().is_some_and(JsValue::is_string) {
                 return Err(raw_headers());
             }
             items
-        } else if let Some(values) = fetch_values() {
+        } else if let Some(entries) = map_like(headers) {
             // A Fetch `Headers`: our four names asked of it, not every header iterated.
-            for (name, value) in HEADERS.into_iter().zip(values) {
-                if !value.is_null() {
-                    accept(name, &|| Ok(value.clone()))?;
+            if let Some(values) = OUR_NAMES.with(|names| fetch_headers_values(headers, names)) {
+                for (name, value) in HEADERS.into_iter().zip(values) {
+                    if !value.is_null() {
+                        accept(name, &|| Ok(value.clone()))?;
+                    }
                 }
+                return Ok(pairs);
             }
-            return Ok(pairs);
-        } else if let Some(entries) = map_like_entries(headers, MAX_HEADER_ENTRIES).map_err(items_error)? {
-            entries
+            map_like_entries(headers, &entries, MAX_HEADER_ENTRIES).map_err(items_error)?
         } else {
             // A plain object (as Node's req.headers): its names in one crossing, and only
             // the values of ours read.
