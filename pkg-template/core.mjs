@@ -660,11 +660,10 @@ function createApi(glue, provider) {
   function canonicalMessage(body, timestamp, options) {
     ready();
     if (provider.ascii === undefined) return glue.canonicalMessage(body, timestamp, options);
-    // Text the provider encodes is written straight into wasm memory, and the message read
-    // where the wasm wrote it (after its length, 4 bytes little-endian): no buffer in between.
-    // (0: no room, or past any body the wasm reads; the other path words the error.) A
-    // timestamp of at most 16 ASCII characters goes in after the text, its length passed
-    // (-1: the wasm reads `timestamp` itself).
+    // Text the provider encodes is written straight into wasm memory (`textInput`), and the
+    // message read where the wasm wrote it (after its length, 4 bytes little-endian): no buffer
+    // in between. A timestamp of at most 16 ASCII characters goes in after the text, its length
+    // passed (-1: the wasm reads `timestamp` itself).
     const input = textInput(body, STAMP_ROOM, 1 << 20);
     if (input !== undefined) {
       const { view: into, at, written } = input;
