@@ -397,9 +397,10 @@ pub(super) fn string_from_js(js_string: &JsString) -> Option<String> {
 }
 
 /// Strings of at least this many UTF-16 units are copied by [`copy_string`]'s
-/// `encodeInto`: below it, wasm-bindgen's one crossing is as fast. (In Node 20 its
-/// copy loops over ASCII in JS: 870 ns for a 600-character token, where
-/// `encodeInto` takes about 100 ns and the three crossings around it as much again.)
+/// `encodeInto`: wasm-bindgen's copy loops over ASCII in JS (870 ns for a
+/// 600-character token in Node 20, where `encodeInto` takes about 100 ns and the
+/// three crossings around it as much again). `canonicalEntries` of a string body,
+/// against the glue's copy: 1.08× at 150 characters, 1.25× at 300, 1.5× at 600.
 const ENCODE_INTO_FROM_UNITS: u32 = 128;
 
 /// A JS string's text, as wasm-bindgen's `String::from` gives it (a lone surrogate
