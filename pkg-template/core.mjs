@@ -498,8 +498,15 @@ function createApi(glue, provider) {
   function verifyCallback(rawBody, headers, keys, options) {
     ready();
     const body = provider.bytes(rawBody, 4096);
-    // The native check runs inside the wasm call, before the model is made (a forged body costs no model).
-    const check = (message, signature, keyIndex) => provider.verify(message, signature, publicKey(keys, keyIndex));
+    // The native check runs inside the wasm call, before the model is made (a forged body costs
+    // no model). The wasm gives where its bytes lie: what RSA-SHA256 verifies, `length` bytes
+    // from `at`, then the signature's. They are read in place, through a view made after the
+    // key is found (finding it may call the wasm and grow its memory, which detaches older views).
+    const check = (at, length, signatureLength, keyIndex) => {
+      const key = publicKey(keys, keyIndex);
+      const view = memory();
+      return provider.verify(view.subarray(at, at + length), view.subarray(at + length, at + length + signatureLength), key);
+    };
     const out = glue.__prepareCallback(body, headers, keys, options, syncRsa, keyPem, check);
     if ('failure' in out) throw cryptoFailure(out.failure);
     return verified(out.result);

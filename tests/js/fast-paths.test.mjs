@@ -4,10 +4,17 @@
 // the wasm chose (KeyObjects cached per key object and per PEM string).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { esm as api, readKey, readVectors, root, throwsCode } from './helpers.mjs';
+import { esm as api, pkgDir, readKey, readVectors, root, throwsCode } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+// The glue and the JS core the package loads in Node, for a core over another provider.
+const glue = require(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
+const { createApi } = require(path.join(pkgDir, 'node', 'core.js'));
+const nodeCrypto = require(path.join(pkgDir, 'node', 'node-crypto.js'));
 
 const reference = JSON.parse(fs.readFileSync(path.join(root, 'tests', 'fixtures', 'python_reference.json'), 'utf8'));
 const bodies = [...readVectors('canonical.json'), ...reference.canonical].map((c) => ({ body: c.body, timestamp: c.timestamp }));
@@ -212,6 +219,27 @@ describe('verifyCallback key lookup', () => {
     assert.equal(api.verifyCallback(signed.body, signed.headers, rotating).verification.keyIndex, 0);
     current = pem;
     throwsCode(() => api.verifyCallback(signed.body, signed.headers, rotating), 'INVALID_PUBLIC_KEY');
+  });
+
+  test('the bytes to check are read in place after the key is found, even when finding it grows wasm memory', () => {
+    // A core whose provider grows the wasm's memory while it makes a key (which detaches every
+    // view of the memory made before): the check must still read the message and signature.
+    let grown = 0;
+    const provider = {
+      ...nodeCrypto,
+      publicKey: (spkiPem) => {
+        glue.__memory().grow(1);
+        grown += 1;
+        return nodeCrypto.publicKey(spkiPem);
+      },
+    };
+    const core = createApi(glue, provider);
+    const verified = core.verifyCallback(valid.body, valid.headers, pem);
+    assert.equal(grown, 1);
+    assert.equal(verified.paymentId, api.verifyCallback(valid.body, valid.headers, pem).paymentId);
+    const tampered = valid.body.replace('150000', '150001');
+    throwsCode(() => createApi(glue, provider).verifyCallback(tampered, valid.headers, pem), 'INVALID_SIGNATURE');
+    assert.equal(grown, 2);
   });
 
   test('a tampered body fails with every form of the keys', () => {

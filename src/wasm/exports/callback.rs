@@ -31,9 +31,11 @@ use crate::rsa::pkcs1v15;
 /// `digest: 'double'`); for 'prepare', the message's text, with those bytes in `data`.
 /// Both are `undefined` when the check was made here: the `backend` option chose the
 /// wasm, the signature is an HMAC, or `check` made it. `check`, when a function, is the
-/// caller's synchronous native check, `check(message, signature, keyIndex)` → `true`
-/// when the signature verifies: called here, before the model is made, so that a body
-/// whose signature fails costs no model; what it throws comes back as `failure`.
+/// caller's synchronous native check, `check(at, length, signatureLength, keyIndex)` →
+/// `true` when the signature verifies, where the `length` bytes RSA-SHA256 verifies lie in
+/// wasm memory from address `at`, the signature's right after them, valid until it
+/// returns: called here, before the model is made, so that a body whose signature fails
+/// costs no model; what it throws comes back as `failure`.
 /// Otherwise (`verifyCallbackAsync`, whose check is awaited) a native check still to come
 /// returns `{ message, signature, keyIndex, pending, body }` instead, nothing of the model
 /// made: `pending`, a [`PendingCallback`], and `body`, the bytes of the body read here, go
@@ -64,7 +66,17 @@ pub fn prepare_callback(
             .map_err(js_error)?;
     }
     if let (true, Some(check)) = (pending && rsa != NativeRsa::Prepare, check.dyn_ref::<Function>()) {
-        match check.call3(&JsValue::UNDEFINED, &data(), &signature_bytes(&prepared.signature), &key_index) {
+        // The bytes RSA-SHA256 verifies, then the signature, read by the check in place: their
+        // address and lengths, no copies. Nothing here touches them until the check returns
+        // (wasm memory may grow meanwhile, while the core finds the key, but never moves).
+        let mut bytes = pkcs1v15::native_input(&prepared.message, prepared.digest);
+        let length = bytes.len();
+        bytes.extend_from_slice(&prepared.signature);
+        let (at, length, signature_length) =
+            (JsValue::from(bytes.as_ptr() as usize), JsValue::from(length), JsValue::from(prepared.signature.len()));
+        let answer = check.call4(&JsValue::UNDEFINED, &at, &length, &signature_length, &key_index);
+        drop(bytes);
+        match answer {
             Ok(verified) if verified.as_bool() == Some(true) => pending = false,
             Ok(_) => return Err(js_error(pkcs1v15::signature_mismatch())),
             Err(failure) => return Ok(object(&[("failure", &failure)])),
