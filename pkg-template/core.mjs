@@ -453,6 +453,17 @@ function createApi(glue, provider) {
     return JSON.parse(result);
   }
 
+  /**
+   * `verified` of `__prepareCallback`'s answer once the signature checked (in the wasm, or by
+   * the check it called): the JSON text itself, or `{ result }` with the error to throw, or
+   * `{ failure }`, what the native check threw.
+   */
+  function checkedAnswer(out) {
+    if (typeof out === 'string') return JSON.parse(out);
+    if ('failure' in out) throw cryptoFailure(out.failure);
+    return verified(out.result);
+  }
+
   const syncRsa = provider.sync ? 'available' : 'absent';
   const asyncRsa = () => (provider.available() ? 'available' : 'absent');
 
@@ -507,9 +518,7 @@ function createApi(glue, provider) {
       const view = memory();
       return provider.verify(view.subarray(at, at + length), view.subarray(at + length, at + length + signatureLength), key);
     };
-    const out = glue.__prepareCallback(body, headers, keys, options, syncRsa, keyPem, check);
-    if ('failure' in out) throw cryptoFailure(out.failure);
-    return verified(out.result);
+    return checkedAnswer(glue.__prepareCallback(body, headers, keys, options, syncRsa, keyPem, check));
   }
 
   /**
@@ -528,9 +537,9 @@ function createApi(glue, provider) {
     ready();
     const body = provider.bytes(rawBody, 4096);
     const prepared = glue.__prepareCallback(body, headers, keys, options, asyncRsa(), keyPem);
-    const { pending } = prepared;
     // An HMAC signature, or the wasm's RSA (`backend: 'wasm'`): checked in the wasm call.
-    if (pending === undefined) return verified(prepared.result);
+    if (typeof prepared === 'string' || prepared.pending === undefined) return checkedAnswer(prepared);
+    const { pending } = prepared;
     const { message, signature, keyIndex, body: checked } = prepared;
     try {
       let ok;

@@ -23,10 +23,11 @@ use crate::json::Limits;
 use crate::rsa::pkcs1v15;
 
 /// Everything of `verifyCallback` but (with a native RSA) the RSA check, in the same
-/// order with the same errors. Returns `{ message, signature, data, keyIndex, result,
-/// failure }`: `result` is the JSON text `verifyCallback` returns once the signature
-/// checks, or the `Error` it would throw then (a verified body without the callback
-/// shape); `keyIndex` picks the configured key to verify with. For the native check,
+/// order with the same errors. Once the signature has checked, returns the JSON text
+/// `verifyCallback` returns, as it is; otherwise `{ message, signature, data, keyIndex,
+/// result, failure }`: `result` is that JSON text for `prepareCallback`, or the `Error`
+/// `verifyCallback` would throw then (a verified body without the callback shape);
+/// `keyIndex` picks the configured key to verify with. For the native check,
 /// `message` is the bytes RSA-SHA256 verifies (the message's, or its SHA-256 under
 /// `digest: 'double'`); for 'prepare', the message's text, with those bytes in `data`.
 /// Both are `undefined` when the check was made here: the `backend` option chose the
@@ -94,6 +95,9 @@ pub fn prepare_callback(
     // above), or for prepareCallback, whose caller checks it. (It is never made from a
     // second read: a caller's buffer or getter could give other bytes after the check.)
     let result = match prepared.finish(&options).and_then(|verified| verified_json(&verified, &options)) {
+        // The signature has checked (here, or by `check`): the callback's JSON text is the
+        // whole answer, given as it is (no object around it).
+        Ok(json) if rsa != NativeRsa::Prepare => return Ok(JsValue::from(json)),
         Ok(json) => JsValue::from(json),
         // prepareCallback leaves the RSA check to its caller: not verified yet.
         Err(error) if rsa == NativeRsa::Prepare && prepared.rsa_pending => js_error(unverified(error)),
