@@ -381,6 +381,40 @@ fn check_tolerance(timestamp: u64, options: &VerifyOptions) -> Result<()> {
     Ok(())
 }
 
+/// Test fixtures shared by the callback tests here and in `crate::wasm`.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::ReceivedHeaders;
+    use crate::json::{parse_body, Limits};
+    use crate::profile::Profile;
+    use crate::request::signing::sign_body;
+    use crate::rsa::keys::{SigningKey, VerifyingKey};
+
+    /// A small callback body of the model's shape.
+    pub(crate) const PLAIN: &str = r#"{"project_id":"p","general":{"request_id":"r","payment_id":"o"},"status":{"status":"success","sub_status":null},"payment_info":{"amount":150050,"currency":"RUB"}}"#;
+
+    /// [`PLAIN`] with serde_json's private number marker as a key, which the one-pass
+    /// reader leaves to the tree (the marker holds `:`: the body is ambiguous).
+    pub(crate) fn with_marker() -> String {
+        PLAIN.replacen('{', r#"{"x":{"$serde_json::private::Number":"2"},"#, 1)
+    }
+
+    /// The vectors' 2048-bit key, and its public half as the one configured key.
+    pub(crate) fn vector_key() -> (SigningKey, [VerifyingKey; 1]) {
+        let path = format!("{}/tests/vectors/keys/rsa2048.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));
+        let key = SigningKey::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let keys = [key.verifying_key().clone()];
+        (key, keys)
+    }
+
+    /// The headers of `text` signed by `key` with the spec's rules (merchant `m`, timestamp 1700000000).
+    pub(crate) fn signed_headers(text: &str, key: &SigningKey) -> ReceivedHeaders {
+        let body = parse_body(text, &Limits::default()).unwrap();
+        let signed = sign_body(&body, key, "m", "1700000000", Profile::SPEC).unwrap();
+        ReceivedHeaders::from_pairs(signed.pairs()).unwrap()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -455,19 +489,12 @@ mod tests {
     /// number marker as a key, which it leaves to the tree); either way the model is the same.
     #[test]
     fn the_tree_is_read_after_the_check_unless_preparing_needed_it() {
-        use crate::request::signing::sign_body;
-        use crate::rsa::keys::SigningKey;
-        let path = format!("{}/tests/vectors/keys/rsa2048.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));
-        let key = SigningKey::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let keys = [key.verifying_key().clone()];
+        let (key, keys) = fixtures::vector_key();
         // The marker holds `:`: the body is ambiguous, and let through to compare models.
         let options = VerifyOptions { allow_ambiguous: true, ..VerifyOptions::default() };
-        let plain = r#"{"project_id":"p","general":{"request_id":"r","payment_id":"o"},"status":{"status":"success","sub_status":null},"payment_info":{"amount":150050,"currency":"RUB"}}"#;
-        let marker = plain.replacen('{', r#"{"x":{"$serde_json::private::Number":"2"},"#, 1);
-        for (text, tree_while_preparing) in [(plain.to_owned(), false), (marker, true)] {
+        for (text, tree_while_preparing) in [(fixtures::PLAIN.to_owned(), false), (fixtures::with_marker(), true)] {
             let body = parse_body(&text, &Limits::default()).unwrap();
-            let signed = sign_body(&body, &key, "m", "1700000000", Profile::SPEC).unwrap();
-            let headers = ReceivedHeaders::from_pairs(signed.pairs()).unwrap();
+            let headers = fixtures::signed_headers(&text, &key);
             let prepared = prepare_callback(&text, &headers, &keys, &options).unwrap();
             assert_eq!(prepared.body.is_some(), tree_while_preparing, "{text}");
             assert_eq!(prepared.raw_body, text);
@@ -486,19 +513,10 @@ mod tests {
     /// the tree preparing built).
     #[test]
     fn split_body_keeps_what_finish_needs() {
-        use crate::request::signing::sign_body;
-        use crate::rsa::keys::SigningKey;
-        let path = format!("{}/tests/vectors/keys/rsa2048.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));
-        let key = SigningKey::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let keys = [key.verifying_key().clone()];
+        let (key, keys) = fixtures::vector_key();
         let options = VerifyOptions { allow_ambiguous: true, ..VerifyOptions::default() };
-        let plain = r#"{"project_id":"p","general":{"request_id":"r","payment_id":"o"},"status":{"status":"success","sub_status":null},"payment_info":{"amount":150050,"currency":"RUB"}}"#;
-        let marker = plain.replacen('{', r#"{"x":{"$serde_json::private::Number":"2"},"#, 1);
-        let shapeless = r#"{"project_id":1}"#.to_owned();
-        for text in [plain.to_owned(), marker, shapeless] {
-            let body = parse_body(&text, &Limits::default()).unwrap();
-            let signed = sign_body(&body, &key, "m", "1700000000", Profile::SPEC).unwrap();
-            let headers = ReceivedHeaders::from_pairs(signed.pairs()).unwrap();
+        for text in [fixtures::PLAIN.to_owned(), fixtures::with_marker(), r#"{"project_id":1}"#.to_owned()] {
+            let headers = fixtures::signed_headers(&text, &key);
             let prepared = prepare_callback(&text, &headers, &keys, &options).unwrap();
             let whole = prepared.finish(&options);
             let (raw_body, rest) = prepared.clone().split_body();

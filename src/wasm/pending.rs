@@ -67,27 +67,19 @@ impl Drop for Pending {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::callback::{prepare_callback, ReceivedHeaders};
-    use crate::json::{parse_body, Limits};
-    use crate::profile::Profile;
-    use crate::request::signing::sign_body;
-    use crate::rsa::keys::SigningKey;
+    use crate::callback::fixtures;
+    use crate::callback::prepare_callback;
 
     /// A pending callback finishes, from the text handed back, as the whole prepared one
     /// does (the model, or the error raised after the check), keeps neither the text nor a
     /// tree, and is counted while alive.
     #[test]
     fn finishes_as_the_prepared_callback_and_is_counted_while_alive() {
-        let path = format!("{}/tests/vectors/keys/rsa2048.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));
-        let key = SigningKey::from_pem(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let keys = [key.verifying_key().clone()];
+        let (key, keys) = fixtures::vector_key();
         let options = VerifyOptions::default();
-        let genuine = r#"{"project_id":"p","general":{"request_id":"r","payment_id":"o"},"status":{"status":"success","sub_status":null},"payment_info":{"amount":150050,"currency":"RUB"}}"#;
-        let marker = genuine.replacen('{', r#"{"x":{"$serde_json::private::Number":"2"},"#, 1);
-        for text in [genuine, marker.as_str(), r#"{"project_id":{"a":1}}"#, r#"{"project_id":"p","a:b":1}"#] {
-            let body = parse_body(text, &Limits::default()).unwrap();
-            let signed = sign_body(&body, &key, "m", "1700000000", Profile::SPEC).unwrap();
-            let headers = ReceivedHeaders::from_pairs(signed.pairs()).unwrap();
+        let marker = fixtures::with_marker();
+        for text in [fixtures::PLAIN, marker.as_str(), r#"{"project_id":{"a":1}}"#, r#"{"project_id":"p","a:b":1}"#] {
+            let headers = fixtures::signed_headers(text, &key);
             let prepared = prepare_callback(text, &headers, &keys, &options).unwrap();
             let whole = prepared.finish(&options).and_then(|verified| verified_json(&verified, &options));
             let before = Pending::alive();
