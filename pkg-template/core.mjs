@@ -559,9 +559,12 @@ function createApi(glue, provider) {
    * The body of a Fetch `Request`, read from its stream and no further than the limit: a
    * sender must not make us hold more than `maxBodyBytes` (when a number; else the largest
    * the options accept, src/wasm/options.rs MAX_BODY_BYTES_CEILING). What is read past the
-   * limit is refused by the wasm as BODY_TOO_LARGE, with the exact limit.
+   * limit is refused by the wasm as BODY_TOO_LARGE, with the exact limit. A stream that is
+   * locked already is INVALID_ARGUMENT (`used`); one that gives something other than bytes,
+   * INVALID_ARGUMENT; one that fails, a TypeError or the stream's own error (the caller turns
+   * it into BODY_UNREADABLE).
    */
-  async function requestBytes(request, options) {
+  async function requestBytes(request, options, used) {
     let limit = 1 << 20;
     try {
       const given = options?.maxBodyBytes;
@@ -572,13 +575,18 @@ function createApi(glue, provider) {
     const stream = request.body;
     if (stream === null) return new Uint8Array(0);
     if (!isObject(stream) || typeof stream.getReader !== 'function') return request.arrayBuffer();
-    const reader = stream.getReader();
+    let reader;
+    try {
+      reader = stream.getReader();
+    } catch {
+      throw invalidArgument('request', used); // locked: something else is reading it
+    }
     const chunks = [];
     let length = 0;
     while (length <= limit) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!(value instanceof Uint8Array)) throw new TypeError('the body stream gave something other than bytes');
+      if (!(value instanceof Uint8Array)) throw invalidArgument('request', 'has a body stream that gave something other than bytes');
       chunks.push(value);
       length += value.byteLength;
     }
@@ -612,10 +620,17 @@ function createApi(glue, provider) {
     if (request.bodyUsed === true) throw invalidArgument('request', used);
     let body;
     try {
-      body = await requestBytes(request, options);
+      body = await requestBytes(request, options, used);
     } catch (cause) {
-      if (request.bodyUsed === true) throw invalidArgument('request', used);
-      throw invalidArgument('request', `could not be read: ${cause?.message ?? cause}`);
+      if (isPaymentIntakeError(cause)) throw cause;
+      // The stream failed before its end (the sender's connection closed, most often).
+      let reason;
+      try {
+        reason = String(cause?.message ?? cause);
+      } catch {
+        // an error whose message or toString throws: the wasm words it
+      }
+      throw glue.__bodyUnreadable(reason);
     }
     return verifyCallbackAsync(body, request.headers, keys, options);
   }

@@ -51,6 +51,8 @@ pub enum ErrorCode {
     BodyTooLarge,
     /// `BODY_TOO_DEEP`: objects and arrays nest deeper than the limit.
     BodyTooDeep,
+    /// `BODY_UNREADABLE`: a received request's body stream failed before its end.
+    BodyUnreadable,
     /// `DUPLICATE_KEY`: an object repeats a key.
     DuplicateKey,
     /// `INVALID_NUMBER`: a number has no exact canonical text.
@@ -105,11 +107,12 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in a stable order: the one list of codes of this crate.
-    pub const ALL: [ErrorCode; 29] = [
+    pub const ALL: [ErrorCode; 30] = [
         ErrorCode::InvalidJson,
         ErrorCode::BodyNotObject,
         ErrorCode::BodyTooLarge,
         ErrorCode::BodyTooDeep,
+        ErrorCode::BodyUnreadable,
         ErrorCode::DuplicateKey,
         ErrorCode::InvalidNumber,
         ErrorCode::InvalidBody,
@@ -144,6 +147,7 @@ impl ErrorCode {
             ErrorCode::BodyNotObject => "BODY_NOT_OBJECT",
             ErrorCode::BodyTooLarge => "BODY_TOO_LARGE",
             ErrorCode::BodyTooDeep => "BODY_TOO_DEEP",
+            ErrorCode::BodyUnreadable => "BODY_UNREADABLE",
             ErrorCode::DuplicateKey => "DUPLICATE_KEY",
             ErrorCode::InvalidNumber => "INVALID_NUMBER",
             ErrorCode::InvalidBody => "INVALID_BODY",
@@ -184,6 +188,7 @@ impl ErrorCode {
             ErrorCode::InvalidJson
             | ErrorCode::BodyNotObject
             | ErrorCode::BodyTooDeep
+            | ErrorCode::BodyUnreadable
             | ErrorCode::DuplicateKey
             | ErrorCode::InvalidNumber
             | ErrorCode::InvalidTimestamp
@@ -259,6 +264,13 @@ pub enum Error {
     BodyTooDeep {
         /// The deepest nesting allowed.
         limit: usize,
+    },
+    /// A received request's body stream failed before its end, e.g. the sender's
+    /// connection closed mid-body (`BODY_UNREADABLE`). `verifyCallbackRequest` raises it;
+    /// nothing of the body is verified or kept.
+    BodyUnreadable {
+        /// The stream's own error message.
+        reason: String,
     },
     /// An object repeats a key; senders and receivers could read it differently (`DUPLICATE_KEY`).
     DuplicateKey {
@@ -440,6 +452,7 @@ impl Error {
             Error::BodyNotObject { .. } => ErrorCode::BodyNotObject,
             Error::BodyTooLarge { .. } | Error::CanonicalTooLarge { .. } => ErrorCode::BodyTooLarge,
             Error::BodyTooDeep { .. } => ErrorCode::BodyTooDeep,
+            Error::BodyUnreadable { .. } => ErrorCode::BodyUnreadable,
             Error::DuplicateKey { .. } => ErrorCode::DuplicateKey,
             Error::InvalidNumber { .. } => ErrorCode::InvalidNumber,
             Error::InvalidBody { .. } => ErrorCode::InvalidBody,
@@ -502,6 +515,10 @@ impl Error {
                 "keep ':' and ';' out of keys, and ';' followed by ':' out of customer text; or sign without strict",
             ),
             Error::MerchantIdMismatch { .. } => Some("check which project's URL and keys this callback reached"),
+            Error::BodyUnreadable { .. } => Some(
+                "the body did not arrive whole (the connection closed, or the stream failed): act on nothing \
+                 of it, and answer 400 if the connection is still open",
+            ),
             Error::RawBodyParsed { .. } => Some(
                 "pass the raw bytes: Express: express.raw({ type: 'application/json' }); Fastify: \
                  addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => done(null, body)); \
@@ -544,6 +561,10 @@ impl fmt::Display for Error {
                  for a body of its size (long keys repeated over many leaves)"
             ),
             Error::BodyTooDeep { limit } => write!(f, "Body nests deeper than {limit} levels"),
+            Error::BodyUnreadable { reason } => {
+                let shown: String = reason.chars().take(200).collect();
+                write!(f, "Body could not be read to its end: {shown}")
+            }
             Error::DuplicateKey { path } => write!(f, "Duplicate object key at '{path}'"),
             Error::InvalidNumber { path, text } => {
                 let shown: String = text.chars().take(40).collect();
@@ -702,6 +723,7 @@ mod tests {
             Error::BodyTooLarge { limit: 1, actual: 2 },
             Error::CanonicalTooLarge { limit: 1, actual: 2 },
             Error::BodyTooDeep { limit: 1 },
+            Error::BodyUnreadable { reason: text() },
             Error::DuplicateKey { path: text() },
             Error::InvalidNumber { path: text(), text: text() },
             Error::InvalidBody { path: text(), reason: text() },
@@ -750,6 +772,7 @@ mod tests {
             ErrorCode::BodyNotObject,
             ErrorCode::BodyTooLarge,
             ErrorCode::BodyTooDeep,
+            ErrorCode::BodyUnreadable,
             ErrorCode::DuplicateKey,
             ErrorCode::InvalidNumber,
             ErrorCode::InvalidTimestamp,

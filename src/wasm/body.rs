@@ -103,8 +103,9 @@ fn count(size: &mut usize, bytes: usize, limits: &Limits) -> Result<(), Error> {
 
 fn js_text(js_string: &JsString, path: &PathNode<'_>, limits: &Limits, size: &mut usize) -> Result<String, Error> {
     // Quotes included; UTF-16 length is at most the UTF-8 length.
-    count(size, js_string.length() as usize + 2, limits)?;
-    string_from_js(js_string).ok_or_else(|| invalid(path, "holds a lone UTF-16 surrogate"))
+    let units = js_string.length();
+    count(size, units as usize + 2, limits)?;
+    string_from_js(js_string, units).ok_or_else(|| invalid(path, "holds a lone UTF-16 surrogate"))
 }
 
 fn json_from_js(

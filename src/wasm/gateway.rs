@@ -270,7 +270,7 @@ pub(super) fn type_name(value: &JsValue) -> &'static str {
 /// signature): a string is copied by [`copy_string`].
 pub(super) fn long_text_member(value: JsValue) -> Member<JsValue> {
     match value.dyn_ref::<JsString>() {
-        Some(text) => Member::Text(copy_string(text)),
+        Some(text) => Member::Text(copy_string(text, text.length())),
         None => member(value),
     }
 }
@@ -308,11 +308,11 @@ pub(super) fn string_arg(value: &JsValue, name: &str) -> Result<String, Error> {
 /// a string's UTF-8 length is at least its UTF-16 length.
 pub(super) fn text_from_js(value: &JsValue, max_bytes: usize) -> Result<Option<String>, Error> {
     if let Some(js_string) = value.dyn_ref::<JsString>() {
-        let units = js_string.length() as usize;
-        if units > max_bytes {
-            return Err(Error::BodyTooLarge { limit: max_bytes, actual: units });
+        let units = js_string.length();
+        if units as usize > max_bytes {
+            return Err(Error::BodyTooLarge { limit: max_bytes, actual: units as usize });
         }
-        return match string_from_js(js_string) {
+        return match string_from_js(js_string, units) {
             Some(text) => Ok(Some(text)),
             None => Err(Error::InvalidBody { path: String::new(), reason: "holds a lone UTF-16 surrogate".into() }),
         };
@@ -388,8 +388,9 @@ fn not_utf8() -> Error {
 /// writes a lone surrogate as U+FFFD; only text holding U+FFFD pays for the
 /// exact check (one JS call per UTF-16 unit). U+FFFD is EF BF BD in UTF-8, and
 /// a byte scan for its lead byte is far cheaper than a substring search.
-pub(super) fn string_from_js(js_string: &JsString) -> Option<String> {
-    let text = copy_string(js_string);
+/// `units` is the string's `length`, which every caller has read already.
+pub(super) fn string_from_js(js_string: &JsString, units: u32) -> Option<String> {
+    let text = copy_string(js_string, units);
     if text.bytes().any(|b| b == 0xEF) && text.contains('\u{FFFD}') && !js_string.is_valid_utf16() {
         return None;
     }
@@ -406,9 +407,8 @@ const ENCODE_INTO_FROM_UNITS: u32 = 128;
 /// A JS string's text, as wasm-bindgen's `String::from` gives it (a lone surrogate
 /// as U+FFFD), but a long one written straight into wasm memory by the platform's
 /// `TextEncoder.encodeInto`, which is native code. Falls back to the glue's copy
-/// when the room cannot be had.
-pub(super) fn copy_string(js_string: &JsString) -> String {
-    let units = js_string.length();
+/// when the room cannot be had. `units` is the string's `length`.
+pub(super) fn copy_string(js_string: &JsString, units: u32) -> String {
     if units >= ENCODE_INTO_FROM_UNITS {
         if let Some(text) = encode_into_wasm_memory(js_string, units) {
             return text;
@@ -511,7 +511,8 @@ fn input_members(
         // property gets would let a throwing getter or Proxy trap unwind through wasm.
         let structured = member(value.clone()).is_structured();
         // serde-wasm-bindgen would turn a lone surrogate into U+FFFD without a word.
-        let lone_surrogate = value.dyn_ref::<JsString>().is_some_and(|text| string_from_js(text).is_none());
+        let lone_surrogate =
+            value.dyn_ref::<JsString>().is_some_and(|text| string_from_js(text, text.length()).is_none());
         if !known.contains(&name.as_str()) {
             problems.push(InputProblem::Unknown { name, known });
         } else if !structured && !lone_surrogate && reads(&pair) {
@@ -585,7 +586,7 @@ mod tests {
         cases.push(lone_at_end);
         for units in cases {
             let js = JsString::from_char_code(&units);
-            let copied = copy_string(&js);
+            let copied = copy_string(&js, js.length());
             assert_eq!(copied, String::from(&js), "{} units starting {:x?}", units.len(), units.first());
             assert_eq!(copied, String::from_utf16_lossy(&units));
         }

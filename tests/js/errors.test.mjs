@@ -27,7 +27,7 @@ describe('status', () => {
 
   test('every code of errorCodes() has a status: 4xx from the sender, 5xx ours, 200 for a genuine callback', () => {
     assert.deepEqual([...statuses.keys()].sort(), [...api.errorCodes()].sort());
-    const sender = ['INVALID_SIGNATURE', 'INVALID_PUBLIC_KEY', 'INVALID_TIMESTAMP', 'TIMESTAMP_OUT_OF_TOLERANCE', 'INVALID_HEADER', 'MISSING_HEADER', 'INVALID_JSON', 'BODY_NOT_OBJECT', 'DUPLICATE_KEY', 'BODY_TOO_DEEP', 'BODY_TOO_LARGE', 'INVALID_NUMBER', 'MERCHANT_ID_MISMATCH'];
+    const sender = ['INVALID_SIGNATURE', 'INVALID_PUBLIC_KEY', 'INVALID_TIMESTAMP', 'TIMESTAMP_OUT_OF_TOLERANCE', 'INVALID_HEADER', 'MISSING_HEADER', 'INVALID_JSON', 'BODY_NOT_OBJECT', 'DUPLICATE_KEY', 'BODY_TOO_DEEP', 'BODY_TOO_LARGE', 'BODY_UNREADABLE', 'INVALID_NUMBER', 'MERCHANT_ID_MISMATCH'];
     for (const [code, status] of statuses) {
       if (sender.includes(code)) assert.ok(status >= 400 && status < 500, `${code}: ${status}`);
       else if (['INVALID_CALLBACK', 'AMBIGUOUS_CALLBACK'].includes(code)) assert.equal(status, 200, code);
@@ -238,6 +238,49 @@ describe('verifyCallbackRequest', () => {
       // What a stream's queue holds ahead of the reader is a few chunks at most.
       assert.ok(pulled <= limit + 4 * chunk.byteLength, `pulled ${pulled} bytes for a limit of ${limit}`);
     }
+  });
+
+  test('a body stream that fails mid-body is BODY_UNREADABLE (400), with its reason and a hint', async () => {
+    const half = new TextEncoder().encode(goodBody.slice(0, 40));
+    const failing = (cause) =>
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(half);
+        },
+        pull(controller) {
+          controller.error(cause);
+        },
+      });
+    const hostile = { get message() { throw new Error('read me not'); }, toString() { throw new Error('nor me'); } };
+    for (const [cause, reason] of [[new Error('socket hang up'), /socket hang up/], ['aborted', /aborted/], [hostile, /the stream failed/]]) {
+      const request = new Request('http://localhost/cb', { method: 'POST', headers, body: failing(cause), duplex: 'half' });
+      const error = await caught(() => api.verifyCallbackRequest(request, publicKey));
+      assert.ok(api.isPaymentIntakeError(error));
+      assert.equal(error.code, 'BODY_UNREADABLE');
+      assert.equal(error.status, 400);
+      assert.match(error.message, reason);
+      assert.match(error.hint, /act on nothing/);
+    }
+    // The instance still works after each.
+    const request = new Request('http://localhost/cb', { method: 'POST', headers, body: goodBody });
+    assert.equal((await api.verifyCallbackRequest(request, publicKey)).paymentId, 'order-10045');
+  });
+
+  test('a stream that gives something other than bytes, or is locked, is INVALID_ARGUMENT', async () => {
+    const words = new ReadableStream({
+      start(controller) {
+        controller.enqueue('not bytes');
+        controller.close();
+      },
+    });
+    const odd = await caught(() => api.verifyCallbackRequest({ headers: new Headers(headers), body: words, arrayBuffer: async () => new ArrayBuffer(0) }, publicKey));
+    assert.equal(odd.code, 'INVALID_ARGUMENT');
+    assert.match(odd.message, /other than bytes/);
+    const stream = new Blob([goodBody]).stream();
+    stream.getReader(); // locked by someone else, not yet read
+    const locked = await caught(() => api.verifyCallbackRequest({ headers: new Headers(headers), body: stream, arrayBuffer: async () => new ArrayBuffer(0) }, publicKey));
+    assert.equal(locked.code, 'INVALID_ARGUMENT');
+    assert.match(locked.message, /already read/);
   });
 
   test('a large genuine callback read from a stream still verifies', async () => {

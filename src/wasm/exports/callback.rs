@@ -178,6 +178,14 @@ pub fn signature_mismatch() -> JsValue {
     js_error(pkcs1v15::signature_mismatch())
 }
 
+/// The error `verifyCallbackRequest` throws when the request's body stream fails
+/// before its end; `reason` is the stream's message (a string, else left out).
+#[wasm_bindgen(js_name = __bodyUnreadable, skip_typescript)]
+pub fn body_unreadable(reason: JsValue) -> JsValue {
+    let reason = reason.as_string().unwrap_or_else(|| "the stream failed".into());
+    js_error(Error::BodyUnreadable { reason })
+}
+
 /// For a callback that fails to verify: which rules the sender used (against
 /// one key or several), or why none matches (the key, else the body, else a rule
 /// we do not know).
