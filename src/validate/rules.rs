@@ -59,24 +59,28 @@ impl Format {
 
 /// Checks a string's length (in chars) and format, reporting every failure.
 pub(crate) fn check_text(findings: &mut Findings, path: &str, text: &str, min: usize, max: usize, format: Format) {
-    let length = text.chars().count();
-    if length > max {
-        findings
-            .error(path, "TOO_LONG", format!("{path} has {length} characters; at most {max} are allowed"))
-            .with_limit(IssueValue::int(max as i128))
-            .with_actual(IssueValue::int(length as i128));
-    } else if length < min {
-        let message = if min == 1 {
-            format!("{path} must not be empty")
-        } else {
-            format!("{path} has {length} characters; at least {min} are required")
-        };
-        findings
-            .error(path, "TOO_SHORT", message)
-            .with_limit(IssueValue::int(min as i128))
-            .with_actual(IssueValue::int(length as i128));
+    // A char is 1 to 4 bytes of UTF-8, so the chars are counted only when the byte
+    // length leaves either bound in doubt.
+    if text.len() > max || text.len().div_ceil(4) < min {
+        let length = text.chars().count();
+        if length > max {
+            findings
+                .error(path, "TOO_LONG", format!("{path} has {length} characters; at most {max} are allowed"))
+                .with_limit(IssueValue::int(max as i128))
+                .with_actual(IssueValue::int(length as i128));
+        } else if length < min {
+            let message = if min == 1 {
+                format!("{path} must not be empty")
+            } else {
+                format!("{path} has {length} characters; at least {min} are required")
+            };
+            findings
+                .error(path, "TOO_SHORT", message)
+                .with_limit(IssueValue::int(min as i128))
+                .with_actual(IssueValue::int(length as i128));
+        }
     }
-    if length == 0 && min > 0 {
+    if text.is_empty() && min > 0 {
         return; // "empty" already said it all
     }
     let problem = match format {
@@ -477,6 +481,27 @@ mod tests {
         assert_eq!(codes("p", &format!("{cyrillic}Ж"), 1, 255, Format::Free), ["TOO_LONG"]);
         assert_eq!(codes("p", "", 1, 255, Format::Free), ["TOO_SHORT"]);
         assert!(codes("p", "", 0, 255, Format::Free).is_empty());
+    }
+
+    #[test]
+    fn lengths_at_the_bounds_whatever_the_bytes_per_char() {
+        // Chars of 1 to 4 bytes, at, under and over each bound: the byte length
+        // alone must never decide.
+        for unit in ["a", "é", "Ж", "€", "😀"] {
+            for (min, max) in [(1, 1), (2, 3), (3, 3), (4, 8), (5, 16)] {
+                for count in 0..=max + 1 {
+                    let text = unit.repeat(count);
+                    let expected: &[&str] = if count > max {
+                        &["TOO_LONG"]
+                    } else if count < min {
+                        &["TOO_SHORT"]
+                    } else {
+                        &[]
+                    };
+                    assert_eq!(codes("p", &text, min, max, Format::Free), expected, "{unit} x{count}, {min}..={max}");
+                }
+            }
+        }
     }
 
     #[test]
