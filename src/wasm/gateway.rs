@@ -47,12 +47,10 @@ extern "C" {
     type Utf8Encoder;
     #[wasm_bindgen(catch, constructor, js_class = TextEncoder)]
     fn new() -> Result<Utf8Encoder, JsValue>;
+    /// `{ read, written }` from the platform's encoder; from a caller's replacement, anything
+    /// (its `written` is read through `Reflect`, caught: a getter may throw).
     #[wasm_bindgen(catch, method, js_class = TextEncoder, js_name = encodeInto)]
-    fn encode_into(this: &Utf8Encoder, text: &JsString, into: &Uint8Array) -> Result<EncodedInto, JsValue>;
-    /// What `encodeInto` returns: `{ read, written }`.
-    type EncodedInto;
-    #[wasm_bindgen(method, getter)]
-    fn written(this: &EncodedInto) -> f64;
+    fn encode_into(this: &Utf8Encoder, text: &JsString, into: &Uint8Array) -> Result<JsValue, JsValue>;
 }
 
 thread_local! {
@@ -72,6 +70,9 @@ extern "C" {
     static ENTRIES: JsString = "entries";
     #[wasm_bindgen(thread_local_v2, static_string)]
     static GET: JsString = "get";
+    /// The member of `encodeInto`'s result that [`copy_string`] reads.
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    static WRITTEN: JsString = "written";
 }
 
 /// The caller's code threw (or a revoked Proxy was given) while a value was read.
@@ -424,15 +425,19 @@ fn encode_into_wasm_memory(js_string: &JsString, units: u32) -> Option<String> {
     bytes.try_reserve_exact(room).ok()?;
     bytes.resize(room, 0);
     // The encoder is made (on first use) before the view, which nothing may outlive.
-    let written = UTF8_ENCODER.with(|encoder| {
+    let result = UTF8_ENCODER.with(|encoder| {
         let encoder = encoder.as_ref()?;
         // SAFETY: the view covers `bytes` and is used only by `encodeInto` right here.
         // Wasm memory that grew in between (nothing here allocates, but the glue's
         // externref table might) would detach it: `encodeInto` then writes nothing,
         // which the length check below turns into the glue's copy.
         let view = unsafe { Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
-        encoder.encode_into(js_string, &view).ok().map(|result| result.written())
+        encoder.encode_into(js_string, &view).ok()
     })?;
+    // A `TextEncoder` the caller put in the platform's place may answer anything: its
+    // `written` is read caught (a getter that threw would unwind through the wasm frames),
+    // and must be a number in range.
+    let written = WRITTEN.with(|name| Reflect::get(&result, name)).ok()?.as_f64()?;
     // Every UTF-16 unit is at least one byte of UTF-8.
     if !(f64::from(units)..=room as f64).contains(&written) {
         return None;
