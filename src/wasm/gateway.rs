@@ -404,13 +404,19 @@ pub(super) fn string_from_js(js_string: &JsString) -> Option<String> {
 /// against the glue's copy: 1.08× at 150 characters, 1.25× at 300, 1.5× at 600.
 const ENCODE_INTO_FROM_UNITS: u32 = 128;
 
+/// Strings of more UTF-16 units than this take the glue's copy: `encodeInto` needs room for
+/// three bytes a unit, and wasm memory never shrinks (a 50-million-character header value,
+/// ASCII, grew it by 200 MB for good, where the glue's copy takes 50). As many as a body may
+/// have at most (`maxBodyBytes`' ceiling), so every body still takes `encodeInto`.
+const ENCODE_INTO_TO_UNITS: u32 = 1 << 20;
+
 /// A JS string's text, as wasm-bindgen's `String::from` gives it (a lone surrogate
 /// as U+FFFD), but a long one written straight into wasm memory by the platform's
 /// `TextEncoder.encodeInto`, which is native code. Falls back to the glue's copy
 /// when the room cannot be had.
 pub(super) fn copy_string(js_string: &JsString) -> String {
     let units = js_string.length();
-    if units >= ENCODE_INTO_FROM_UNITS {
+    if (ENCODE_INTO_FROM_UNITS..=ENCODE_INTO_TO_UNITS).contains(&units) {
         if let Some(text) = encode_into_wasm_memory(js_string, units) {
             return text;
         }
