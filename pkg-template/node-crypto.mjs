@@ -4,14 +4,24 @@
 // glue. pkg-template/core.mjs says what a provider has.
 import crypto from 'node:crypto';
 
+/**
+ * The platform's `String.prototype.isWellFormed` (Node 20 and later), read once as this module
+ * loads: a caller's replacement, run between `utf8Into` and the wasm call that reads the text,
+ * could call the package again and have its own text written over ours (or call text with a
+ * lone surrogate well-formed).
+ */
+const isWellFormedOf = String.prototype.isWellFormed;
+const { apply } = Reflect;
+const wellFormed = (text) => apply(isWellFormedOf, text, []);
+
 /** Text up to `maxLength` UTF-16 units without a lone surrogate (see `bytes`). */
 function encodes(body, maxLength) {
-  return fits(body, maxLength) && body.isWellFormed();
+  return fits(body, maxLength) && wellFormed(body);
 }
 
 /** Text of 129 to `maxLength` UTF-16 units, where `isWellFormed` can tell a lone surrogate. */
 function fits(body, maxLength) {
-  return typeof body === 'string' && body.length > 128 && body.length <= maxLength && typeof body.isWellFormed === 'function';
+  return typeof body === 'string' && body.length > 128 && body.length <= maxLength && typeof isWellFormedOf === 'function';
 }
 
 export default {
@@ -86,7 +96,7 @@ export default {
    * well-formed text. Long text is checked that way (a memchr: 3 µs for a 60 KB body where
    * `isWellFormed` of a two-byte string takes 18); short text, or bytes with an EF, by `isWellFormed`.
    */
-  wroteWellFormed: (text, view, at, written) => (written >= 4096 && view.subarray(at, at + written).indexOf(0xef) === -1) || text.isWellFormed(),
+  wroteWellFormed: (text, view, at, written) => (written >= 4096 && view.subarray(at, at + written).indexOf(0xef) === -1) || wellFormed(text),
 
   /** `ascii` of `view`'s bytes from `start` to `end`, read in place. */
   asciiAt: (view, start, end) => view.toString('latin1', start, end),

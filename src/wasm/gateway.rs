@@ -47,12 +47,10 @@ extern "C" {
     type Utf8Encoder;
     #[wasm_bindgen(catch, constructor, js_class = TextEncoder)]
     fn new() -> Result<Utf8Encoder, JsValue>;
+    /// `{ read, written }` from the platform's encoder; from a caller's replacement, anything
+    /// (its `written` is read through `Reflect`, caught: a getter may throw).
     #[wasm_bindgen(catch, method, js_class = TextEncoder, js_name = encodeInto)]
-    fn encode_into(this: &Utf8Encoder, text: &JsString, into: &Uint8Array) -> Result<EncodedInto, JsValue>;
-    /// What `encodeInto` returns: `{ read, written }`.
-    type EncodedInto;
-    #[wasm_bindgen(method, getter)]
-    fn written(this: &EncodedInto) -> f64;
+    fn encode_into(this: &Utf8Encoder, text: &JsString, into: &Uint8Array) -> Result<JsValue, JsValue>;
 }
 
 thread_local! {
@@ -72,6 +70,9 @@ extern "C" {
     static ENTRIES: JsString = "entries";
     #[wasm_bindgen(thread_local_v2, static_string)]
     static GET: JsString = "get";
+    /// The member of `encodeInto`'s result that [`copy_string`] reads.
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    static WRITTEN: JsString = "written";
 }
 
 /// The caller's code threw (or a revoked Proxy was given) while a value was read.
@@ -404,12 +405,18 @@ pub(super) fn string_from_js(js_string: &JsString, units: u32) -> Option<String>
 /// against the glue's copy: 1.08× at 150 characters, 1.25× at 300, 1.5× at 600.
 const ENCODE_INTO_FROM_UNITS: u32 = 128;
 
+/// Strings of more UTF-16 units than this take the glue's copy: `encodeInto` needs room for
+/// three bytes a unit, and wasm memory never shrinks (a 50-million-character header value,
+/// ASCII, grew it by 200 MB for good, where the glue's copy takes 50). As many as a body may
+/// have at most (`maxBodyBytes`' ceiling), so every body still takes `encodeInto`.
+const ENCODE_INTO_TO_UNITS: u32 = 1 << 20;
+
 /// A JS string's text, as wasm-bindgen's `String::from` gives it (a lone surrogate
 /// as U+FFFD), but a long one written straight into wasm memory by the platform's
 /// `TextEncoder.encodeInto`, which is native code. Falls back to the glue's copy
 /// when the room cannot be had. `units` is the string's `length`.
 pub(super) fn copy_string(js_string: &JsString, units: u32) -> String {
-    if units >= ENCODE_INTO_FROM_UNITS {
+    if (ENCODE_INTO_FROM_UNITS..=ENCODE_INTO_TO_UNITS).contains(&units) {
         if let Some(text) = encode_into_wasm_memory(js_string, units) {
             return text;
         }
@@ -424,15 +431,19 @@ fn encode_into_wasm_memory(js_string: &JsString, units: u32) -> Option<String> {
     bytes.try_reserve_exact(room).ok()?;
     bytes.resize(room, 0);
     // The encoder is made (on first use) before the view, which nothing may outlive.
-    let written = UTF8_ENCODER.with(|encoder| {
+    let result = UTF8_ENCODER.with(|encoder| {
         let encoder = encoder.as_ref()?;
         // SAFETY: the view covers `bytes` and is used only by `encodeInto` right here.
         // Wasm memory that grew in between (nothing here allocates, but the glue's
         // externref table might) would detach it: `encodeInto` then writes nothing,
         // which the length check below turns into the glue's copy.
         let view = unsafe { Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
-        encoder.encode_into(js_string, &view).ok().map(|result| result.written())
+        encoder.encode_into(js_string, &view).ok()
     })?;
+    // A `TextEncoder` the caller put in the platform's place may answer anything: its
+    // `written` is read caught (a getter that threw would unwind through the wasm frames),
+    // and must be a number in range.
+    let written = WRITTEN.with(|name| Reflect::get(&result, name)).ok()?.as_f64()?;
     // Every UTF-16 unit is at least one byte of UTF-8.
     if !(f64::from(units)..=room as f64).contains(&written) {
         return None;
