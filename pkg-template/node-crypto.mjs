@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 /**
  * The platform's `String.prototype.isWellFormed` (Node 20 and later), read once as this module
  * loads: a caller's replacement, run between `utf8Into` and the wasm call that reads the text,
- * could call the package again and have its own text written over ours (or call text with a
+ * could call the package again and have its own text written over ours (or declare text with a
  * lone surrogate well-formed).
  */
 const isWellFormedOf = String.prototype.isWellFormed;
