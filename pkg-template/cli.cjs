@@ -453,7 +453,14 @@ function debuggerPage({ values }) {
       res.end(body);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n', { allow: 'GET, HEAD' });
-    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    // A request target that is no URL at all (`GET http://[ HTTP/1.1`) would throw here,
+    // outside any catch, and end the process.
+    let pathname;
+    try {
+      ({ pathname } = new URL(req.url ?? '/', 'http://localhost'));
+    } catch {
+      return send(400, 'bad request target\n');
+    }
     if (pathname === '/' || pathname === '/www') return send(302, 'see /www/\n', { location: '/www/' });
     const file = pageFile(pathname);
     if (!file) return send(404, 'not found\n');
