@@ -553,7 +553,7 @@ function sandbox({ values }) {
 function main(argv) {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    if (name === 'help' && rest[0] in COMMANDS) process.stdout.write(commandUsage(rest[0]));
+    if (name === 'help' && Object.hasOwn(COMMANDS, rest[0] ?? '')) process.stdout.write(commandUsage(rest[0]));
     else process.stdout.write(mainUsage());
     return name === undefined ? 2 : 0;
   }
