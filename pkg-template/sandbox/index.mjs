@@ -199,7 +199,12 @@ export async function startSandbox(options = {}) {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...cors, ...(location ? { location } : {}) });
       res.end(text);
     };
-    const { pathname } = new URL(req.url ?? '/', 'http://sandbox');
+    let pathname;
+    try {
+      ({ pathname } = new URL(req.url ?? '/', 'http://sandbox'));
+    } catch {
+      return send(400, { error: 'the request target is not a URL path' });
+    }
     if (req.method === 'OPTIONS') return send(204, '');
     const raw = await readBody(req);
     if (OPERATIONS.includes(pathname)) {
