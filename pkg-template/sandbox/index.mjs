@@ -61,15 +61,22 @@ function scaledClock(timeScale) {
   };
 }
 
+/**
+ * The request's body, up to MAX_BODY_BYTES. A larger one rejects with status 413 as
+ * soon as the limit is passed; what comes after is not kept, and the connection is not
+ * destroyed here (that would reset it before the 413 could be read): the answer says
+ * `connection: close`, and Node ends the connection once it is written.
+ */
 function readBody(req) {
   return new Promise((resolve, reject) => {
     const chunks = [];
     let size = 0;
     req.on('data', (chunk) => {
+      if (size > MAX_BODY_BYTES) return;
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(Object.assign(new Error('body too large'), { status: 413 }));
-        req.destroy();
+        chunks.length = 0;
+        reject(Object.assign(new Error(`body too large: the sandbox reads at most ${MAX_BODY_BYTES} bytes`), { status: 413 }));
       } else {
         chunks.push(chunk);
       }
@@ -227,7 +234,7 @@ export async function startSandbox(options = {}) {
   const server = http.createServer((req, res) => {
     handle(req, res).catch((e) => {
       const status = e.status ?? (e instanceof URIError ? 400 : 500);
-      if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...(status === 413 ? { connection: 'close' } : {}) });
       res.end(JSON.stringify({ error: status === 500 ? `sandbox error: ${e.message}` : e.message }));
       if (status === 500) emit({ type: 'failure', error: e });
     });

@@ -59,6 +59,29 @@ describe('the sandbox server', () => {
     assert.deepEqual(failures.map((e) => e.message), []);
   });
 
+  test('a body over the 1 MiB limit is answered 413, not a reset connection', async () => {
+    const signed = api.signRequest(p2pBody(), merchantKey, { merchantId: sandbox.merchantId });
+    const res = await fetch(`${sandbox.url}${P2P}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed.headers }, body: 'x'.repeat(2 << 20) });
+    assert.equal(res.status, 413);
+    assert.match((await res.json()).error, /too large/);
+    // The connection is not kept for another request after that.
+    assert.equal(res.headers.get('connection'), 'close');
+    assert.deepEqual(sandbox.payments().filter((p) => p.projectId === 'prj_attack' && p.paymentId === signed.body), []);
+  });
+
+  test('a sender that announces more than 1 MiB and stalls gets 413 once the limit is passed, then the connection ends', async () => {
+    const head = `POST ${P2P} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${64 << 20}\r\n\r\n`;
+    const answer = await new Promise((resolve) => {
+      const socket = net.connect(Number(new URL(sandbox.url).port), '127.0.0.1', () => socket.write(head + 'x'.repeat((1 << 20) + 1)));
+      let out = '';
+      socket.on('data', (d) => (out += d));
+      socket.on('close', () => resolve(out));
+      socket.on('error', () => resolve(out));
+      setTimeout(() => (socket.destroy(), resolve(`still open after 10 s: ${out}`)), 10000).unref();
+    });
+    assert.match(answer, /^HTTP\/1\.1 413 /, answer.slice(0, 200));
+  });
+
   test('held: a wrong merchant id, a signed body replayed to another operation, a deep body', async () => {
     failures.length = 0;
     const wrongId = await call(sandbox, P2P, p2pBody(), { merchantId: 'someone-else' });
