@@ -38,24 +38,36 @@ function keyOption(value, KeyClass, name) {
   throw optionError(`'${name}' must be a ${KeyClass.name} or PEM text`);
 }
 
-/** Timers in the service's seconds, run `timeScale` times faster; all stopped by stop(). */
+/** The longest wait setTimeout keeps: a longer one (or Infinity) runs after 1 ms. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * Timers in the service's seconds, run `timeScale` times faster; all stopped by stop().
+ * A slow scale (below 1) can make a wait longer than setTimeout allows: it is made of
+ * several, so a 300 s lifetime at 1/10000 does not end after 1 ms.
+ */
 function scaledClock(timeScale) {
   const timers = new Set();
   return {
     after(seconds, fn) {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        fn();
-      }, (seconds * 1000) / timeScale);
-      timers.add(timer);
-      return timer;
+      const handle = { timeout: null };
+      const arm = (ms) => {
+        handle.timeout = setTimeout(() => {
+          if (ms > MAX_TIMEOUT_MS) return arm(ms - MAX_TIMEOUT_MS);
+          timers.delete(handle);
+          fn();
+        }, Math.min(ms, MAX_TIMEOUT_MS));
+      };
+      arm((seconds * 1000) / timeScale);
+      timers.add(handle);
+      return handle;
     },
-    cancel(timer) {
-      clearTimeout(timer);
-      timers.delete(timer);
+    cancel(handle) {
+      clearTimeout(handle.timeout);
+      timers.delete(handle);
     },
     stop() {
-      for (const timer of timers) clearTimeout(timer);
+      for (const handle of timers) clearTimeout(handle.timeout);
       timers.clear();
     },
   };

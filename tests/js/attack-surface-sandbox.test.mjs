@@ -120,3 +120,19 @@ describe('the sandbox server', () => {
     assert.deepEqual(failures.map((e) => e.message), []);
   });
 });
+
+describe('a slow time scale', () => {
+  test('a lifetime longer than setTimeout can wait (2^31 - 1 ms) does not end at once', async () => {
+    // 300 s at a time scale of 1/10000 is 3e9 ms: Node's setTimeout runs such a timer after 1 ms.
+    const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, timeScale: 0.0001 });
+    try {
+      const created = await call(sandbox, P2P, p2pBody());
+      assert.equal(created.status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const [payment] = sandbox.payments();
+      assert.deepEqual([payment.status, payment.subStatus, payment.statusDescription], ['processing', 'requisites', null]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
