@@ -136,3 +136,22 @@ describe('a slow time scale', () => {
     }
   });
 });
+
+describe('the merchant id', () => {
+  test('one the verifier refuses (so every request would be 401) is refused at start, INVALID_OPTION', async () => {
+    for (const merchantId of ['a\nb', 'tab\there', 'x'.repeat(129), 'my shop', 'marchand-é', 'shop-😀', 'ид-магазина']) {
+      const started = startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, merchantId });
+      // One that starts anyway is closed, so the failure does not keep the process alive.
+      started.then((sandbox) => sandbox.close(), () => {});
+      await assert.rejects(started, (e) => e.code === 'INVALID_OPTION' && /merchantId/.test(e.message), JSON.stringify(merchantId.slice(0, 20)));
+    }
+    // Held: the longest id the verifier takes still starts and is accepted.
+    const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, merchantId: `~!${'m'.repeat(126)}` });
+    try {
+      const created = await call(sandbox, P2P, p2pBody());
+      assert.equal(created.status, 200, JSON.stringify(created.json));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
