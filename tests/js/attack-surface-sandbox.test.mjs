@@ -121,6 +121,30 @@ describe('the sandbox server', () => {
   });
 });
 
+describe('payout and ECOM bodies (not shown by the spec, so not type-checked)', () => {
+  test('a lifetime that is not a number does not make expiration_date a string or the form page a 500', async () => {
+    const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, timeScale: 100 });
+    const failures = [];
+    sandbox.events.on('failure', (e) => failures.push(e.error.message));
+    try {
+      for (const [operation, lifetime] of [['/api/v1/payment/p2p/payout', 'abc'], ['/api/v1/payment/ecom/payin', { a: 1 }], ['/api/v1/payment/ecom/payout', [600]]]) {
+        const body = p2pBody();
+        body.payment.lifetime = lifetime;
+        const created = await call(sandbox, operation, body);
+        assert.equal(created.status, 200, JSON.stringify(created.json));
+        const payment = sandbox.payments().find((p) => p.requestId === created.json.request_id);
+        assert.ok(Number.isSafeInteger(payment.expirationDate), `${operation}: expirationDate ${JSON.stringify(payment.expirationDate)}`);
+        assert.equal(payment.lifetime, 600);
+        const page = await fetch(`${sandbox.url}/sandbox/pay/${created.json.request_id}`);
+        assert.equal(page.status, 200, `${operation}: ${await page.text()}`);
+      }
+      assert.deepEqual(failures, []);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('a slow time scale', () => {
   test('a lifetime longer than setTimeout can wait (2^31 - 1 ms) does not end at once', async () => {
     // 300 s at a time scale of 1/10000 is 3e9 ms: Node's setTimeout runs such a timer after 1 ms.
