@@ -281,14 +281,23 @@ function keygen({ values }) {
   const dir = values['out-dir'] ?? '.';
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--out-dir: ${dir} is not a directory`);
   const files = { private: path.join(dir, 'private.pem'), public: path.join(dir, 'public.pem') };
+  // lstat, not exists: a symlink (even one to nothing) is there, and is never written through.
+  const present = (f) => fs.lstatSync(f, { throwIfNoEntry: false }) !== undefined;
   for (const f of Object.values(files)) {
-    if (fs.existsSync(f) && !values.force) throw new UsageError(`${f} exists; give --force to overwrite it`);
+    if (present(f) && !values.force) throw new UsageError(`${f} exists; give --force to overwrite it`);
   }
   const key = api().SigningKey.generate(bits);
+  // Each file is made anew ('wx': O_CREAT | O_EXCL, which also refuses a symlink): --force
+  // removes what is there first (a symlink itself, not what it points to), so the private
+  // key never goes into an older file with wider permissions, or outside DIR.
+  const create = (f, text, mode) => {
+    if (values.force && present(f)) fs.unlinkSync(f);
+    fs.writeFileSync(f, text, { mode, flag: 'wx' });
+  };
   try {
-    fs.writeFileSync(files.private, key.privateKeyPem(), { mode: 0o600 });
+    create(files.private, key.privateKeyPem(), 0o600);
     fs.chmodSync(files.private, 0o600);
-    fs.writeFileSync(files.public, key.publicKeyPem());
+    create(files.public, key.publicKeyPem(), 0o644);
   } catch (e) {
     throw new UsageError(`--out-dir: cannot write to ${dir}: ${e.code ?? e.message}`);
   } finally {
@@ -453,7 +462,14 @@ function debuggerPage({ values }) {
       res.end(body);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n', { allow: 'GET, HEAD' });
-    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    // A request target that is no URL at all (`GET http://[ HTTP/1.1`) would throw here,
+    // outside any catch, and end the process.
+    let pathname;
+    try {
+      ({ pathname } = new URL(req.url ?? '/', 'http://localhost'));
+    } catch {
+      return send(400, 'bad request target\n');
+    }
     if (pathname === '/' || pathname === '/www') return send(302, 'see /www/\n', { location: '/www/' });
     const file = pageFile(pathname);
     if (!file) return send(404, 'not found\n');
@@ -537,7 +553,7 @@ function sandbox({ values }) {
 function main(argv) {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    if (name === 'help' && rest[0] in COMMANDS) process.stdout.write(commandUsage(rest[0]));
+    if (name === 'help' && Object.hasOwn(COMMANDS, rest[0] ?? '')) process.stdout.write(commandUsage(rest[0]));
     else process.stdout.write(mainUsage());
     return name === undefined ? 2 : 0;
   }

@@ -38,38 +38,57 @@ function keyOption(value, KeyClass, name) {
   throw optionError(`'${name}' must be a ${KeyClass.name} or PEM text`);
 }
 
-/** Timers in the service's seconds, run `timeScale` times faster; all stopped by stop(). */
+/** The longest wait setTimeout keeps: a longer one (or Infinity) runs after 1 ms. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * Timers in the service's seconds, run `timeScale` times faster; all stopped by stop().
+ * A slow scale (below 1) can make a wait longer than setTimeout allows: it is made of
+ * several, so a 300 s lifetime at 1/10000 does not end after 1 ms.
+ */
 function scaledClock(timeScale) {
   const timers = new Set();
   return {
     after(seconds, fn) {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        fn();
-      }, (seconds * 1000) / timeScale);
-      timers.add(timer);
-      return timer;
+      const handle = { timeout: null };
+      const arm = (ms) => {
+        handle.timeout = setTimeout(() => {
+          if (ms > MAX_TIMEOUT_MS) return arm(ms - MAX_TIMEOUT_MS);
+          timers.delete(handle);
+          fn();
+        }, Math.min(ms, MAX_TIMEOUT_MS));
+      };
+      arm((seconds * 1000) / timeScale);
+      timers.add(handle);
+      return handle;
     },
-    cancel(timer) {
-      clearTimeout(timer);
-      timers.delete(timer);
+    cancel(handle) {
+      clearTimeout(handle.timeout);
+      timers.delete(handle);
     },
     stop() {
-      for (const timer of timers) clearTimeout(timer);
+      for (const handle of timers) clearTimeout(handle.timeout);
       timers.clear();
     },
   };
 }
 
+/**
+ * The request's body, up to MAX_BODY_BYTES. A larger one rejects with status 413 as
+ * soon as the limit is passed; what comes after is not kept, and the connection is not
+ * destroyed here (that would reset it before the 413 could be read): the answer says
+ * `connection: close`, and Node ends the connection once it is written.
+ */
 function readBody(req) {
   return new Promise((resolve, reject) => {
     const chunks = [];
     let size = 0;
     req.on('data', (chunk) => {
+      if (size > MAX_BODY_BYTES) return;
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(Object.assign(new Error('body too large'), { status: 413 }));
-        req.destroy();
+        chunks.length = 0;
+        reject(Object.assign(new Error(`body too large: the sandbox reads at most ${MAX_BODY_BYTES} bytes`), { status: 413 }));
       } else {
         chunks.push(chunk);
       }
@@ -133,6 +152,15 @@ export async function startSandbox(options = {}) {
   } catch (e) {
     freeOwned();
     throw e;
+  }
+  // Requests must carry the merchant id as x-access-merchant-id, checked by the
+  // verifier's rule (1 to 128 visible ASCII characters, src/callback/mod.rs), and so
+  // must callbacks. Any other id (a space, a control or non-ASCII character, over 128
+  // characters) would make a sandbox that refuses every request, and whose callbacks
+  // no receiver accepts or node:http cannot even send: refused here.
+  if (!/^[\x21-\x7e]{1,128}$/.test(merchantId)) {
+    freeOwned();
+    throw optionError("'merchantId' must be 1 to 128 visible ASCII characters (no spaces), as x-access-merchant-id is checked");
   }
 
   const events = new EventEmitter();
@@ -199,7 +227,12 @@ export async function startSandbox(options = {}) {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...cors, ...(location ? { location } : {}) });
       res.end(text);
     };
-    const { pathname } = new URL(req.url ?? '/', 'http://sandbox');
+    let pathname;
+    try {
+      ({ pathname } = new URL(req.url ?? '/', 'http://sandbox'));
+    } catch {
+      return send(400, { error: 'the request target is not a URL path' });
+    }
     if (req.method === 'OPTIONS') return send(204, '');
     const raw = await readBody(req);
     if (OPERATIONS.includes(pathname)) {
@@ -222,7 +255,7 @@ export async function startSandbox(options = {}) {
   const server = http.createServer((req, res) => {
     handle(req, res).catch((e) => {
       const status = e.status ?? (e instanceof URIError ? 400 : 500);
-      if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...(status === 413 ? { connection: 'close' } : {}) });
       res.end(JSON.stringify({ error: status === 500 ? `sandbox error: ${e.message}` : e.message }));
       if (status === 500) emit({ type: 'failure', error: e });
     });

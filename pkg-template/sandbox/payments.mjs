@@ -104,7 +104,11 @@ export class PaymentBook {
   create(path, body) {
     const { kind, type } = CREATE[path];
     const created = now();
-    const lifetime = body.payment?.lifetime ?? DEFAULT_LIFETIME;
+    // validateRequest checks payment.lifetime's type only where the spec shows the body
+    // (P2P, widget): a payout or ECOM body may carry "abc" or an object, which made
+    // expiration_date a string and the form page throw. Such a lifetime is the default.
+    const given = body.payment?.lifetime;
+    const lifetime = Number.isSafeInteger(given) && given > 0 ? given : DEFAULT_LIFETIME;
     const mobileMoney = body.payment?.widget_method === 'payin-mobile-money';
     const requestId = `sbx_${crypto.randomBytes(12).toString('hex')}`;
     const payment = {
