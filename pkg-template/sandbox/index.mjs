@@ -153,14 +153,15 @@ export async function startSandbox(options = {}) {
     freeOwned();
     throw e;
   }
-  // Requests must carry the merchant id as x-access-merchant-id, checked by the
-  // verifier's rule (1 to 128 visible ASCII characters, src/callback/mod.rs), and so
-  // must callbacks. Any other id (a space, a control or non-ASCII character, over 128
-  // characters) would make a sandbox that refuses every request, and whose callbacks
-  // no receiver accepts or node:http cannot even send: refused here.
-  if (!/^[\x21-\x7e]{1,128}$/.test(merchantId)) {
+  // Requests must carry the merchant id as x-access-merchant-id, and so must callbacks:
+  // an id the package would not sign with (its one rule, src/spec/limits.rs: a space, a
+  // control or non-ASCII character, over 128 characters) would make a sandbox that refuses
+  // every request, and whose callbacks it cannot sign. Refused here, in the package's words.
+  try {
+    api.prepareRequest('{}', serviceKey, { merchantId, timestamp: '1700000000' });
+  } catch (e) {
     freeOwned();
-    throw optionError("'merchantId' must be 1 to 128 visible ASCII characters (no spaces), as x-access-merchant-id is checked");
+    throw optionError(e.message);
   }
 
   const events = new EventEmitter();

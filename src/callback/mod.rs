@@ -20,7 +20,7 @@ use crate::json::{parse_body, Json, Limits};
 use crate::profile::Profile;
 use crate::rsa::pkcs1v15::{decode_signature, signature_mismatch, verify_signature_bytes, Digest};
 use crate::spec::headers::{HEADERS, HEADER_MERCHANT_ID};
-use crate::spec::limits::RECEIVED_MERCHANT_ID_MAX_CHARS;
+use crate::spec::limits::{is_merchant_id, MERCHANT_ID_RULE};
 use keys::{choose_key, Chosen, ConfiguredKey};
 use model::{parse_callback_with, Callback};
 
@@ -248,15 +248,13 @@ fn every_leaf_read<'a>(value: &'a Json, path: &mut Vec<Segment<'a>>) -> bool {
     }
 }
 
-/// A merchant id is 1 to 128 visible ASCII characters (no spaces, controls or
-/// non-ASCII), and the expected one when the options name it.
+/// A merchant id is what [`is_merchant_id`] says (the rule signing uses too), and
+/// the expected one when the options name it.
 fn check_merchant_id(merchant_id: &str, options: &VerifyOptions) -> Result<()> {
-    let sane = (1..=RECEIVED_MERCHANT_ID_MAX_CHARS).contains(&merchant_id.len())
-        && merchant_id.bytes().all(|b| b.is_ascii_graphic());
-    if !sane {
+    if !is_merchant_id(merchant_id) {
         return Err(Error::InvalidHeader {
             name: HEADER_MERCHANT_ID.into(),
-            reason: "must be 1 to 128 visible ASCII characters (no spaces)".into(),
+            reason: format!("must be {MERCHANT_ID_RULE}"),
         });
     }
     match &options.expected_merchant_id {

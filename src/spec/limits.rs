@@ -233,13 +233,17 @@ pub fn lifetime_max(country: Option<&str>) -> i128 {
     }
 }
 
-/// Longest merchant id a request is signed with, in characters. The spec does
-/// not bound `x-access-merchant-id`; 255 is generous.
-pub const MERCHANT_ID_MAX_CHARS: usize = 255;
+/// What `x-access-merchant-id` may be, signed or received, in words ([`is_merchant_id`]).
+pub const MERCHANT_ID_RULE: &str = "1 to 128 visible ASCII characters (no spaces)";
 
-/// Longest `x-access-merchant-id` a received callback may carry, in (visible
-/// ASCII) characters; also not bounded by the spec.
-pub const RECEIVED_MERCHANT_ID_MAX_CHARS: usize = 128;
+/// Whether `id` is a merchant id this crate signs with or accepts in a callback:
+/// [`MERCHANT_ID_RULE`]. The spec does not bound `x-access-merchant-id`; it is an
+/// HTTP header value, which Node and Fetch refuse to send with a character above
+/// U+00FF and send other non-ASCII text as Latin-1 bytes, and the one id of a
+/// merchant goes both ways (its requests, the service's callbacks).
+pub fn is_merchant_id(id: &str) -> bool {
+    (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic())
+}
 
 #[cfg(test)]
 mod tests {

@@ -59,6 +59,7 @@ export interface AccessHeaders {
  */
 export type Backend = 'native' | 'wasm';
 export interface SignOptions {
+  /** Sent as `x-access-merchant-id`: 1 to 128 visible ASCII characters (no spaces), as a callback's is checked. */
   merchantId: string;
   /** Unix seconds (at most 10 digits); defaults to now. */
   timestamp?: Timestamp | undefined;

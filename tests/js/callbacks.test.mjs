@@ -368,6 +368,25 @@ describe('errors', () => {
     throwsCode(() => api.canonicalEntries('{}', { booleans: 'digits' }), 'INVALID_OPTION');
     throwsCode(() => api.signRequest('{}', project, { merchantId: '' }), 'INVALID_ARGUMENT');
   });
+
+  test('signing takes exactly the merchant ids a callback may carry (one rule, both ways)', () => {
+    const timestamp = '1700000000';
+    for (const merchantId of ['m', 'merchant-1', `~!${'m'.repeat(126)}`]) {
+      const { body, headers } = api.signRequest(callbackBody, project, { merchantId, timestamp });
+      assert.equal(api.verifyCallback(body, headers, projectPublic).verification.merchantId, merchantId);
+    }
+    for (const merchantId of ['my shop', ' m', 'a\nb', 'tab\there', 'marchand-é', 'ид-магазина', 'shop-😀', 'x'.repeat(129)]) {
+      const error = throwsCode(() => api.signRequest('{"a":1}', project, { merchantId, timestamp }), 'INVALID_ARGUMENT');
+      assert.match(error.message, /'merchantId' must be 1 to 128 visible ASCII characters/);
+      throwsCode(() => api.prepareRequest('{"a":1}', project, { merchantId, timestamp }), 'INVALID_ARGUMENT');
+      // What a verifier says of it as a received header: the same rule (a received value is
+      // read without the spaces around it, as HTTP sends it: ' m' arrives as 'm').
+      const good = api.signRequest(callbackBody, project, { merchantId: 'm', timestamp });
+      const received = () => api.verifyCallback(good.body, { ...good.headers, 'x-access-merchant-id': merchantId }, projectPublic);
+      if (merchantId === merchantId.trim()) throwsCode(received, 'INVALID_HEADER');
+      else assert.equal(received().verification.merchantId, merchantId.trim());
+    }
+  });
 });
 
 describe('a node:http callback endpoint (as in README.md)', () => {
