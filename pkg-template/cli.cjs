@@ -508,6 +508,21 @@ function logSandbox(box, json) {
   box.events.on('failure', ({ error }) => process.stderr.write(`${PROG} sandbox: ${error.stack ?? error}\n`));
 }
 
+/**
+ * Checks FILE of --service-public-key-out before the sandbox starts: its folder exists, and
+ * what is there already is the public key PEM of an earlier run (overwritten, the README's
+ * usual restart), never a link or any other file (a private key given by mistake is kept).
+ */
+function serviceKeyFile(out) {
+  if (!fs.existsSync(path.dirname(path.resolve(out)))) throw new UsageError(`--service-public-key-out: ${path.dirname(out)} is not a directory`);
+  const there = fs.lstatSync(out, { throwIfNoEntry: false });
+  if (there === undefined) return;
+  const keep = (why) => new UsageError(`--service-public-key-out: ${out} ${why}; it is not overwritten (give another FILE, or remove it)`);
+  if (!there.isFile()) throw keep(there.isSymbolicLink() ? 'is a symbolic link' : 'is not a file');
+  const text = fs.readFileSync(out, 'utf8').trim();
+  if (!/^-----BEGIN PUBLIC KEY-----\n[A-Za-z0-9+/=\n]+\n-----END PUBLIC KEY-----$/.test(text)) throw keep('exists and is not a public key PEM');
+}
+
 function sandbox({ values }) {
   if (values['merchant-key'] === undefined) throw new UsageError("--merchant-key FILE (the merchant's public key PEM) is required");
   const port = portFlag(values, '0');
@@ -518,7 +533,7 @@ function sandbox({ values }) {
   if (!(merchantKey instanceof api().VerifyingKey)) throw new UsageError('--merchant-key: give the merchant\'s public key, not a private one');
   const serviceKey = values['service-key'] === undefined ? undefined : readPem(values['service-key'], 'service-key', false);
   const out = values['service-public-key-out'];
-  if (out !== undefined && !fs.existsSync(path.dirname(path.resolve(out)))) throw new UsageError(`--service-public-key-out: ${path.dirname(out)} is not a directory`);
+  if (out !== undefined) serviceKeyFile(out);
   const settings = {
     merchantKey,
     serviceKey,
