@@ -311,9 +311,6 @@ function keygen({ values }) {
 function sign({ values }) {
   if ((values.key === undefined) === (values['hmac-secret'] === undefined)) throw new UsageError('give one of --key FILE or --hmac-secret FILE');
   if (values['merchant-id'] === undefined) throw new UsageError('--merchant-id ID is required');
-  if (values.timestamp !== undefined && !/^\d{1,10}$/.test(values.timestamp)) {
-    throw new UsageError(`--timestamp must be Unix seconds (1 to 10 digits), got '${values.timestamp}'`);
-  }
   const options = canonicalOptions(values);
   const key = values.key !== undefined ? readPem(values.key, 'key', false) : readSecret(values['hmac-secret']);
   const body = readBody(values);
@@ -321,6 +318,8 @@ function sign({ values }) {
   try {
     signed = api().signRequest(body, key, { merchantId: values['merchant-id'], timestamp: values.timestamp, options });
   } catch (e) {
+    // Only --timestamp gives signRequest a timestamp: the package's rule, worded as a bad argument.
+    if (e?.code === 'INVALID_TIMESTAMP') throw new UsageError(`--timestamp: ${e.message}${e.hint ? ` (${e.hint})` : ''}`);
     return failure(values, e);
   } finally {
     key.free();
@@ -557,8 +556,10 @@ function sandbox({ values }) {
       stopOnSignals(() => box.close());
     })
     .catch((e) => {
-      process.stderr.write(`${PROG} sandbox: cannot start: ${e.code ?? ''} ${e.message}\n`);
-      process.exit(1);
+      // INVALID_OPTION: a flag's value the sandbox refused (e.g. --merchant-id), a bad argument.
+      const usage = e?.code === 'INVALID_OPTION';
+      process.stderr.write(`${PROG} sandbox: cannot start: ${e.code ?? ''} ${e.message}\n${usage ? `Run '${PROG} sandbox --help' for its flags.\n` : ''}`);
+      process.exit(usage ? 2 : 1);
     });
   return undefined; // the server keeps the process alive
 }

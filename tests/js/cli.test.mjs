@@ -151,6 +151,10 @@ describe('sign', () => {
       [['sign', '--key', path.join(tmp, 'missing.pem'), '--merchant-id', 'm'], /--key: cannot read/],
       [['sign', '--key', path.join(keys, 'rsa2048.public.pem'), '--merchant-id', 'm'], /--key: .*INVALID_KEY|--key/],
       [['sign', '--key', key, '--merchant-id', 'm', '--timestamp', 'soon'], /--timestamp/],
+      // The package's own timestamp rule: digits, but a leading zero or milliseconds.
+      [['sign', '--key', key, '--merchant-id', 'm', '--timestamp', '0000000000'], /--timestamp: .*leading zero/],
+      [['sign', '--key', key, '--merchant-id', 'm', '--timestamp', '1700000000000'], /--timestamp: .*milliseconds/],
+      [['sign', '--key', key, '--merchant-id', 'my shop'], /merchantId.*visible ASCII/],
       [['sign', '--key', key, '--merchant-id', 'm', '--falsy', 'maybe'], /--falsy/],
       [['sign', '--key', key, '--merchant-id', 'm', '--profile', 'nope'], /--profile/],
       [['sign', '--key', key, '--merchant-id', 'm', '--padding', '--no-padding'], /--padding/],
@@ -447,6 +451,8 @@ describe('sandbox', () => {
       [args('--time-scale', 'fast').slice(1), /--time-scale/],
       [args('--profile', 'nope').slice(1), /--profile must be one of spec, /],
       [args('--frobnicate').slice(1), /--frobnicate/],
+      // Refused by the sandbox as it starts (INVALID_OPTION), still a bad argument.
+      [['sandbox', '--merchant-key', path.join(keys, 'rsa2048.public.pem'), '--merchant-id', 'my shop'], /cannot start: INVALID_OPTION .*merchantId/],
     ];
     for (const [a, message] of cases) {
       const r = run(a);
