@@ -65,7 +65,12 @@ async function handle(req, res) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });
   }
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  let url;
+  try {
+    url = new URL(req.url ?? '/', 'http://localhost');
+  } catch {
+    return send(res, 400, 'bad request target\n'); // `GET http://[ HTTP/1.1`: no URL at all
+  }
   if (url.pathname === '/' || url.pathname === '/index.html') {
     return send(res, 302, 'see /www/\n', { location: '/www/' });
   }

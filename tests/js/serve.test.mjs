@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -83,4 +84,19 @@ test('no traversal, no dot-files, nothing outside the served folders', async () 
     assert.equal(res.status, 404, `${p} -> ${res.status}`);
   }
   assert.equal((await get('/www/', 'POST')).status, 405);
+});
+
+test('a request target that is no URL gets 400 (not a 500), and the server keeps serving', async () => {
+  const { port } = new URL(base);
+  for (const target of ['http://[', '//[/www/']) {
+    const answer = await new Promise((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+      let out = '';
+      socket.on('data', (d) => (out += d));
+      socket.on('close', () => resolve(out));
+      socket.on('error', () => resolve(out));
+    });
+    assert.match(answer, /^HTTP\/1\.1 400 /, `${target}: ${JSON.stringify(answer.slice(0, 120))}`);
+  }
+  assert.equal((await get('/www/')).status, 200);
 });
