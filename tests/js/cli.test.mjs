@@ -494,38 +494,6 @@ describe('sandbox', () => {
     }
   });
 
-  test('--service-public-key-out never overwrites a private key, another file or a link; a public key of an earlier run, yes', async () => {
-    const privatePem = fs.readFileSync(path.join(keys, 'rsa2048.pkcs8.pem'), 'utf8');
-    const kept = [
-      [write('out-private.pem', privatePem), /exists and is not a public key PEM/],
-      [write('out-notes.txt', 'my notes\n'), /exists and is not a public key PEM/],
-      [tmp, /is not a file/],
-    ];
-    const link = path.join(tmp, 'out-link.pem');
-    fs.rmSync(link, { force: true });
-    fs.symlinkSync(path.join(tmp, 'out-private.pem'), link);
-    kept.push([link, /is a symbolic link/]);
-    for (const [file, message] of kept) {
-      const before = fs.lstatSync(file).isFile() ? fs.readFileSync(file, 'utf8') : undefined;
-      const r = run(args('--service-public-key-out', file).slice(1));
-      assert.equal(r.code, 2, file);
-      assert.match(r.err, message, file);
-      assert.match(r.err, /it is not overwritten/);
-      if (before !== undefined) assert.equal(fs.readFileSync(file, 'utf8'), before, `${file} is unchanged`);
-    }
-    assert.equal(fs.readFileSync(path.join(tmp, 'out-private.pem'), 'utf8'), privatePem);
-    // The usual restart: the file holds the service key of an earlier run.
-    const earlier = write('out-earlier.pub.pem', fs.readFileSync(path.join(keys, 'rsa2048.public.pem'), 'utf8'));
-    const { child, line } = await serve(process.execPath, args('--service-public-key-out', earlier, '--json'));
-    try {
-      assert.equal(JSON.parse(line).event, 'ready');
-      assert.match(fs.readFileSync(earlier, 'utf8'), /^-----BEGIN PUBLIC KEY-----/);
-      assert.notEqual(fs.readFileSync(earlier, 'utf8'), fs.readFileSync(path.join(keys, 'rsa2048.public.pem'), 'utf8'), 'the new service key replaced it');
-    } finally {
-      await stop(child);
-    }
-  });
-
   test('a port in use: exit 1 with a message', async () => {
     const busy = http.createServer();
     await new Promise((resolve) => busy.listen(0, '127.0.0.1', resolve));
