@@ -314,7 +314,8 @@ function createApi(glue, provider) {
     #id;
 
     constructor(id) {
-      if (hmacInternals.making !== id) {
+      // `making` is undefined outside fromSecret(): `new HmacKey()` must not match it.
+      if (typeof id !== 'number' || hmacInternals.making !== id) {
         throw invalidArgument('HmacKey', 'has no public constructor: use HmacKey.fromSecret()');
       }
       this.#id = id;

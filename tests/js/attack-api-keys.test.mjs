@@ -1,0 +1,22 @@
+// Attacks on the key classes of the JS API (pkg-template/core.mjs, src/wasm/keys.rs):
+// constructors that must stay private.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { cjs, esm as api, throwsCode } from './helpers.mjs';
+
+test('new HmacKey() without an argument is refused like every other call of the private constructor', () => {
+  for (const build of [api, cjs]) {
+    // `making` is undefined outside fromSecret(), so `new HmacKey()` (id undefined) matched it:
+    // the key was made, and signRequest with it threw the glue's Error without `.code`.
+    for (const args of [[], [undefined]]) {
+      throwsCode(() => new build.HmacKey(...args), 'INVALID_ARGUMENT', `new HmacKey(${args.length ? 'undefined' : ''})`);
+    }
+    throwsCode(() => new build.HmacKey(1), 'INVALID_ARGUMENT');
+    // fromSecret still works, and the constructor is still refused after it.
+    const key = build.HmacKey.fromSecret('0123456789abcdef');
+    assert.equal(build.signRequest('{}', key, { merchantId: 'm', timestamp: '1700000000' }).headers['x-access-merchant-algorithm'], 'HMAC-SHA512');
+    key.free();
+    throwsCode(() => new build.HmacKey(), 'INVALID_ARGUMENT');
+  }
+});
