@@ -1,5 +1,5 @@
 // Attacks on the key classes of the JS API (pkg-template/core.mjs, src/wasm/keys.rs):
-// constructors that must stay private.
+// constructors that must stay private, and HMAC secrets given as text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -19,4 +19,18 @@ test('new HmacKey() without an argument is refused like every other call of the 
     key.free();
     throwsCode(() => new build.HmacKey(), 'INVALID_ARGUMENT');
   }
+});
+
+test('an HMAC secret holding a lone surrogate is refused, not read as U+FFFD', () => {
+  // The text was converted lossily: '\ud800' x 20, '\udc00' x 20 and '\ufffd' x 20 were one key.
+  for (const secret of ['\ud800'.repeat(20), '\udc00'.repeat(20), `0123456789abcdef\ud83d`, `\ude00${'x'.repeat(16)}`]) {
+    const error = throwsCode(() => api.HmacKey.fromSecret(secret), 'INVALID_KEY');
+    assert.match(error.message, /lone UTF-16 surrogate/);
+  }
+  // Well-formed text outside ASCII, an astral character and U+FFFD itself are secrets as before.
+  for (const secret of ['\ufffd'.repeat(20), 'é'.repeat(8), `${'😀'.repeat(4)}x`]) {
+    const key = api.HmacKey.fromSecret(secret);
+    key.free();
+  }
+  assert.equal(api.toMinorUnits('1', 'RUB'), 100);
 });
