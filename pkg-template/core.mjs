@@ -608,17 +608,23 @@ function createApi(glue, provider) {
    */
   async function verifyCallbackRequest(request, keys, options) {
     ready();
+    // `headers` and `bodyUsed` are read once, here, where a getter or Proxy that throws
+    // makes the value no Request (read again later, they could throw without a `.code`).
     let readable = false;
+    let headers;
+    let bodyUsed;
     try {
-      readable = isObject(request) && typeof request.arrayBuffer === 'function' && isObject(request.headers);
+      headers = isObject(request) && typeof request.arrayBuffer === 'function' ? request.headers : undefined;
+      readable = isObject(headers);
+      bodyUsed = readable && request.bodyUsed;
     } catch {
-      // a getter or Proxy that throws: not a Request
+      readable = false; // a getter or Proxy that throws: not a Request
     }
     if (!readable) {
       throw invalidArgument('request', `must be a Fetch Request (with headers and arrayBuffer()), not ${describe(request)}`);
     }
     const used = 'has a body that was already read (bodyUsed): verify before anything reads the body, or pass request.clone()';
-    if (request.bodyUsed === true) throw invalidArgument('request', used);
+    if (bodyUsed === true) throw invalidArgument('request', used);
     let body;
     try {
       body = await requestBytes(request, options, used);
@@ -633,7 +639,7 @@ function createApi(glue, provider) {
       }
       throw glue.__bodyUnreadable(reason);
     }
-    return verifyCallbackAsync(body, request.headers, keys, options);
+    return verifyCallbackAsync(body, headers, keys, options);
   }
 
   /**
