@@ -197,9 +197,13 @@ function createApi(glue, provider) {
         making: undefined,
         is: (value) => isObject(value) && #glue in value,
         glue: (key) => key.#glue,
-        /** The PEM of a live key; `null` for a freed one. */
-        pem: (key) => (key.#glue === null ? null : key.publicKeyPem()),
-        native: (key) => (key.#native ??= provider.publicKey(key.publicKeyPem())),
+        /**
+         * The PEM of a live key; `null` for a freed one. Read from the private fields, not
+         * through `publicKeyPem()`: a caller's own or prototype `publicKeyPem` must not run
+         * here, nor name another key.
+         */
+        pem: (key) => (key.#glue === null ? null : (key.#pem ??= key.#glue.publicKeyPem())),
+        native: (key) => (key.#native ??= provider.publicKey(verifyingInternals.pem(key))),
         wrap(inner) {
           verifyingInternals.making = inner;
           try {
@@ -282,7 +286,7 @@ function createApi(glue, provider) {
         making: undefined,
         is: (value) => isObject(value) && #glue in value,
         glue: (key) => key.#glue,
-        pem: (key) => (key.#glue === null ? null : key.publicKeyPem()),
+        pem: (key) => (key.#glue === null ? null : (key.#pem ??= key.#glue.publicKeyPem())),
         native(key) {
           if (key.#native === undefined) {
             const inner = key.#glue;

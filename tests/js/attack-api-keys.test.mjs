@@ -1,9 +1,10 @@
 // Attacks on the key classes of the JS API (pkg-template/core.mjs, src/wasm/keys.rs):
-// constructors that must stay private, and HMAC secrets given as text.
+// constructors that must stay private, HMAC secrets given as text, and which key a key
+// object stands for when a caller replaces its publicKeyPem method.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cjs, esm as api, throwsCode } from './helpers.mjs';
+import { cjs, esm as api, readKey, readVectors, throwsCode } from './helpers.mjs';
 
 test('new HmacKey() without an argument is refused like every other call of the private constructor', () => {
   for (const build of [api, cjs]) {
@@ -33,4 +34,39 @@ test('an HMAC secret holding a lone surrogate is refused, not read as U+FFFD', (
     key.free();
   }
   assert.equal(api.toMinorUnits('1', 'RUB'), 100);
+});
+
+test('a key object is the key it was made from, whatever publicKeyPem the caller puts on it or its class', () => {
+  // The core read a key's PEM for the wasm (and the native key) through `key.publicKeyPem()`:
+  // an own or prototype method ran there, and its answer named the key, so a VerifyingKey
+  // of the attacker's key verified the service's callbacks; a throwing one read as "not a
+  // key", a non-string as "freed".
+  const good = readVectors('callbacks.json').cases.find((c) => c.name === 'valid callback');
+  const servicePem = readKey('keys/rsa2048.public.pem');
+  const attackerPem = readKey('keys/attacker2048.public.pem');
+  for (const build of [api, cjs]) {
+    const other = build.VerifyingKey.fromPem(attackerPem);
+    other.publicKeyPem = () => servicePem;
+    for (const options of [{}, { backend: 'wasm' }]) {
+      throwsCode(() => build.verifyCallback(good.body, good.headers, other, options), 'INVALID_PUBLIC_KEY', `own method, ${JSON.stringify(options)}`);
+    }
+    assert.equal(build.diagnoseCallback(good.body, good.headers, other).matched, false);
+
+    const service = build.VerifyingKey.fromPem(servicePem);
+    for (const method of [() => { throw new Error('spy'); }, () => 5]) {
+      service.publicKeyPem = method;
+      assert.equal(build.verifyCallback(good.body, good.headers, service).status, 'processing');
+      assert.equal(build.prepareCallback(good.body, good.headers, service).keyIndex, 0);
+    }
+
+    const descriptor = Object.getOwnPropertyDescriptor(build.VerifyingKey.prototype, 'publicKeyPem');
+    build.VerifyingKey.prototype.publicKeyPem = () => servicePem;
+    try {
+      const fresh = build.VerifyingKey.fromPem(attackerPem);
+      throwsCode(() => build.verifyCallback(good.body, good.headers, fresh), 'INVALID_PUBLIC_KEY', 'prototype method');
+    } finally {
+      Object.defineProperty(build.VerifyingKey.prototype, 'publicKeyPem', descriptor);
+    }
+    assert.equal(build.verifyCallback(good.body, good.headers, servicePem).status, 'processing');
+  }
 });
