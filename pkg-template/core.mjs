@@ -65,8 +65,9 @@ function cryptoFailure(cause) {
 /**
  * The API over `glue` (the wasm-bindgen module) with `provider`'s RSA. A provider has:
  * `sync` (node:crypto: the sync functions use it), `available()` (a native RSA is there),
- * `privateKey(signingKey, sourcePem, publicJwk)` (`publicJwk()`: the key's JWK `n` and `e`,
- * joined by `.`) and `publicKey(spkiPem)` (native key handles),
+ * `privateKey(glueKey, sourcePem, publicJwk)` (`glueKey.privateKeyPem()`: the glue key's PKCS#8
+ * PEM; `publicJwk()`: the key's JWK `n` and `e`, joined by `.`) and `publicKey(spkiPem)`
+ * (native key handles),
  * `sign`/`verify` (sync, when `sync`) and `signAsync`/`verifyAsync`, `base64url(bytes, padding)`,
  * `bytes(body, maxLength)` (text the wasm reads faster as bytes), `ascii(bytes)` (or none:
  * then strings come from the wasm), optionally `fits(body, maxLength)`, `view(arrayBuffer)`,
@@ -290,7 +291,9 @@ function createApi(glue, provider) {
         native(key) {
           if (key.#native === undefined) {
             const inner = key.#glue;
-            key.#native = provider.privateKey(key, key.#source, () => glue.__publicJwk(inner));
+            // The glue's key, not `key`: a caller's own or prototype privateKeyPem() must not
+            // run here, nor name the key that signs.
+            key.#native = provider.privateKey(inner, key.#source, () => glue.__publicJwk(inner));
             key.#source = undefined;
           }
           return key.#native;

@@ -70,3 +70,26 @@ test('a key object is the key it was made from, whatever publicKeyPem the caller
     assert.equal(build.verifyCallback(good.body, good.headers, servicePem).status, 'processing');
   }
 });
+
+test('a SigningKey signs with its own key, whatever privateKeyPem the caller puts on it', async () => {
+  // The native provider read a key it had no source PEM for (a generated key; or any key,
+  // with WebCrypto) through `signingKey.privateKeyPem()`: an own method ran there and chose
+  // the key that signed, while the token named the key object's own public key.
+  const { nodeVerify } = await import('./helpers.mjs');
+  const other = api.SigningKey.fromPem(readKey('keys/attacker2048.pkcs8.pem'));
+  for (const build of [api, cjs]) {
+    const key = build.SigningKey.generate();
+    key.privateKeyPem = () => other.privateKeyPem();
+    const message = build.canonicalMessage('{"a":1}', '1700000000');
+    for (const sign of [build.signRequest, build.signRequestAsync]) {
+      const { headers } = await sign('{"a":1}', key, { merchantId: 'm', timestamp: '1700000000' });
+      assert.ok(nodeVerify(message, headers['x-access-signature'], key.publicKeyPem()), 'signed by the key object');
+      assert.ok(!nodeVerify(message, headers['x-access-signature'], other.publicKeyPem()), 'not by the other key');
+    }
+    const spied = build.SigningKey.generate();
+    spied.privateKeyPem = () => {
+      throw new Error('spy');
+    };
+    assert.equal(build.signRequest('{}', spied, { merchantId: 'm' }).body, '{}');
+  }
+});
