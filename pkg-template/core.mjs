@@ -65,8 +65,9 @@ function cryptoFailure(cause) {
 /**
  * The API over `glue` (the wasm-bindgen module) with `provider`'s RSA. A provider has:
  * `sync` (node:crypto: the sync functions use it), `available()` (a native RSA is there),
- * `privateKey(signingKey, sourcePem, publicJwk)` (`publicJwk()`: the key's JWK `n` and `e`,
- * joined by `.`) and `publicKey(spkiPem)` (native key handles),
+ * `privateKey(glueKey, sourcePem, publicJwk)` (`glueKey.privateKeyPem()`: the glue key's PKCS#8
+ * PEM; `publicJwk()`: the key's JWK `n` and `e`, joined by `.`) and `publicKey(spkiPem)`
+ * (native key handles),
  * `sign`/`verify` (sync, when `sync`) and `signAsync`/`verifyAsync`, `base64url(bytes, padding)`,
  * `bytes(body, maxLength)` (text the wasm reads faster as bytes), `ascii(bytes)` (or none:
  * then strings come from the wasm), optionally `fits(body, maxLength)`, `view(arrayBuffer)`,
@@ -197,9 +198,13 @@ function createApi(glue, provider) {
         making: undefined,
         is: (value) => isObject(value) && #glue in value,
         glue: (key) => key.#glue,
-        /** The PEM of a live key; `null` for a freed one. */
-        pem: (key) => (key.#glue === null ? null : key.publicKeyPem()),
-        native: (key) => (key.#native ??= provider.publicKey(key.publicKeyPem())),
+        /**
+         * The PEM of a live key; `null` for a freed one. Read from the private fields, not
+         * through `publicKeyPem()`: a caller's own or prototype `publicKeyPem` must not run
+         * here, nor name another key.
+         */
+        pem: (key) => (key.#glue === null ? null : (key.#pem ??= key.#glue.publicKeyPem())),
+        native: (key) => (key.#native ??= provider.publicKey(verifyingInternals.pem(key))),
         wrap(inner) {
           verifyingInternals.making = inner;
           try {
@@ -282,11 +287,13 @@ function createApi(glue, provider) {
         making: undefined,
         is: (value) => isObject(value) && #glue in value,
         glue: (key) => key.#glue,
-        pem: (key) => (key.#glue === null ? null : key.publicKeyPem()),
+        pem: (key) => (key.#glue === null ? null : (key.#pem ??= key.#glue.publicKeyPem())),
         native(key) {
           if (key.#native === undefined) {
             const inner = key.#glue;
-            key.#native = provider.privateKey(key, key.#source, () => glue.__publicJwk(inner));
+            // The glue's key, not `key`: a caller's own or prototype privateKeyPem() must not
+            // run here, nor name the key that signs.
+            key.#native = provider.privateKey(inner, key.#source, () => glue.__publicJwk(inner));
             key.#source = undefined;
           }
           return key.#native;
@@ -314,7 +321,8 @@ function createApi(glue, provider) {
     #id;
 
     constructor(id) {
-      if (hmacInternals.making !== id) {
+      // `making` is undefined outside fromSecret(): `new HmacKey()` must not match it.
+      if (typeof id !== 'number' || hmacInternals.making !== id) {
         throw invalidArgument('HmacKey', 'has no public constructor: use HmacKey.fromSecret()');
       }
       this.#id = id;
@@ -607,17 +615,23 @@ function createApi(glue, provider) {
    */
   async function verifyCallbackRequest(request, keys, options) {
     ready();
+    // `headers` and `bodyUsed` are read once, here, where a getter or Proxy that throws
+    // makes the value no Request (read again later, they could throw without a `.code`).
     let readable = false;
+    let headers;
+    let bodyUsed;
     try {
-      readable = isObject(request) && typeof request.arrayBuffer === 'function' && isObject(request.headers);
+      headers = isObject(request) && typeof request.arrayBuffer === 'function' ? request.headers : undefined;
+      readable = isObject(headers);
+      bodyUsed = readable && request.bodyUsed;
     } catch {
-      // a getter or Proxy that throws: not a Request
+      readable = false; // a getter or Proxy that throws: not a Request
     }
     if (!readable) {
       throw invalidArgument('request', `must be a Fetch Request (with headers and arrayBuffer()), not ${describe(request)}`);
     }
     const used = 'has a body that was already read (bodyUsed): verify before anything reads the body, or pass request.clone()';
-    if (request.bodyUsed === true) throw invalidArgument('request', used);
+    if (bodyUsed === true) throw invalidArgument('request', used);
     let body;
     try {
       body = await requestBytes(request, options, used);
@@ -632,7 +646,7 @@ function createApi(glue, provider) {
       }
       throw glue.__bodyUnreadable(reason);
     }
-    return verifyCallbackAsync(body, request.headers, keys, options);
+    return verifyCallbackAsync(body, headers, keys, options);
   }
 
   /**

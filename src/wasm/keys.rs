@@ -169,6 +169,11 @@ pub fn hmac_key_from_secret(secret: JsValue) -> JsResult<u32> {
             let reason = format!("is longer than {} bytes", crate::hmac::MAX_SECRET_BYTES);
             return Err(js_error(Error::InvalidSecret { reason: format!("the secret {reason}") }));
         }
+        // A lone surrogate has no UTF-8 form: read as U+FFFD, two different secrets would be one key.
+        if !text.is_valid_utf16() {
+            let reason = "the secret holds a lone UTF-16 surrogate, which has no UTF-8 form".into();
+            return Err(js_error(Error::InvalidSecret { reason }));
+        }
     }
     let key = match secret.as_string() {
         Some(text) => {

@@ -91,9 +91,18 @@ pub fn parse_info_response(operation_path: &str, body: &Json) -> Result<InfoResp
         .and_then(|info| info.currency.as_deref())
         .and_then(|currency| AVAILABILITY.iter().find(|row| row.currency == currency))
         .map(|row| row.country);
-    let display_data = match root.object("additional_info", "additional_info")? {
-        Some(info) => (info.value("display_data"), "additional_info.display_data"),
-        None => (root.value("display_data"), "display_data"),
+    // README: both places are read. `additional_info.display_data` when it holds something;
+    // else the top-level one (an `additional_info` without display_data, or with a null or
+    // empty one, must not hide the instruction sent at the top level).
+    let nested = root.object("additional_info", "additional_info")?.and_then(|info| info.value("display_data"));
+    let display_data = match nested {
+        Some(value) if !matches!(value, Json::Null) && !matches!(value, Json::Array(items) if items.is_empty()) => {
+            (Some(value), "additional_info.display_data")
+        }
+        _ => match root.value("display_data") {
+            Some(value) => (Some(value), "display_data"),
+            None => (nested, "additional_info.display_data"),
+        },
     };
     let sender = match operation {
         Operation::P2pPayinInfo => root.object("sender", "sender")?.map(parts::sender).transpose()?,
