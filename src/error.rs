@@ -8,6 +8,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::rsa::keys::{MAX_BITS, MIN_BITS};
+
 /// One place where a body's signed message does not determine it: the payload
 /// of [`Error::AmbiguousCallback`] and [`Error::AmbiguousRequest`]. The rules
 /// that find them are `canonical::ambiguity`'s.
@@ -598,8 +600,12 @@ impl fmt::Display for Error {
             Error::KeyTypeUnsupported { found } => {
                 write!(f, "Only RSA keys are supported, this is {found}")
             }
+            // Within the range, only a size to generate is refused: keys are made in whole bytes.
+            Error::KeySizeUnsupported { bits } if (MIN_BITS..=MAX_BITS).contains(bits) => {
+                write!(f, "RSA keys are generated in whole bytes: {bits} bits is not a multiple of 8")
+            }
             Error::KeySizeUnsupported { bits } => {
-                write!(f, "RSA keys must be 2048 to 4096 bits, this one is {bits}")
+                write!(f, "RSA keys must be {MIN_BITS} to {MAX_BITS} bits, this one is {bits}")
             }
             Error::KeyExponentUnsupported { exponent } => {
                 write!(f, "RSA public exponent {exponent} is not accepted")

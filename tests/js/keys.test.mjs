@@ -126,7 +126,11 @@ describe('refused keys', () => {
     throwsCode(() => api.SigningKey.fromPem(privateKey.export({ type: 'pkcs8', format: 'pem' })), 'KEY_SIZE_UNSUPPORTED');
     throwsCode(() => api.VerifyingKey.fromPem(publicKey.export({ type: 'spki', format: 'pem' })), 'KEY_SIZE_UNSUPPORTED');
     throwsCode(() => api.SigningKey.generate(1024), 'KEY_SIZE_UNSUPPORTED');
-    throwsCode(() => api.SigningKey.generate(8192), 'KEY_SIZE_UNSUPPORTED');
+    const large = throwsCode(() => api.SigningKey.generate(8192), 'KEY_SIZE_UNSUPPORTED');
+    assert.match(large.message, /must be 2048 to 4096 bits, this one is 8192/);
+    // In range but not whole bytes: said so, not "must be 2048 to 4096" of a size inside it.
+    const odd = throwsCode(() => api.SigningKey.generate(2049), 'KEY_SIZE_UNSUPPORTED');
+    assert.match(odd.message, /generated in whole bytes: 2049 bits is not a multiple of 8/);
   });
 
   test('public exponents 1 and 2 are refused with a key error code', () => {
