@@ -174,8 +174,7 @@ function createApi(glue, provider) {
     /** The key as SubjectPublicKeyInfo PEM. */
     publicKeyPem() {
       liveGlue(verifyingInternals, this, 'VerifyingKey', 'VerifyingKey.publicKeyPem()');
-      this.#pem ??= this.#glue.publicKeyPem();
-      return this.#pem;
+      return verifyingInternals.pem(this);
     }
 
     /** Modulus size in bits. */
@@ -252,8 +251,7 @@ function createApi(glue, provider) {
     /** The public key as SubjectPublicKeyInfo PEM. */
     publicKeyPem() {
       liveGlue(signingInternals, this, 'SigningKey', 'SigningKey.publicKeyPem()');
-      this.#pem ??= this.#glue.publicKeyPem();
-      return this.#pem;
+      return signingInternals.pem(this);
     }
 
     /** The private key as PKCS#8 PEM. */

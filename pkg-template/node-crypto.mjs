@@ -75,9 +75,6 @@ export default {
    */
   bytes: (body, maxLength) => (encodes(body, maxLength) ? Buffer.from(body, 'utf8') : body),
 
-  /** Whether `bytes` would encode `body`. */
-  encodes,
-
   /** Whether `body` is text `utf8Into` may write (then `wroteWellFormed` says if it is to be read). */
   fits,
 
