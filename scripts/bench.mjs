@@ -6,6 +6,10 @@
 //
 //   npm run bench                 (build first: npm run build)
 //   node scripts/bench.mjs --rounds 9 --ms 300
+//   npm run bench -- --against DIR   also times each of the package's own lines
+//                                 (bench/ab.mjs) in this build against the build in DIR
+//                                 (made by scripts/build-rev.sh REV DIR), in this process,
+//                                 and writes that A/B table to BENCHMARKS.md too
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -15,6 +19,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 
+import { packageLines } from '../bench/ab.mjs';
 import { payinSchema, plainCanonicalMessage, plainVerifyCallback, largeBody, payinBody } from '../bench/baselines.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,6 +32,8 @@ const arg = (name, fallback) => {
 const ROUNDS = arg('rounds', 7);
 const BATCH_MS = arg('ms', 200);
 const COLD_RUNS = arg('cold', 15);
+const againstIndex = process.argv.indexOf('--against');
+const AGAINST = againstIndex >= 0 ? path.resolve(process.argv[againstIndex + 1]) : null;
 const onlyIndex = process.argv.indexOf('--only');
 const ONLY = onlyIndex >= 0 ? process.argv[onlyIndex + 1] : null;
 
@@ -260,6 +267,26 @@ if (!ONLY || 'diagnoseCallback'.includes(ONLY)) {
   console.log(`  diagnoseCallback, 1 KB public JS client callback: median ${ms.median.toFixed(2)} ms (max ${ms.max.toFixed(2)}, ${messages} distinct messages); target < 50 ms`);
 }
 
+// This build against another (--against DIR): each of the package's own lines, B/A.
+const abResults = [];
+let abSize = null;
+if (AGAINST) {
+  if (!fs.existsSync(path.join(AGAINST, 'node', 'index.js'))) throw new Error(`--against ${AGAINST}: no built package there (scripts/build-rev.sh REV DIR makes one)`);
+  const other = require(AGAINST);
+  const input = { signingPem, publicPem, payinText, signOptions, callbackBody, callbackHeaders, timestamp, bigText, validatePath, hostile };
+  const mine = packageLines(pi, input);
+  const theirs = packageLines(other, input);
+  console.log(`\nthis build (pkg/) against ${AGAINST}: throughput of this build ÷ that build, same process`);
+  for (let i = 0; i < mine.length; i += 1) {
+    const ms = mine[i].rsa ? rsaMs : BATCH_MS;
+    const r = await compare(`A/B ${mine[i].title}`, { name: 'this build', fn: mine[i].fn }, { name: 'other build', fn: theirs[i].fn }, { ms, target: 0.97 });
+    if (r) abResults.push(r);
+  }
+  const wasmOf = (dir) => fs.statSync(path.join(dir, 'web', 'payment_intake_bg.wasm')).size;
+  abSize = { this: wasmOf(pkgDir), other: wasmOf(AGAINST) };
+  console.log(`  .wasm: this build ${abSize.this} bytes, other build ${abSize.other} bytes`);
+}
+
 if (ONLY) {
   console.log('\n(--only: no size, no cold start, nothing written)');
   process.exit(0);
@@ -298,7 +325,7 @@ console.log(`cold start (import + key + first sign, in a fresh process, ${COLD_R
 // Output
 // ---------------------------------------------------------------------------
 
-const output = { machine, settings: { rounds: ROUNDS, batchMs: BATCH_MS, rsaBatchMs: rsaMs, coldRuns: COLD_RUNS }, comparisons: results, diagnoseHostile: diagnoseTimes, diagnoseDialect, wasmSize: size, coldStart };
+const output = { machine, settings: { rounds: ROUNDS, batchMs: BATCH_MS, rsaBatchMs: rsaMs, coldRuns: COLD_RUNS }, comparisons: results, diagnoseHostile: diagnoseTimes, diagnoseDialect, wasmSize: size, coldStart, against: AGAINST ? { dir: AGAINST, comparisons: abResults, wasmBytes: abSize } : null };
 fs.mkdirSync(path.join(root, 'bench'), { recursive: true });
 fs.writeFileSync(path.join(root, 'bench', 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
 
@@ -327,11 +354,28 @@ Measured ${machine.date.slice(0, 10)} on ${machine.cpu} (${machine.cores} cores,
 
 ${table}
 ${END}`;
+const AB_START = '<!-- bench-ab:start (written by scripts/bench.mjs --against) -->';
+const AB_END = '<!-- bench-ab:end -->';
+const abTable = AGAINST
+  ? `${AB_START}
+A/B of two builds in one process (${machine.date.slice(0, 10)}, same machine and settings as above): this build (\`pkg/\`) against \`${path.basename(AGAINST)}\`. The ratio is this build's throughput ÷ the other's in the same round (above 1: this build is faster); the target is no line more than 3 % slower.
+
+| line | this build (median) | other build (median) | ratio (median) | ratio min – max | met (≥ 0.97) |
+| --- | ---: | ---: | ---: | :---: | :---: |
+${abResults.map((r) => `| ${r.title.replace(/^A\/B /, '')} | ${ops(r.oursOpsPerSec.median)}/s | ${ops(r.baselineOpsPerSec.median)}/s | **${f2(r.ratio.median)}** | ${f2(r.ratio.min)} – ${f2(r.ratio.max)} | ${mark(r.met)} |`).join('\n')}
+| \`.wasm\` bytes | ${abSize.this.toLocaleString('en-US')} | ${abSize.other.toLocaleString('en-US')} | | | ${mark(abSize.this <= abSize.other)} |
+${AB_END}`
+  : null;
 let md;
 if (previous.includes(START) && previous.includes(END)) {
   md = previous.slice(0, previous.indexOf(START)) + generated + previous.slice(previous.indexOf(END) + END.length);
 } else {
   md = `# Benchmarks\n\n\`npm run bench\` (after \`npm run build\`) rewrites the table between the markers and \`bench/results.json\`.\n\n${generated}\n`;
+}
+if (abTable) {
+  md = md.includes(AB_START) && md.includes(AB_END)
+    ? md.slice(0, md.indexOf(AB_START)) + abTable + md.slice(md.indexOf(AB_END) + AB_END.length)
+    : md.replace(END, `${END}\n\n${abTable}`);
 }
 fs.writeFileSync(mdPath, md);
 console.log(`\nwrote bench/results.json and BENCHMARKS.md`);
