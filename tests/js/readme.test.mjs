@@ -120,6 +120,8 @@ test('every code block is runnable or marked as a fragment; every js block parse
   // A fragment marker stands right before a fence, and nowhere else.
   assert.equal(readme.split(FRAGMENT).length - 1, blocks.filter((b) => b.fragment).length, `every ${FRAGMENT} comes right before a fence`);
   for (const block of blocks) assert.ok(['js', 'sh', 'text'].includes(block.lang), `line ${block.line}: a block in js, sh or text, not '${block.lang}'`);
+  // A synopsis (`[--flag]`, `A|B`) is not a command to paste: such a block is a fragment.
+  for (const block of blocks.filter((b) => b.lang === 'sh' && !b.fragment)) assert.doesNotMatch(block.code, /\[--|\|-/, `line ${block.line}: a synopsis, not marked as a fragment`);
   assert.ok(blocks.filter((b) => b.lang === 'js' && !b.fragment).length >= 4, 'the quick start and at least three more JS blocks run');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-'));
   try {
