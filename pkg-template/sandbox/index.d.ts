@@ -23,6 +23,13 @@ export interface SandboxOptions {
   callbackAttempts?: number;
   /** A browser origin allowed besides loopback ones (CORS), e.g. 'https://debugger.example'. */
   allowedOrigin?: string;
+  /**
+   * How far a request's x-access-timestamp may be from the sandbox's clock, in seconds
+   * (default 300, as the service): a request further off is refused with 401,
+   * TIMESTAMP_OUT_OF_TOLERANCE. `Infinity` or `false`: served, with a TIMESTAMP_SKEW warning
+   * (`sandbox_warnings`, the `x-sandbox-warning` header) past 300 seconds.
+   */
+  timestampToleranceSeconds?: number | false;
 }
 
 /** A state the payment passed through. */
@@ -41,13 +48,38 @@ export interface SandboxPayment {
   formUrl: string; redirectUrl: string | null;
   requisites: Record<string, string> | null;
   history: SandboxMove[];
+  /** Every attempt to deliver one of its callbacks, oldest first (the newest 200 kept). */
+  deliveries: SandboxDelivery[];
 }
 
-/** One attempt to deliver a callback (the 'callback' event). */
-export interface SandboxCallbackEvent {
-  type: 'callback'; kind: 'informative' | 'success' | 'decline'; url: string; attempt: number; duplicate: boolean;
+/** One attempt to deliver one of a payment's callbacks. */
+export interface SandboxDelivery {
+  /** When the attempt was made (ms since the epoch). */
+  at: number;
+  /** Which of the payment's callbacks, from 1 (one per move that had a callback URL). */
+  callback: number;
+  /** The state the callback reports, e.g. 'processing:awaiting_confirm'. */
+  state: string;
+  kind: 'informative' | 'success' | 'decline';
+  url: string;
+  /** 1 for the first attempt; a "deliver again" takes the next number. */
+  attempt: number;
+  /** The extra copy `duplicateCallbacks` sends. */
+  duplicate: boolean;
+  /** Sent by the "deliver again" control (one attempt, no retries). */
+  manual: boolean;
   /** The receiver's HTTP status, or null when it did not answer (`error`). */
-  status: number | null; error: string | null; gaveUp: boolean; body: string;
+  status: number | null;
+  error: string | null;
+  /** The last attempt of the schedule failed: no retry follows. */
+  gaveUp: boolean;
+  /** When the next retry is due (ms since the epoch), or null when none is. */
+  nextRetryAt: number | null;
+}
+
+/** One attempt to deliver a callback (the 'callback' event): the delivery, its payment's request_id and the body sent. */
+export interface SandboxCallbackEvent extends SandboxDelivery {
+  type: 'callback'; requestId: string; body: string;
 }
 
 /** A move of a payment (the 'move' event): the payment after it, and the state it entered. */
