@@ -57,7 +57,7 @@ function layout(title, lede, nav, main) {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
-<link rel="stylesheet" href="/sandbox/style.css"></head>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="/sandbox/style.css"></head>
 <body data-refreshes="0">
 <header class="page-header"><div class="wrap">
 <h1>${escape(title)}</h1>
@@ -122,7 +122,7 @@ export function paymentPage(payment, { refused } = {}) {
     : '';
   const buttons = Object.entries(SCENARIOS)
     .map(([name, scenario]) => {
-      const amount = name === 'different-amount' ? ' <input name="amount" type="number" min="1" placeholder="amount received">' : '';
+      const amount = name === 'different-amount' ? ' <input name="amount" type="number" min="1" placeholder="amount received" style="max-width: 12rem">' : '';
       const action = `/sandbox/payments/${id}/${name}`;
       const disabled = allowed(payment, name) ? '' : ' disabled';
       return `<form method="post" action="${escape(action)}" class="inline"><button${disabled}>${escape(name)}</button>${amount} <span class="note">${escape(scenario.about)}</span></form>`;
