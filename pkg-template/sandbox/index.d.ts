@@ -3,7 +3,10 @@
 import type { SigningKey, VerifyingKey } from '../node/index.js';
 
 export interface SandboxOptions {
-  /** The merchant's public key (PEM or VerifyingKey): requests must be signed with its private key. */
+  /**
+   * The merchant's public key (PEM or VerifyingKey), e.g. `fs.readFileSync('merchant-public.pem', 'utf8')`:
+   * requests must be signed with its private key.
+   */
   merchantKey: string | VerifyingKey;
   /** `x-access-merchant-id` requests must carry; the callbacks carry it too. Default 'sandbox-merchant'. */
   merchantId?: string;
@@ -99,7 +102,7 @@ export interface Sandbox {
   /** Base URL, e.g. http://127.0.0.1:43121. */
   url: string;
   merchantId: string;
-  /** The public key (SPKI PEM) a receiver verifies the callbacks with. */
+  /** The public key (SPKI PEM) a receiver verifies the callbacks with: save it as `service-public.pem` (also served at /sandbox/service-public.pem). */
   servicePublicKeyPem: string;
   /** 'move', 'callback' and 'failure'. */
   events: SandboxEvents;

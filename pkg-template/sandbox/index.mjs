@@ -287,7 +287,7 @@ export async function startSandbox(options = {}) {
       const refusal = crossSiteRefusal(req.headers, host.includes(':') ? `[${host}]` : host, allowedOrigin);
       if (refusal) return send(403, { error: refusal, code: 'CROSS_SITE_REFUSED' });
       const { form, fields } = sandboxFields(req, raw, searchParams);
-      const about = { url: baseUrl, merchantId, operations: OPERATIONS };
+      const about = { url: baseUrl, merchantId, merchantKeyFingerprint, servicePublicKeyPem: serviceKey.publicKeyPem(), operations: OPERATIONS };
       return handleSandbox({ book, sender, about, method: req.method, pathname, fields, form, accept: req.headers.accept ?? '', send });
     }
     if (pathname === '/' && req.method === 'GET') {

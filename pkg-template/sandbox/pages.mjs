@@ -154,6 +154,7 @@ export function indexPage(index) {
   const main = [
     section('Payments', payments, 'payments'),
     section('Recent callback deliveries', deliveriesTable([...index.deliveries].reverse(), true), 'deliveries'),
+    section('Keys', `<dl class="facts"><dt>requests</dt><dd>signed with the private key of the merchant's public key <code>${escape(index.merchantKey)}</code> (given as <code>merchantKey</code>, or <code>--merchant-key merchant-public.pem</code>), with <code>x-access-merchant-id: ${escape(index.merchantId)}</code></dd><dt>callbacks</dt><dd>verify them with <a href="${escape(index.servicePublicKey)}" download="service-public.pem">service-public.pem</a>, the service's public key</dd></dl>`, 'keys'),
     section('Scenarios', `<dl class="facts">${scenarios}</dl>`),
     section('Endpoints', `<dl class="facts">${endpoints}</dl>`),
   ].join('\n');

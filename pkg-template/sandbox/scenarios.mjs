@@ -11,6 +11,7 @@
 //   POST /sandbox/payments/PAYMENT/deliver-again   send the payment's last callback once
 //        more, now (whatever its attempts so far); answers with the delivery
 //   GET  /sandbox/pay/PAYMENT                      the form_url page (pages.mjs)
+//   GET  /sandbox/service-public.pem               the public key callbacks verify with
 //   GET  /sandbox/style.css                        the debugger page's stylesheet
 // A POST from the page's forms answers 303 back to the page; any other answers JSON.
 import { STATES } from './data.mjs';
@@ -25,6 +26,7 @@ export const ENDPOINTS = Object.freeze([
   { method: 'POST', path: '/sandbox/payments/PAYMENT/SCENARIO', about: 'force a move now (a scenario below); 409 lists the moves the state allows' },
   { method: 'POST', path: '/sandbox/payments/PAYMENT/deliver-again', about: "send the payment's last callback once more, now, signed anew" },
   { method: 'GET', path: '/sandbox/pay/PAYMENT', about: 'the payment page (form_url): state, moves, deliveries; refreshes itself' },
+  { method: 'GET', path: '/sandbox/service-public.pem', about: "the service's public key (SPKI PEM) your receiver verifies callbacks with" },
 ].map(Object.freeze));
 
 /** Deliveries the index lists, the newest. */
@@ -62,6 +64,9 @@ function index(book, about) {
     note: 'state in memory; not for production',
     url: about.url,
     merchantId: about.merchantId,
+    /** Fingerprint of the merchant's public key requests must be signed for. */
+    merchantKey: about.merchantKeyFingerprint,
+    servicePublicKey: '/sandbox/service-public.pem',
     payments: payments.map((p) => ({
       requestId: p.requestId,
       projectId: p.projectId,
@@ -97,8 +102,9 @@ function wantsHtml(accept, fields) {
 }
 
 /**
- * Handles a /sandbox/ request: `send(status, body, contentType?, location?)`; `about`:
- * `{ url, merchantId, operations }`; `sender`: the CallbackSender (deliver again).
+ * Handles a /sandbox/ request: `send(status, body, contentType?, location?, headers?)`; `about`:
+ * `{ url, merchantId, merchantKeyFingerprint, servicePublicKeyPem, operations }`; `sender`:
+ * the CallbackSender (deliver again).
  */
 export async function handleSandbox({ book, sender, about, method, pathname, fields, form, accept, send }) {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -106,6 +112,9 @@ export async function handleSandbox({ book, sender, about, method, pathname, fie
   if (parts.length === 1 && method === 'GET') {
     const data = index(book, about);
     return wantsHtml(accept, fields) ? send(200, indexPage(data), 'text/html; charset=utf-8') : send(200, data);
+  }
+  if (section === 'service-public.pem' && parts.length === 2 && method === 'GET') {
+    return send(200, about.servicePublicKeyPem, 'application/x-pem-file', undefined, { 'content-disposition': 'attachment; filename="service-public.pem"' });
   }
   if (section === 'style.css' && parts.length === 2 && method === 'GET') {
     const css = debuggerStylesheet();

@@ -3,9 +3,10 @@
 // listing the moves the state allows, and each payment's callback deliveries with the
 // "deliver again" control.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { test } from 'node:test';
 
-import { P2P, call, ids, nextId, p2pBody, withSandbox } from './support/sandbox-kit.mjs';
+import { P2P, call, ids, merchantKey, nextId, p2pBody, withSandbox } from './support/sandbox-kit.mjs';
 
 const json = async (res) => ({ status: res.status, json: await res.json() });
 const post = (url, body, headers = { 'content-type': 'application/json' }) => fetch(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -100,6 +101,12 @@ test('GET /sandbox/ is an index: JSON for Accept: application/json, HTML for a b
     const [delivery] = data.deliveries;
     assert.deepEqual([delivery.requestId, delivery.state, delivery.status, delivery.kind], [created.request_id, 'processing:awaiting_confirm', 200, 'informative']);
     assert.ok(data.endpoints.some((e) => e.path === '/sandbox/payments/PAYMENT/deliver-again'));
+    // The keys: the merchant's, by fingerprint; the service's, to save as service-public.pem.
+    const der = crypto.createPublicKey(merchantKey.publicKeyPem()).export({ type: 'spki', format: 'der' });
+    assert.equal(data.merchantKey, `sha256:${crypto.createHash('sha256').update(der).digest('hex')}`);
+    const pem = await fetch(`${sandbox.url}${data.servicePublicKey}`);
+    assert.equal(await pem.text(), sandbox.servicePublicKeyPem);
+    assert.equal(pem.headers.get('content-disposition'), 'attachment; filename="service-public.pem"');
     assert.equal((await (await fetch(`${sandbox.url}/sandbox`, { headers: { accept: 'application/json' } })).json()).merchantId, sandbox.merchantId);
 
     const html = await fetch(`${sandbox.url}/sandbox/`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
@@ -107,6 +114,8 @@ test('GET /sandbox/ is an index: JSON for Accept: application/json, HTML for a b
     const text = await html.text();
     assert.ok(text.includes(`href="/sandbox/pay/${created.request_id}"`));
     assert.match(text, /Recent callback deliveries/);
+    assert.match(text, /download="service-public\.pem"/);
+    assert.match(text, /--merchant-key merchant-public\.pem/);
     assert.match(text, /processing:awaiting_confirm/);
     assert.doesNotMatch(text, /not a sandbox endpoint/);
 
