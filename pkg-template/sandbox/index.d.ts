@@ -33,7 +33,31 @@ export interface SandboxOptions {
    * (`sandbox_warnings`, the `x-sandbox-warning` header) past 300 seconds.
    */
   timestampToleranceSeconds?: number | false;
+  /** Failures injected into the spec's operations from the start (also `POST /sandbox/faults`). */
+  faults?: SandboxFault[];
 }
+
+/**
+ * A failure injected into the spec's operations (never the /sandbox/ controls), for the next
+ * `count` requests or a `share` (0..1) of them; every request when neither is given. The
+ * first fault of the list that takes a request decides what happens to it.
+ */
+export type SandboxFault = ({ count?: number; share?: never } | { share?: number; count?: never }) & (
+  /** The connection closes before the request is handled: nothing is done. */
+  | { type: 'drop-before' }
+  /** The request is handled (a payin is made), then the connection closes unanswered. */
+  | { type: 'drop-after' }
+  /** The answer waits `ms` milliseconds (0 to 60000), then comes as usual. */
+  | { type: 'delay'; ms: number }
+  /** HTTP 500, 502 or 503 (default 503); the request is not handled. */
+  | { type: 'status'; status?: 500 | 502 | 503 }
+  /** HTTP 429 with `Retry-After` seconds (default 1); not handled. */
+  | { type: 'rate-limit'; retryAfter?: number }
+  /** Handled, then the answer's body stops halfway (its content-length promised more). */
+  | { type: 'truncate' }
+  /** An HTML page with HTTP `status` (default 502), as a proxy would answer; not handled. */
+  | { type: 'html'; status?: number }
+);
 
 /** A state the payment passed through. */
 export interface SandboxMove { status: string; subStatus: string | null; statusDescription: string | null; at: number; }
@@ -87,6 +111,8 @@ export interface SandboxCallbackEvent extends SandboxDelivery {
 
 /** A move of a payment (the 'move' event): the payment after it, and the state it entered. */
 export interface SandboxMoveEvent { type: 'move'; payment: SandboxPayment; move: SandboxMove; }
+/** A request a fault took (the 'fault' event): the operation's path, and the fault with the count it has left. */
+export interface SandboxFaultEvent { type: 'fault'; path: string; fault: SandboxFault & { remaining: number | null }; }
 /** Something that went wrong inside the sandbox (the 'failure' event). */
 export interface SandboxFailureEvent { type: 'failure'; error: unknown; }
 
@@ -95,7 +121,8 @@ export interface SandboxEvents {
   on(event: 'move', listener: (event: SandboxMoveEvent) => void): this;
   on(event: 'callback', listener: (event: SandboxCallbackEvent) => void): this;
   on(event: 'failure', listener: (event: SandboxFailureEvent) => void): this;
-  off(event: 'move' | 'callback' | 'failure', listener: (...args: never[]) => void): this;
+  on(event: 'fault', listener: (event: SandboxFaultEvent) => void): this;
+  off(event: 'move' | 'callback' | 'failure' | 'fault', listener: (...args: never[]) => void): this;
 }
 
 export interface Sandbox {
@@ -104,7 +131,7 @@ export interface Sandbox {
   merchantId: string;
   /** The public key (SPKI PEM) a receiver verifies the callbacks with: save it as `service-public.pem` (also served at /sandbox/service-public.pem). */
   servicePublicKeyPem: string;
-  /** 'move', 'callback' and 'failure'. */
+  /** 'move', 'callback', 'fault' and 'failure'. */
   events: SandboxEvents;
   /** A copy of every payment, with its history. */
   payments(): SandboxPayment[];

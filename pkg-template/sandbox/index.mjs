@@ -18,6 +18,7 @@ import * as api from '../index.mjs';
 import { MAX_BODY_BYTES, TIMESTAMP_TOLERANCE_SECONDS, checkRequest, corsHeaders, crossSiteRefusal, fingerprint } from './auth.mjs';
 import { CallbackSender } from './callbacks.mjs';
 import { BALANCE, BANKS } from './data.mjs';
+import { FaultError, Faults, applyFault } from './faults.mjs';
 import {
   CREATE, MoveRefused, ON_PAYMENT, PaymentBook, callbackAddress, callbackBody, infoResponse, publicPayment, stateName, statusResponse,
 } from './payments.mjs';
@@ -143,7 +144,8 @@ function describeIssues(report) {
  * requests are checked and callbacks signed with), `duplicateCallbacks` (false),
  * `callbackAttempts` (6), `allowedOrigin` (a browser origin besides loopback ones),
  * `timestampToleranceSeconds` (300: a request whose x-access-timestamp is further from the
- * sandbox's clock is refused; Infinity or false: served, with a warning past 300).
+ * sandbox's clock is refused; Infinity or false: served, with a warning past 300),
+ * `faults` (failures injected into the spec's operations: faults.mjs).
  */
 export async function startSandbox(options = {}) {
   const {
@@ -162,6 +164,12 @@ export async function startSandbox(options = {}) {
   if (!api.profiles().some((p) => p.name === profile)) throw optionError(`'profile' must be one of ${api.profiles().map((p) => p.name).join(', ')}`);
   if (!(Number.isSafeInteger(callbackAttempts) && callbackAttempts >= 1)) throw optionError("'callbackAttempts' must be a whole number from 1");
   const toleranceSeconds = toleranceOption(options.timestampToleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS);
+  let faults;
+  try {
+    faults = new Faults(options.faults ?? []);
+  } catch (e) {
+    throw e instanceof FaultError ? optionError(e.message) : e;
+  }
   // Keys made here from PEM text (or generated) are freed by close(), or when the server
   // cannot start; the caller's own key objects are not.
   const owned = [];
@@ -279,7 +287,13 @@ export async function startSandbox(options = {}) {
     const raw = await readBody(req);
     if (OPERATIONS.includes(pathname)) {
       if (req.method !== 'POST') return send(405, { error: 'the spec\'s operations take POST' });
-      const [status, body, warnings] = await operation(pathname, raw, req.headers);
+      const run = () => operation(pathname, raw, req.headers);
+      const fault = faults.next();
+      if (fault) {
+        emit({ type: 'fault', path: pathname, fault });
+        if (await applyFault(fault, { res, run, send })) return undefined;
+      }
+      const [status, body, warnings] = await run();
       // Also as a header: the bank list's answer is an array, with no room for sandbox_warnings.
       return send(status, body, undefined, undefined, warnings.length ? { 'x-sandbox-warning': warnings.map((w) => w.code).join(', ') } : {});
     }
@@ -288,7 +302,7 @@ export async function startSandbox(options = {}) {
       if (refusal) return send(403, { error: refusal, code: 'CROSS_SITE_REFUSED' });
       const { form, fields } = sandboxFields(req, raw, searchParams);
       const about = { url: baseUrl, merchantId, merchantKeyFingerprint, servicePublicKeyPem: serviceKey.publicKeyPem(), operations: OPERATIONS };
-      return handleSandbox({ book, sender, about, method: req.method, pathname, fields, form, accept: req.headers.accept ?? '', send });
+      return handleSandbox({ book, sender, faults, about, method: req.method, pathname, fields, form, accept: req.headers.accept ?? '', send });
     }
     if (pathname === '/' && req.method === 'GET') {
       return send(200, { sandbox: 'payment-intake', note: 'state in memory; not for production', operations: OPERATIONS, index: '/sandbox/', payments: '/sandbox/payments' });

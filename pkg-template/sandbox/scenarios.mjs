@@ -11,11 +11,14 @@
 //   POST /sandbox/payments/PAYMENT/deliver-again   send the payment's last callback once
 //        more, now (whatever its attempts so far); answers with the delivery
 //   GET  /sandbox/pay/PAYMENT                      the form_url page (pages.mjs)
+//   GET  /sandbox/faults                           the failures injected into the operations
+//   POST /sandbox/faults                           replace them: { "faults": [...] } (faults.mjs)
 //   GET  /sandbox/service-public.pem               the public key callbacks verify with
 //   GET  /sandbox/style.css                        the debugger page's stylesheet
 // A POST from the page's forms answers 303 back to the page; any other answers JSON.
 import { STATES } from './data.mjs';
 import { MoveRefused, SCENARIOS, publicPayment, stateName } from './payments.mjs';
+import { FAULT_TYPES, FaultError } from './faults.mjs';
 import { debuggerStylesheet, indexPage, paymentPage } from './pages.mjs';
 
 /** The /sandbox/ endpoints, as the index lists them. */
@@ -26,6 +29,8 @@ export const ENDPOINTS = Object.freeze([
   { method: 'POST', path: '/sandbox/payments/PAYMENT/SCENARIO', about: 'force a move now (a scenario below); 409 lists the moves the state allows' },
   { method: 'POST', path: '/sandbox/payments/PAYMENT/deliver-again', about: "send the payment's last callback once more, now, signed anew" },
   { method: 'GET', path: '/sandbox/pay/PAYMENT', about: 'the payment page (form_url): state, moves, deliveries; refreshes itself' },
+  { method: 'GET', path: '/sandbox/faults', about: 'the failures injected into the spec operations, with the count each has left' },
+  { method: 'POST', path: '/sandbox/faults', about: 'replace them: {"faults": [{"type": "status", "status": 503, "count": 2}, ...]}; [] clears them' },
   { method: 'GET', path: '/sandbox/service-public.pem', about: "the service's public key (SPKI PEM) your receiver verifies callbacks with" },
 ].map(Object.freeze));
 
@@ -106,12 +111,23 @@ function wantsHtml(accept, fields) {
  * `{ url, merchantId, merchantKeyFingerprint, servicePublicKeyPem, operations }`; `sender`:
  * the CallbackSender (deliver again).
  */
-export async function handleSandbox({ book, sender, about, method, pathname, fields, form, accept, send }) {
+export async function handleSandbox({ book, sender, faults, about, method, pathname, fields, form, accept, send }) {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const [, section, ref, action] = parts;
   if (parts.length === 1 && method === 'GET') {
     const data = index(book, about);
     return wantsHtml(accept, fields) ? send(200, indexPage(data), 'text/html; charset=utf-8') : send(200, data);
+  }
+  if (section === 'faults' && parts.length === 2 && (method === 'GET' || method === 'POST')) {
+    if (method === 'POST') {
+      try {
+        faults.set(fields.faults);
+      } catch (e) {
+        if (!(e instanceof FaultError)) throw e;
+        return send(400, { error: e.message, types: Object.keys(FAULT_TYPES) });
+      }
+    }
+    return send(200, { faults: faults.list() });
   }
   if (section === 'service-public.pem' && parts.length === 2 && method === 'GET') {
     return send(200, about.servicePublicKeyPem, 'application/x-pem-file', undefined, { 'content-disposition': 'attachment; filename="service-public.pem"' });

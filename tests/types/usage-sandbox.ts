@@ -1,11 +1,13 @@
 // A merchant's use of `payment-intake/sandbox` and of validateRequest's options, type-checked.
 import { SigningKey, declineReasons, specStates, validateRequest, type SpecDeclineReason, type SpecState, type ValidationReport } from 'payment-intake';
-import { startSandbox, type Sandbox, type SandboxCallbackEvent, type SandboxDelivery, type SandboxPayment } from 'payment-intake/sandbox';
+import { startSandbox, type Sandbox, type SandboxCallbackEvent, type SandboxDelivery, type SandboxFault, type SandboxPayment } from 'payment-intake/sandbox';
 
 export async function run(): Promise<SandboxPayment[]> {
   const merchant = SigningKey.generate();
   const sandbox: Sandbox = await startSandbox({ merchantKey: merchant.publicKeyPem(), timeScale: 60, duplicateCallbacks: true, profile: 'spec', timestampToleranceSeconds: 300 });
-  await (await startSandbox({ merchantKey: merchant.publicKeyPem(), timestampToleranceSeconds: false })).close();
+  const faults: SandboxFault[] = [{ type: 'drop-after', count: 1 }, { type: 'status', status: 502, share: 0.1 }, { type: 'rate-limit', retryAfter: 2 }, { type: 'delay', ms: 300 }];
+  await (await startSandbox({ merchantKey: merchant.publicKeyPem(), timestampToleranceSeconds: false, faults })).close();
+  sandbox.events.on('fault', ({ path, fault }) => `${path}: ${fault.type} (${fault.remaining ?? 'share'})`);
   sandbox.events.on('callback', (event: SandboxCallbackEvent) => {
     const outcome: number | null = event.status;
     const next: number | null = event.nextRetryAt;
