@@ -121,7 +121,8 @@ function stopOnSignals(close) {
 // that names a function names the command that does the same instead.
 const HINT_WORDS = [
   [/\bdiagnoseCallback\b/g, `\`${PROG} diagnose\` (with the same --key and --headers)`],
-  [/pass them to verifyCallback as they are/g, `pass them to \`${PROG} verify\` as --profile NAME, or as the flags (--booleans, --digest, …)`],
+  [/the rules in `options`; pass them to verifyCallback as they are/g, `these rules (\`options\` with --json); pass them to \`${PROG} verify\` as --profile NAME, or as the rule flags (--booleans, --digest, …)`],
+  [/pass signatureEncoding: '(\w+)'/g, 'give --signature-encoding $1'],
 ];
 /** The package's hint worded for the command line. */
 const cliHint = (hint) => HINT_WORDS.reduce((text, [word, instead]) => text.replace(word, instead), hint);

@@ -57,12 +57,12 @@ function locate(mounts, pathname) {
 }
 
 /** The real path of `file` when it is a file inside the real `folder`; a directory is `{ directory }`; else null. */
-async function onDisk(file, folder) {
+function onDisk(file, folder) {
   try {
-    const realFolder = await fs.promises.realpath(folder);
-    const real = await fs.promises.realpath(file);
+    const realFolder = fs.realpathSync(folder);
+    const real = fs.realpathSync(file);
     if (!real.startsWith(realFolder + path.sep)) return null;
-    const stat = await fs.promises.stat(real);
+    const stat = fs.statSync(real);
     if (stat.isDirectory()) return { directory: true };
     return stat.isFile() ? { file: real, size: stat.size } : null;
   } catch {
@@ -81,7 +81,9 @@ function createStaticServer({ mounts, home, notFound = () => '', onResponse = ()
     res.end(body);
   };
 
-  async function handle(req, res) {
+  // Synchronous on purpose: the answer is written before the server reads on, so a client
+  // that half-closes right after its request (`socket.end(request)`) still gets it.
+  function handle(req, res) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });
     let url;
     try {
@@ -92,7 +94,7 @@ function createStaticServer({ mounts, home, notFound = () => '', onResponse = ()
     if (home && (url.pathname === '/' || url.pathname === '/index.html')) return send(res, 302, `see ${home}\n`, { location: home });
     const place = locate(mounts, url.pathname);
     if (place?.redirect) return send(res, 301, 'moved\n', { location: `${place.redirect}${url.search}` });
-    const found = place && (await onDisk(place.file, place.folder));
+    const found = place && onDisk(place.file, place.folder);
     if (found?.directory) {
       if (url.pathname.endsWith('/')) return send(res, 404, 'not found\n');
       return send(res, 301, 'moved\n', { location: `${url.pathname}/${url.search}` });
@@ -104,19 +106,17 @@ function createStaticServer({ mounts, home, notFound = () => '', onResponse = ()
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
     });
-    if (req.method === 'HEAD') return res.end();
-    fs.createReadStream(found.file)
-      .on('error', () => res.destroy())
-      .pipe(res);
+    res.end(req.method === 'HEAD' ? undefined : fs.readFileSync(found.file));
   }
 
   return http.createServer((req, res) => {
-    handle(req, res)
-      .catch(() => {
-        if (!res.headersSent) send(res, 500, 'internal error\n');
-        else res.destroy();
-      })
-      .finally(() => onResponse(req, res));
+    try {
+      handle(req, res);
+    } catch {
+      if (!res.headersSent) send(res, 500, 'internal error\n');
+      else res.destroy();
+    }
+    onResponse(req, res);
   });
 }
 

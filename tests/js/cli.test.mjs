@@ -276,15 +276,29 @@ describe('diagnose', () => {
     assert.match(json.hint, /payment-intake diagnose/);
   });
 
-  test('diagnose says to pass --profile NAME (or the rule flags) to verify, and those flags verify', () => {
+  test("an HMAC signature in hex: verify's hint gives the flag --signature-encoding hex, not the package's option", () => {
     const { body } = readVectors('callbacks.json').cases.find((c) => c.name === 'valid callback');
+    const secret = write('hex.secret', 'project-secret-0123456789\n');
+    const signed = JSON.parse(run(['sign', '--hmac-secret', secret, '--merchant-id', 'm', '--signature-encoding', 'hex', '--json'], body).out);
+    const headers = write('hex.headers.json', JSON.stringify(signed.headers));
+    const r = run(['verify', '--hmac-secret', secret, '--headers', headers], body);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /\nhint: .*give --signature-encoding hex/);
+    assert.doesNotMatch(r.err, /signatureEncoding/);
+    assert.equal(run(['verify', '--hmac-secret', secret, '--headers', headers, '--signature-encoding', 'hex'], body).code, 0);
+  });
+
+  test('diagnose says to pass --profile NAME (or the rule flags) to verify, and those flags verify', () => {
+    // A boolean and a float: leaves on which the rules differ, so only the signer's rules verify.
+    const valid = JSON.parse(readVectors('callbacks.json').cases.find((c) => c.name === 'valid callback').body);
+    const body = JSON.stringify({ ...valid, payment_info: { ...valid.payment_info, is_test: true, rate: 1.5 } });
     const pub = path.join(keys, 'rsa2048.public.pem');
-    for (const [flags, expected] of [[['--profile', 'public-js-client'], /verify with: payment-intake verify --profile public-js-client /], [['--booleans', 'digit'], /verify with: payment-intake verify (--[a-z-]+ [a-z0-9]+ |--(no-)?padding )+/]]) {
+    for (const [flags, expected] of [[['--profile', 'public-js-client'], /verify with: payment-intake verify --profile public-js-client /], [['--booleans', 'lower', '--digest', 'double'], /verify with: payment-intake verify (--[a-z-]+ [a-z0-9]+ |--(no-)?padding )+\(and the same --key, --headers\)\n$/]]) {
       const signed = run(['sign', '--key', path.join(keys, 'rsa2048.pkcs8.pem'), '--merchant-id', 'm', ...flags, '--json'], body);
-      const headers = write(`diag-${flags[1]}.headers.json`, JSON.stringify(JSON.parse(signed.out).headers));
+      const headers = write(`diag-${flags.join('')}.headers.json`, JSON.stringify(JSON.parse(signed.out).headers));
       const text = run(['diagnose', '--key', pub, '--headers', headers], body);
       assert.equal(text.code, 0, text.err);
-      assert.match(text.out, /\nhint: .*pass them to `payment-intake verify` as --profile NAME, or as the rule flags/);
+      assert.match(text.out, /\nhint: the sender uses these rules \(`options` with --json\); pass them to `payment-intake verify` as --profile NAME, or as the rule flags/);
       assert.doesNotMatch(text.out, /verifyCallback/);
       assert.match(text.out, expected);
       const out = JSON.parse(run(['diagnose', '--key', pub, '--headers', headers, '--json'], body).out);
