@@ -223,7 +223,7 @@ export function renderDiagnosis(box, d, { keyKind, named, hint = d.hint, fingerp
     );
   }
   items.push(el('p', { class: 'note', 'data-field': 'hint' }, `Hint: ${hint} (${plural(d.messagesTried, 'message')} tried)`));
-  box.replaceChildren(...items);
+  box.replaceChildren(...items.filter(Boolean));
   box.hidden = false;
   box.querySelector('#c-use-variant')?.addEventListener('click', () => onUseOptions(d.options));
 }

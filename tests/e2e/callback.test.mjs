@@ -310,6 +310,7 @@ describe('tool 3: check a callback', () => {
       assert.equal(await page.locator('#c-entries mark').count(), 0, 'nothing marked before a diagnosis');
       await diagnose(page);
       assert.equal(pkg.diagnoseCallback(changed, signed.headers, projectKeyPem).cause, 'body');
+      assert.doesNotMatch(await page.locator('#c-diagnosis').textContent(), /null|undefined/);
       const others = pkg.profiles().map((p) => new Set(pkg.canonicalSteps(changed, '0', p.options).entries));
       const expected = steps.entries.filter((e) => others.some((set) => !set.has(e)));
       assert.ok(expected.length >= 2, `the body has entries the profiles write otherwise: ${expected}`);
