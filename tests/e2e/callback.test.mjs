@@ -334,6 +334,10 @@ describe('tool 3: check a callback', () => {
       await page.fill('#c-key', pkcs1);
       await settle(page);
       assert.equal(await note.getAttribute('data-fingerprint'), fingerprint(projectKeyPem));
+      // Step 2's key: the fingerprint of its public key, the same one.
+      await page.fill('#s-key', readKey('rsa2048.pkcs8.pem'));
+      await page.waitForFunction(() => document.querySelector('#s-public-fingerprint').dataset.fingerprint);
+      assert.equal(await page.getAttribute('#s-public-fingerprint', 'data-fingerprint'), fingerprint(projectKeyPem));
     }));
 
   test('plurals: "1 message tried", "N messages tried"', () =>
