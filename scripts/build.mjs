@@ -25,7 +25,8 @@
 //              (one instance for `import` and `require`), no init needed
 //   pkg/package.json  from pkg-template/package.json, version from Cargo.toml
 //   pkg/README.md, CHANGELOG.md, LICENSE-MIT, LICENSE-APACHE, examples/*.mjs  copied from the root
-//   pkg/cli.js  the command line (the package's "bin"), from pkg-template/cli.cjs, executable
+//   pkg/cli.js  the command line (the package's "bin"), from pkg-template/cli.cjs, executable,
+//              over pkg/cli/ (from pkg-template/cli/: the flags, one file per command)
 //   pkg/sandbox/  the local sandbox (`payment-intake/sandbox`), from pkg-template/sandbox/
 // Every .wasm is run through wasm-opt from the npm package `binaryen`.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -253,7 +254,8 @@ function copyWrappers() {
   // The command line: CommonJS whatever the parent says (its shebang runs it through node).
   fs.copyFileSync(path.join(root, 'pkg-template', 'cli.cjs'), path.join(pkgDir, 'cli.js'));
   fs.chmodSync(path.join(pkgDir, 'cli.js'), 0o755);
-  console.log('  pkg-template/cli.cjs -> pkg/cli.js (executable)');
+  fs.cpSync(path.join(root, 'pkg-template', 'cli'), path.join(pkgDir, 'cli'), { recursive: true });
+  console.log('  pkg-template/cli.cjs -> pkg/cli.js (executable), pkg-template/cli/ -> pkg/cli/ (its commands)');
   // The local sandbox, `payment-intake/sandbox` (ES modules over ../index.mjs).
   fs.cpSync(path.join(root, 'pkg-template', 'sandbox'), path.join(pkgDir, 'sandbox'), { recursive: true });
   console.log('  pkg-template/sandbox/ -> pkg/sandbox/ (the local sandbox)');
