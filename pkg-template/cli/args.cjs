@@ -105,6 +105,8 @@ const COMMANDS = {
       'duplicate-callbacks': { type: 'boolean', help: 'send every delivered callback twice' },
       profile: { type: 'string', arg: 'NAME', help: 'signing rules for requests and callbacks: spec (default), public-js-client, callback-docs' },
       'allowed-origin': { type: 'string', arg: 'ORIGIN', help: 'a browser origin allowed besides loopback ones (CORS)' },
+      'timestamp-tolerance': { type: 'string', arg: 'S', help: "refuse a request whose x-access-timestamp is more than S seconds from the sandbox's clock (default 300); 'off' serves it with a TIMESTAMP_SKEW warning" },
+      faults: { type: 'string', arg: 'FILE', help: 'inject failures into the operations: a JSON array of faults (README, "Faults")' },
       ...JSON_FLAG,
     },
   },

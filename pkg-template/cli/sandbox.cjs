@@ -19,6 +19,7 @@ function logSandbox(box, json) {
     const { body, ...event } = e;
     line({ event: 'callback', ...event }, `callback ${e.kind}${e.duplicate ? ' (duplicate)' : ''} -> ${e.url}: ${outcome}, attempt ${e.attempt}${e.gaveUp ? ', given up' : ''}`);
   });
+  box.events.on('fault', ({ path: target, fault }) => line({ event: 'fault', path: target, ...fault }, `fault ${fault.type} -> ${target}`));
   box.events.on('failure', ({ error }) => process.stderr.write(`${PROG} sandbox: ${error.stack ?? error}\n`));
 }
 
@@ -35,6 +36,30 @@ function serviceKeyFile(out) {
   if (!there.isFile()) throw keep(there.isSymbolicLink() ? 'is a symbolic link' : 'is not a file');
   const text = fs.readFileSync(out, 'utf8').trim();
   if (!/^-----BEGIN PUBLIC KEY-----\n[A-Za-z0-9+/=\n]+\n-----END PUBLIC KEY-----$/.test(text)) throw keep('exists and is not a public key PEM');
+}
+
+/** --timestamp-tolerance: whole seconds, or 'off' (serve with a warning). */
+function toleranceFlag(value) {
+  if (value === undefined) return undefined;
+  if (value === 'off') return false;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--timestamp-tolerance must be whole seconds or 'off', got '${value}'`);
+  return Number(value);
+}
+
+/** --faults FILE: the JSON array startSandbox({ faults }) takes (checked there). */
+function faultsFlag(file) {
+  if (file === undefined) return undefined;
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--faults: cannot read ${file}: ${e.message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--faults: ${file} is not JSON: ${e.message}`);
+  }
 }
 
 function sandbox({ values }) {
@@ -58,6 +83,8 @@ function sandbox({ values }) {
     profile: options.profile,
     duplicateCallbacks: Boolean(values['duplicate-callbacks']),
     allowedOrigin: values['allowed-origin'],
+    timestampToleranceSeconds: toleranceFlag(values['timestamp-tolerance']),
+    faults: faultsFlag(values.faults),
   };
   import('../sandbox/index.mjs')
     .then(({ startSandbox }) => startSandbox(settings))

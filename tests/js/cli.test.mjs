@@ -530,7 +530,7 @@ describe('sandbox', () => {
   test('--help exits 0; bad arguments exit 2 naming the problem', () => {
     const help = run(['sandbox', '--help']);
     assert.equal(help.code, 0);
-    for (const flag of ['--merchant-key FILE', '--service-key FILE', '--service-public-key-out FILE', '--time-scale N', '--duplicate-callbacks', '--profile NAME']) {
+    for (const flag of ['--merchant-key FILE', '--service-key FILE', '--service-public-key-out FILE', '--time-scale N', '--duplicate-callbacks', '--profile NAME', '--timestamp-tolerance S', '--faults FILE']) {
       assert.ok(help.out.includes(flag), flag);
     }
     const cases = [
@@ -544,6 +544,10 @@ describe('sandbox', () => {
       [args('--frobnicate').slice(1), /--frobnicate/],
       // Refused by the sandbox as it starts (INVALID_OPTION), still a bad argument.
       [['sandbox', '--merchant-key', path.join(keys, 'rsa2048.public.pem'), '--merchant-id', 'my shop'], /cannot start: INVALID_OPTION .*merchantId/],
+      [args('--timestamp-tolerance', 'soon').slice(1), /--timestamp-tolerance must be whole seconds or 'off'/],
+      [args('--faults', path.join(tmp, 'missing-faults.json')).slice(1), /--faults: cannot read/],
+      [args('--faults', write('faults-not-json.json', '[{')).slice(1), /--faults: .* is not JSON/],
+      [args('--faults', write('faults-bad.json', '[{"type":"explode"}]')).slice(1), /cannot start: INVALID_OPTION .*faults\[0\]\.type must be one of/],
     ];
     for (const [a, message] of cases) {
       const r = run(a);
@@ -580,6 +584,26 @@ describe('sandbox', () => {
       assert.equal(JSON.parse(line).event, 'ready');
       assert.match(fs.readFileSync(earlier, 'utf8'), /^-----BEGIN PUBLIC KEY-----/);
       assert.notEqual(fs.readFileSync(earlier, 'utf8'), fs.readFileSync(path.join(keys, 'rsa2048.public.pem'), 'utf8'), 'the new service key replaced it');
+    } finally {
+      await stop(child);
+    }
+  });
+
+  test('--faults FILE and --timestamp-tolerance off reach the sandbox', async () => {
+    const faults = write('faults-ok.json', JSON.stringify([{ type: 'status', status: 503, count: 1 }]));
+    const { child, line } = await serve(process.execPath, args('--faults', faults, '--timestamp-tolerance', 'off', '--json'));
+    try {
+      const { url } = JSON.parse(line);
+      assert.deepEqual((await (await fetch(`${url}/sandbox/faults`)).json()).faults.map((f) => [f.type, f.status, f.remaining]), [['status', 503, 1]]);
+      // An unsigned, hour-old request: the fault answers first, as it does for any request.
+      const first = await fetch(`${url}/api/v1/balance/info`, { method: 'POST', body: '{}' });
+      assert.equal(first.status, 503);
+      assert.deepEqual((await (await fetch(`${url}/sandbox/faults`)).json()).faults.map((f) => f.remaining), [0]);
+      // Signed an hour ago: served with a warning, not refused, with 'off'.
+      const signed = cjs.signRequest({ general: { project_id: 'prj_1' } }, merchant, { merchantId: 'm-1', timestamp: Math.floor(Date.now() / 1000) - 3600 });
+      const late = await fetch(`${url}/api/v1/balance/info`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed.headers }, body: signed.body });
+      assert.equal(late.status, 200);
+      assert.match(late.headers.get('x-sandbox-warning') ?? '', /TIMESTAMP_SKEW/);
     } finally {
       await stop(child);
     }
