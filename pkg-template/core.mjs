@@ -17,6 +17,8 @@
 
 /** Why a freed key is refused (src/wasm/keys.rs says the same of a verifying key). */
 const FREED = 'is a key that was freed (free() was called on it)';
+/** Read once as this module loads: a caller's replacement must not run inside the package. */
+const { getOwnPropertyDescriptor } = Object;
 /** Most PEM texts whose native public key is kept. */
 const PUBLIC_CACHE_SIZE = 16;
 
@@ -413,14 +415,16 @@ function createApi(glue, provider) {
   const publicKeys = new Map();
 
   /**
-   * The native public key of the configured key the wasm chose (`keys` is one key or an
-   * array, as the wasm already accepted). A VerifyingKey keeps its own; any other is kept
-   * per PEM text, read again by the wasm into SubjectPublicKeyInfo.
+   * The native public key of the configured key the wasm chose, by what the wasm read of it
+   * (`source`, src/wasm/keys.rs ReadKeys): a key object of this API, or the PEM string given
+   * or answered by a foreign object's one `publicKeyPem()` call. The caller's keys are never
+   * read again here (a getter, a prototype or a second answer could name another key). A
+   * VerifyingKey keeps its own; any other is kept per PEM text, read again by the wasm into
+   * SubjectPublicKeyInfo.
    */
-  function publicKey(keys, keyIndex) {
-    const chosen = Array.isArray(keys) ? keys[keyIndex] : keys;
-    if (verifyingInternals.is(chosen)) return verifyingInternals.native(chosen);
-    const pem = typeof chosen === 'string' ? chosen : chosen.publicKeyPem();
+  function publicKey(source) {
+    if (verifyingInternals.is(source)) return verifyingInternals.native(source);
+    const pem = typeof source === 'string' ? source : signingInternals.pem(source);
     let key = publicKeys.get(pem);
     if (key === undefined) {
       const verifyingKey = glue.VerifyingKey.fromPem(pem);
@@ -519,8 +523,8 @@ function createApi(glue, provider) {
     // no model). The wasm gives where its bytes lie: what RSA-SHA256 verifies, `length` bytes
     // from `at`, then the signature's. They are read in place, through a view made after the
     // key is found (finding it may call the wasm and grow its memory, which detaches older views).
-    const check = (at, length, signatureLength, keyIndex) => {
-      const key = publicKey(keys, keyIndex);
+    const check = (at, length, signatureLength, source) => {
+      const key = publicKey(source);
       const view = memory();
       return provider.verify(view.subarray(at, at + length), view.subarray(at + length, at + length + signatureLength), key);
     };
@@ -546,11 +550,11 @@ function createApi(glue, provider) {
     // An HMAC signature, or the wasm's RSA (`backend: 'wasm'`): checked in the wasm call.
     if (typeof prepared === 'string' || prepared.pending === undefined) return checkedAnswer(prepared);
     const { pending } = prepared;
-    const { message, signature, keyIndex, body: checked } = prepared;
+    const { message, signature, key, body: checked } = prepared;
     try {
       let ok;
       try {
-        ok = await provider.verifyAsync(message, signature, publicKey(keys, keyIndex));
+        ok = await provider.verifyAsync(message, signature, publicKey(key));
       } catch (cause) {
         throw cryptoFailure(cause);
       }
@@ -573,10 +577,13 @@ function createApi(glue, provider) {
   async function requestBytes(request, options, used) {
     let limit = 1 << 20;
     try {
-      const given = options?.maxBodyBytes;
+      // An own data member only, as the wasm reads the options: one inherited from
+      // Object.prototype is none (the wasm would take the default, past what was read).
+      const own = isObject(options) ? getOwnPropertyDescriptor(options, 'maxBodyBytes') : undefined;
+      const given = own?.enumerable ? own.value : undefined;
       if (typeof given === 'number' && given >= 0 && given < limit) limit = given;
     } catch {
-      // a throwing getter: the wasm reports it when it reads the options
+      // a Proxy whose trap throws: the wasm reports it when it reads the options
     }
     const stream = request.body;
     if (stream === null) return new Uint8Array(0);

@@ -31,6 +31,8 @@ extern "C" {
     fn js_prototype_of(value: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = fromEntries)]
     fn js_object_from_entries(entries: &Array) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = hasOwn)]
+    fn js_has_own(value: &JsValue, index: u32) -> Result<bool, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
     fn js_object_keys(value: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["Array", "prototype", "join"], js_name = call)]
@@ -175,6 +177,35 @@ pub(super) fn array_items(value: &JsValue, max: usize) -> Result<Vec<JsValue>, I
     (0..length as u32).map(|index| Reflect::get_u32(value, index).map_err(|_| ItemsError::Throws)).collect()
 }
 
+/// The items of an array (or a Proxy of one) as its own properties only, each read once:
+/// a hole (an index the array does not have as its own) is [`OwnItemsError::Hole`], never
+/// filled from `Array.prototype` or `Object.prototype` as `Reflect.get` would fill it. A
+/// length over `max` is refused before anything is read.
+pub(super) fn own_array_items(value: &JsValue, max: usize) -> Result<Vec<JsValue>, OwnItemsError> {
+    let length = Reflect::get(value, &"length".into()).map_err(|_| OwnItemsError::Throws)?;
+    let length = length.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0).ok_or(OwnItemsError::Throws)?;
+    if length > max as f64 {
+        return Err(OwnItemsError::TooLong(length));
+    }
+    (0..length as u32)
+        .map(|index| {
+            if !js_has_own(value, index).map_err(|_| OwnItemsError::Throws)? {
+                return Err(OwnItemsError::Hole(index));
+            }
+            Reflect::get_u32(value, index).map_err(|_| OwnItemsError::Throws)
+        })
+        .collect()
+}
+
+/// Why [`own_array_items`] could not read an array.
+pub(super) enum OwnItemsError {
+    Throws,
+    /// Its `length`, larger than allowed.
+    TooLong(f64),
+    /// An index below its `length` that is not an own property of it.
+    Hole(u32),
+}
+
 /// Item `index` of an array-like (`Reflect.get`, so a getter or Proxy trap is caught).
 pub(super) fn item(value: &JsValue, index: u32) -> Result<JsValue, Throws> {
     Reflect::get_u32(value, index).map_err(|_| Throws)
@@ -237,11 +268,12 @@ pub(super) fn fetch_headers_values<const N: usize>(value: &JsValue, names: &[JsV
     })
 }
 
-/// What `value.<name>()` returns when it is a method that returns a string; `None` when
-/// there is no such method, it returns something else, or it (or a getter) throws.
-pub(super) fn method_text(value: &JsValue, name: &str) -> Option<String> {
+/// What `value.<name>()` returns when it is a method that returns a string (the JS string
+/// itself); `None` when there is no such method, it returns something else, or it (or a
+/// getter) throws.
+pub(super) fn method_text(value: &JsValue, name: &str) -> Option<JsString> {
     let method = Reflect::get(value, &name.into()).ok()?.dyn_into::<Function>().ok()?;
-    method.call0(value).ok()?.as_string()
+    method.call0(value).ok()?.dyn_into::<JsString>().ok()
 }
 
 /// What a JS value is, from `typeof` alone (which runs no caller code), for messages.

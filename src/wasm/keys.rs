@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use super::cache::Cache;
 use super::gateway::{
-    array_items, bytes_arg, canonical_options, is_array, member, method_text, string_arg, ItemsError,
+    bytes_arg, canonical_options, is_array, member, method_text, own_array_items, string_arg, OwnItemsError,
 };
 use super::js::{js_error, wipe};
 use super::options::{whole_number_member, THROWS};
@@ -236,25 +236,47 @@ const MAX_VERIFYING_KEYS: usize = 64;
 /// say the same of a freed SigningKey.
 const FREED_KEY: &str = "is a key that was freed (free() was called on it)";
 
+/// The verifying keys a caller gave, each read once: the keys, and for each the value the
+/// JS core finds its native public key by (`source`): the PEM string given, the package's
+/// own key object (the core reads its PEM from its private fields), or the PEM a foreign
+/// object's `publicKeyPem()` answered, the one time it is called. The core never reads the
+/// caller's keys again: a getter, a Proxy or a method answering differently the second
+/// time cannot name another key than the one chosen here.
+pub(super) struct ReadKeys {
+    pub(super) keys: Vec<CallbackKey>,
+    pub(super) sources: Vec<JsValue>,
+}
+
 /// Verifying keys from one key or an array of them. `key_pem` is the wrappers'
 /// resolver of their own key objects: the PEM of a live RSA one, the number of
 /// a live `HmacKey`, `null` for a freed one, `undefined` for anything else; it
-/// runs no caller code and never throws.
-pub(super) fn verifying_keys(value: &JsValue, key_pem: &Function) -> Result<Vec<CallbackKey>, Error> {
+/// runs no caller code and never throws. An array's items are its own properties:
+/// a hole is refused, never filled from a prototype.
+pub(super) fn verifying_keys(value: &JsValue, key_pem: &Function) -> Result<ReadKeys, Error> {
     let refused = |reason: String| Error::InvalidArgument { name: "verifyingKey".into(), reason };
     let throws = || refused(THROWS.into());
     let items: Vec<JsValue> = if is_array(value).map_err(|_| throws())? {
-        array_items(value, MAX_VERIFYING_KEYS).map_err(|e| match e {
-            ItemsError::Throws | ItemsError::NotIterable => throws(),
-            ItemsError::TooLong(n) => refused(format!("is an array of {n} keys, more than {MAX_VERIFYING_KEYS}")),
+        own_array_items(value, MAX_VERIFYING_KEYS).map_err(|e| match e {
+            OwnItemsError::Throws => throws(),
+            OwnItemsError::TooLong(n) => refused(format!("is an array of {n} keys, more than {MAX_VERIFYING_KEYS}")),
+            OwnItemsError::Hole(index) => refused(format!(
+                "is an array with no key at index {index} (a hole, which is not read from a prototype): \
+                 give an array of keys without holes"
+            )),
         })?
     } else {
         vec![value.clone()]
     };
-    items.iter().map(|item| verifying_key(item, key_pem)).collect()
+    let mut read = ReadKeys { keys: Vec::with_capacity(items.len()), sources: Vec::with_capacity(items.len()) };
+    for item in items {
+        let (key, source) = verifying_key(item, key_pem)?;
+        read.keys.push(key);
+        read.sources.push(source);
+    }
+    Ok(read)
 }
 
-fn verifying_key(value: &JsValue, key_pem: &Function) -> Result<CallbackKey, Error> {
+fn verifying_key(value: JsValue, key_pem: &Function) -> Result<(CallbackKey, JsValue), Error> {
     let refused = |reason: &str| Error::InvalidArgument { name: "verifyingKey".into(), reason: reason.into() };
     let not_a_key = || refused("must be a VerifyingKey, an HmacKey, a PEM string, or an array of them");
     let pem = if value.is_string() {
@@ -262,26 +284,30 @@ fn verifying_key(value: &JsValue, key_pem: &Function) -> Result<CallbackKey, Err
     } else if !value.is_object() && !value.is_function() {
         return Err(not_a_key());
     } else {
-        match key_pem.call1(&JsValue::UNDEFINED, value) {
+        match key_pem.call1(&JsValue::UNDEFINED, &value) {
             Ok(pem) if pem.is_string() => pem,
             Ok(id) if id.as_f64().is_some() => {
                 let id = id.as_f64().map_or(0, |id| id as u32);
-                return hmac_key(id).map(CallbackKey::Hmac).map_err(|_| refused(FREED_KEY));
+                return hmac_key(id)
+                    .map(|key| (CallbackKey::Hmac(key), JsValue::UNDEFINED))
+                    .map_err(|_| refused(FREED_KEY));
             }
             Ok(freed) if freed.is_null() => return Err(refused(FREED_KEY)),
-            // Anything else with publicKeyPem(); a getter or method that throws is caught.
+            // Anything else with publicKeyPem(), called this once; a getter or method that throws is caught.
             _ => {
-                let pem = method_text(value, "publicKeyPem").ok_or_else(not_a_key)?;
-                return key_of_pem(pem).map(CallbackKey::Rsa);
+                let pem = method_text(&value, "publicKeyPem").ok_or_else(not_a_key)?;
+                let key = key_of_pem(String::from(&pem))?;
+                return Ok((CallbackKey::Rsa(key), pem.into()));
             }
         }
     };
+    // A PEM string is its own source; a key of the package's, the key object.
     if let Some(key) = JS_KEY_CACHE.with(|cache| cache.borrow().get(&pem)) {
-        return Ok(CallbackKey::Rsa(key));
+        return Ok((CallbackKey::Rsa(key), value));
     }
     let key = key_of_pem(pem.as_string().ok_or_else(not_a_key)?)?;
     JS_KEY_CACHE.with(|cache| cache.borrow_mut().insert(pem, key.clone()));
-    Ok(CallbackKey::Rsa(key))
+    Ok((CallbackKey::Rsa(key), value))
 }
 
 /// The RSA verifying key of a PEM text, parsed once for each text seen lately.

@@ -10,7 +10,7 @@ use super::super::gateway::{
 };
 use super::super::headers::received_headers;
 use super::super::js::{callback_error, js_error, now_seconds, object, to_js};
-use super::super::keys::verifying_keys;
+use super::super::keys::{verifying_keys, ReadKeys};
 use super::super::options::{native_chosen, verify_fields, NativeRsa};
 use super::super::pending::Pending;
 use super::super::shapes::{verified_json, DiagnosisOut};
@@ -32,13 +32,14 @@ use crate::rsa::pkcs1v15;
 /// `digest: 'double'`); for 'prepare', the message's text, with those bytes in `data`.
 /// Both are `undefined` when the check was made here: the `backend` option chose the
 /// wasm, the signature is an HMAC, or `check` made it. `check`, when a function, is the
-/// caller's synchronous native check, `check(at, length, signatureLength, keyIndex)` →
-/// `true` when the signature verifies, where the `length` bytes RSA-SHA256 verifies lie in
+/// caller's synchronous native check, `check(at, length, signatureLength, key)` →
+/// `true` when the signature verifies (`key`: what the core finds the chosen key's native
+/// public key by, see [`ReadKeys`]), where the `length` bytes RSA-SHA256 verifies lie in
 /// wasm memory from address `at`, the signature's right after them, valid until it
 /// returns: called here, before the model is made, so that a body whose signature fails
 /// costs no model; what it throws comes back as `failure`.
 /// Otherwise (`verifyCallbackAsync`, whose check is awaited) a native check still to come
-/// returns `{ message, signature, keyIndex, pending, body }` instead, nothing of the model
+/// returns `{ message, signature, key, pending, body }` instead, nothing of the model
 /// made: `pending`, a [`PendingCallback`], and `body`, the bytes of the body read here, go
 /// to [`finish_callback`] once the check passed. `keyPem` resolves the JS core's key objects.
 #[wasm_bindgen(js_name = __prepareCallback, skip_typescript)]
@@ -54,9 +55,11 @@ pub fn prepare_callback(
     let rsa = NativeRsa::from(rsa);
     let (options, native) = verify_options(&options, rsa).map_err(js_error)?;
     let headers = received_headers(&headers).map_err(js_error)?;
-    let keys = verifying_keys(&keys, key_pem).map_err(js_error)?;
+    let ReadKeys { keys, sources } = verifying_keys(&keys, key_pem).map_err(js_error)?;
     let text = raw_body_text(&raw_body, &options.limits).map_err(js_error)?;
     let prepared = callback::prepare_callback(&text, &headers, &keys, &options).map_err(js_error)?;
+    // What the core finds the chosen key's native public key by, as read here (never read again).
+    let source = sources.get(prepared.key_index).cloned().unwrap_or(JsValue::UNDEFINED);
     let data = || Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_slice());
     let key_index = JsValue::from(prepared.key_index as u32);
     // The caller's native RSA check is still to come (an HMAC signature was checked while preparing).
@@ -75,7 +78,7 @@ pub fn prepare_callback(
         bytes.extend_from_slice(&prepared.signature);
         let (at, length, signature_length) =
             (JsValue::from(bytes.as_ptr() as usize), JsValue::from(length), JsValue::from(prepared.signature.len()));
-        let answer = check.call4(&JsValue::UNDEFINED, &at, &length, &signature_length, &key_index);
+        let answer = check.call4(&JsValue::UNDEFINED, &at, &length, &signature_length, &source);
         drop(bytes);
         match answer {
             Ok(verified) if verified.as_bool() == Some(true) => pending = false,
@@ -88,7 +91,7 @@ pub fn prepare_callback(
         // that check, the bytes RSA-SHA256 verifies: the message's (ASCII) bytes, no string
         // to decode and encode again; or its digest under 'double'.
         let message = data().into();
-        return Ok(deferred(prepared, options, message, key_index));
+        return Ok(deferred(prepared, options, message, source));
     }
     // The model, bound to the signed entries, made from this one read of the body, the
     // headers and the options: once the signature has checked (in the wasm, or by `check`
@@ -129,7 +132,7 @@ pub struct PendingCallback(Pending);
 
 /// `__prepareCallback`'s answer when the native check is awaited: the bytes RSA-SHA256
 /// verifies and the signature, with the [`PendingCallback`] and a copy of the body.
-fn deferred(prepared: PreparedCallback, options: VerifyOptions, message: JsValue, key_index: JsValue) -> JsValue {
+fn deferred(prepared: PreparedCallback, options: VerifyOptions, message: JsValue, source: JsValue) -> JsValue {
     let signature = signature_bytes(&prepared.signature);
     let (text, rest) = prepared.split_body();
     let body = JsValue::from(Uint8Array::from(text.as_bytes()));
@@ -138,7 +141,7 @@ fn deferred(prepared: PreparedCallback, options: VerifyOptions, message: JsValue
     object(&[
         ("message", &message),
         ("signature", &signature),
-        ("keyIndex", &key_index),
+        ("key", &source),
         ("pending", &pending),
         ("body", &body),
     ])
@@ -192,7 +195,7 @@ pub fn body_unreadable(reason: JsValue) -> JsValue {
 #[wasm_bindgen(js_name = __diagnoseCallback, skip_typescript)]
 pub fn diagnose_callback(raw_body: JsValue, headers: JsValue, keys: JsValue, key_pem: &Function) -> JsResult<JsValue> {
     let headers = received_headers(&headers).map_err(js_error)?;
-    let keys = verifying_keys(&keys, key_pem).map_err(js_error)?;
+    let keys = verifying_keys(&keys, key_pem).map_err(js_error)?.keys;
     let limits = Limits::callback();
     let text = raw_body_text(&raw_body, &limits).map_err(js_error)?;
     let diagnosis = diagnose::diagnose_callback(&text, &headers, &keys, &limits).map_err(js_error)?;
