@@ -3,7 +3,9 @@
 // pure-wasm RSA), where `crypto.subtle` exists (a secure context).
 // pkg-template/core.mjs says what a provider has.
 
-const ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+// Without a prototype: WebCrypto reads its dictionaries' members through the prototype
+// chain, so one inherited from a polluted `Object.prototype` must not be there to read.
+const ALGORITHM = Object.freeze({ __proto__: null, name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' });
 const subtle = () => globalThis.crypto?.subtle;
 
 /** The DER bytes of a PEM block. */

@@ -1,5 +1,5 @@
 //! Keys: the glue classes `SigningKey` and `VerifyingKey` (which the JS
-//! wrappers wrap in the package's own classes, `pkg-template/core.mjs`), the
+//! wrappers wrap in the package's own classes, `pkg-template/keys.mjs`), the
 //! HMAC secrets (kept here, in wasm memory, under a number the package's
 //! `HmacKey` holds privately), and the verifying keys a caller gives: PEM
 //! text, the package's key objects (resolved by the wrappers' `keyPem`,
@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use super::cache::Cache;
 use super::gateway::{
-    array_items, bytes_arg, canonical_options, is_array, member, method_text, string_arg, ItemsError,
+    bytes_arg, canonical_options, is_array, member, method_text, own_array_items, string_arg, OwnItemsError,
 };
 use super::js::{js_error, wipe};
 use super::options::{whole_number_member, THROWS};
@@ -143,9 +143,9 @@ impl VerifyingKey {
 }
 
 thread_local! {
-    /// The HMAC secrets, by the number the package's `HmacKey` holds. Each is
-    /// wiped when removed (`__hmacKeyFree`), as its `Zeroizing` buffer drops.
-    static HMAC_KEYS: RefCell<Vec<(u32, HmacKey)>> = const { RefCell::new(Vec::new()) };
+    /// The HMAC secrets, by the number the package's `HmacKey`s hold. Each is
+    /// wiped when its last holder lets it go (`__hmacKeyFree`), as its `Zeroizing` buffer drops.
+    static HMAC_KEYS: RefCell<Vec<HeldHmac>> = const { RefCell::new(Vec::new()) };
     /// The next number for an HMAC key; numbers are never reused.
     static NEXT_HMAC: Cell<u32> = const { Cell::new(1) };
     /// Parsed verifying keys by PEM, so that repeated calls skip parsing.
@@ -194,8 +194,16 @@ pub fn hmac_key_from_secret(secret: JsValue) -> JsResult<u32> {
         },
     }
     .map_err(js_error)?;
+    // The same secret read again (a handler that reads its secret per request, without
+    // free()) is the key already held: one more holder, not one more key, so keys dropped
+    // without free() count against the limit only once per secret until they are collected.
+    let identity = key.sign_bytes(KEY_IDENTITY).map_err(js_error)?;
     HMAC_KEYS.with(|keys| {
         let mut keys = keys.borrow_mut();
+        if let Some(held) = keys.iter_mut().find(|held| crate::hmac::constant_time_eq(&held.identity, &identity)) {
+            held.holders = held.holders.saturating_add(1);
+            return Ok(held.id);
+        }
         if keys.len() >= MAX_HMAC_KEYS {
             return Err(js_error(Error::InvalidArgument {
                 name: "secret".into(),
@@ -206,18 +214,35 @@ pub fn hmac_key_from_secret(secret: JsValue) -> JsResult<u32> {
             }));
         }
         let id = NEXT_HMAC.with(|next| next.replace(next.get().wrapping_add(1)));
-        keys.push((id, key));
+        keys.push(HeldHmac { id, key, identity, holders: 1 });
         Ok(id)
     })
 }
 
-/// Wipes and forgets the HMAC key with this number (nothing if there is none).
+/// What a secret is known by among the held ones: its HMAC of this text, which no
+/// canonical message can be (they are base64url and digits). Two secrets with the same
+/// one sign every message alike (HMAC pads a short secret with zeros), so they are one key.
+const KEY_IDENTITY: &str = "payment-intake: the identity of an HMAC key";
+
+/// A secret held in wasm memory, under the number the package's `HmacKey`s hold, by as
+/// many of them as `holders` (one per `fromSecret` of the secret not yet freed).
+struct HeldHmac {
+    id: u32,
+    key: HmacKey,
+    identity: [u8; crate::hmac::SIGNATURE_BYTES],
+    holders: u32,
+}
+
+/// One holder of the HMAC key with this number lets it go: the last one wipes and
+/// forgets it (nothing if there is none).
 #[wasm_bindgen(js_name = __hmacKeyFree, skip_typescript)]
 pub fn hmac_key_free(id: u32) {
     // Dropped outside the borrow; the secret is wiped when the last clone drops.
     let removed = HMAC_KEYS.with(|keys| {
         let mut keys = keys.borrow_mut();
-        keys.iter().position(|(key_id, _)| *key_id == id).map(|at| keys.swap_remove(at))
+        let at = keys.iter().position(|held| held.id == id)?;
+        keys[at].holders = keys[at].holders.saturating_sub(1);
+        (keys[at].holders == 0).then(|| keys.swap_remove(at))
     });
     drop(removed);
 }
@@ -225,36 +250,58 @@ pub fn hmac_key_free(id: u32) {
 /// The HMAC key with this number, or the error of a freed key.
 pub(super) fn hmac_key(id: u32) -> Result<HmacKey, Error> {
     HMAC_KEYS
-        .with(|keys| keys.borrow().iter().find(|(key_id, _)| *key_id == id).map(|(_, key)| key.clone()))
+        .with(|keys| keys.borrow().iter().find(|held| held.id == id).map(|held| held.key.clone()))
         .ok_or_else(|| Error::InvalidArgument { name: "key".into(), reason: FREED_KEY.into() })
 }
 
 /// Most verifying keys accepted at once (the current key and a few during rotation).
 const MAX_VERIFYING_KEYS: usize = 64;
 
-/// Why a key object that was freed is refused; the JS wrappers (`pkg-template/core.mjs`)
-/// say the same of a freed SigningKey.
-const FREED_KEY: &str = "is a key that was freed (free() was called on it)";
+/// Why a key object that was freed is refused; the JS core says the same of a freed
+/// SigningKey, from `__constants().freedKey`.
+pub(super) const FREED_KEY: &str = "is a key that was freed (free() was called on it)";
+
+/// The verifying keys a caller gave, each read once: the keys, and for each the value the
+/// JS core finds its native public key by (`source`): the PEM string given, the package's
+/// own key object (the core reads its PEM from its private fields), or the PEM a foreign
+/// object's `publicKeyPem()` answered, the one time it is called. The core never reads the
+/// caller's keys again: a getter, a Proxy or a method answering differently the second
+/// time cannot name another key than the one chosen here.
+pub(super) struct ReadKeys {
+    pub(super) keys: Vec<CallbackKey>,
+    pub(super) sources: Vec<JsValue>,
+}
 
 /// Verifying keys from one key or an array of them. `key_pem` is the wrappers'
 /// resolver of their own key objects: the PEM of a live RSA one, the number of
 /// a live `HmacKey`, `null` for a freed one, `undefined` for anything else; it
-/// runs no caller code and never throws.
-pub(super) fn verifying_keys(value: &JsValue, key_pem: &Function) -> Result<Vec<CallbackKey>, Error> {
+/// runs no caller code and never throws. An array's items are its own properties:
+/// a hole is refused, never filled from a prototype.
+pub(super) fn verifying_keys(value: &JsValue, key_pem: &Function) -> Result<ReadKeys, Error> {
     let refused = |reason: String| Error::InvalidArgument { name: "verifyingKey".into(), reason };
     let throws = || refused(THROWS.into());
     let items: Vec<JsValue> = if is_array(value).map_err(|_| throws())? {
-        array_items(value, MAX_VERIFYING_KEYS).map_err(|e| match e {
-            ItemsError::Throws | ItemsError::NotIterable => throws(),
-            ItemsError::TooLong(n) => refused(format!("is an array of {n} keys, more than {MAX_VERIFYING_KEYS}")),
+        own_array_items(value, MAX_VERIFYING_KEYS).map_err(|e| match e {
+            OwnItemsError::Throws => throws(),
+            OwnItemsError::TooLong(n) => refused(format!("is an array of {n} keys, more than {MAX_VERIFYING_KEYS}")),
+            OwnItemsError::Hole(index) => refused(format!(
+                "is an array with no key at index {index} (a hole, which is not read from a prototype): \
+                 give an array of keys without holes"
+            )),
         })?
     } else {
         vec![value.clone()]
     };
-    items.iter().map(|item| verifying_key(item, key_pem)).collect()
+    let mut read = ReadKeys { keys: Vec::with_capacity(items.len()), sources: Vec::with_capacity(items.len()) };
+    for item in items {
+        let (key, source) = verifying_key(item, key_pem)?;
+        read.keys.push(key);
+        read.sources.push(source);
+    }
+    Ok(read)
 }
 
-fn verifying_key(value: &JsValue, key_pem: &Function) -> Result<CallbackKey, Error> {
+fn verifying_key(value: JsValue, key_pem: &Function) -> Result<(CallbackKey, JsValue), Error> {
     let refused = |reason: &str| Error::InvalidArgument { name: "verifyingKey".into(), reason: reason.into() };
     let not_a_key = || refused("must be a VerifyingKey, an HmacKey, a PEM string, or an array of them");
     let pem = if value.is_string() {
@@ -262,26 +309,30 @@ fn verifying_key(value: &JsValue, key_pem: &Function) -> Result<CallbackKey, Err
     } else if !value.is_object() && !value.is_function() {
         return Err(not_a_key());
     } else {
-        match key_pem.call1(&JsValue::UNDEFINED, value) {
+        match key_pem.call1(&JsValue::UNDEFINED, &value) {
             Ok(pem) if pem.is_string() => pem,
             Ok(id) if id.as_f64().is_some() => {
                 let id = id.as_f64().map_or(0, |id| id as u32);
-                return hmac_key(id).map(CallbackKey::Hmac).map_err(|_| refused(FREED_KEY));
+                return hmac_key(id)
+                    .map(|key| (CallbackKey::Hmac(key), JsValue::UNDEFINED))
+                    .map_err(|_| refused(FREED_KEY));
             }
             Ok(freed) if freed.is_null() => return Err(refused(FREED_KEY)),
-            // Anything else with publicKeyPem(); a getter or method that throws is caught.
+            // Anything else with publicKeyPem(), called this once; a getter or method that throws is caught.
             _ => {
-                let pem = method_text(value, "publicKeyPem").ok_or_else(not_a_key)?;
-                return key_of_pem(pem).map(CallbackKey::Rsa);
+                let pem = method_text(&value, "publicKeyPem").ok_or_else(not_a_key)?;
+                let key = key_of_pem(String::from(&pem))?;
+                return Ok((CallbackKey::Rsa(key), pem.into()));
             }
         }
     };
+    // A PEM string is its own source; a key of the package's, the key object.
     if let Some(key) = JS_KEY_CACHE.with(|cache| cache.borrow().get(&pem)) {
-        return Ok(CallbackKey::Rsa(key));
+        return Ok((CallbackKey::Rsa(key), value));
     }
     let key = key_of_pem(pem.as_string().ok_or_else(not_a_key)?)?;
     JS_KEY_CACHE.with(|cache| cache.borrow_mut().insert(pem, key.clone()));
-    Ok(CallbackKey::Rsa(key))
+    Ok((CallbackKey::Rsa(key), value))
 }
 
 /// The RSA verifying key of a PEM text, parsed once for each text seen lately.

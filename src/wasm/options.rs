@@ -308,7 +308,7 @@ pub(crate) const VERIFY_FIELDS: &[&str] =
     &["options", "backend", "toleranceSeconds", "now", "maxBodyBytes", "allowAmbiguous", "expectedMerchantId"];
 
 /// Largest `maxBodyBytes` accepted: 1 MiB (the default is 16 KiB; a callback is about 1 KB).
-const MAX_BODY_BYTES_CEILING: u64 = 1 << 20;
+pub(crate) const MAX_BODY_BYTES_CEILING: u64 = 1 << 20;
 
 /// `verifyCallback`'s options, checked; `options` goes on to the canonical reader.
 pub(crate) struct VerifyFields<O> {
