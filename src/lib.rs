@@ -31,6 +31,7 @@
 
 pub(crate) mod callback;
 pub(crate) mod canonical;
+pub(crate) mod closest;
 pub(crate) mod error;
 pub(crate) mod hmac;
 pub(crate) mod json;
