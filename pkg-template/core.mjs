@@ -761,6 +761,7 @@ function createApi(glue, provider) {
     isPaymentIntakeError,
     issueCodes: withErrors(glue.issueCodes),
     parseCallback: withErrors(glue.parseCallback),
+    optionTable: withErrors(glue.optionTable),
     parseInfoResponse: withErrors(glue.parseInfoResponse),
     prepareCallback,
     prepareRequest,

@@ -35,6 +35,7 @@ pub(crate) mod closest;
 pub(crate) mod error;
 pub(crate) mod hmac;
 pub(crate) mod json;
+pub(crate) mod options;
 pub(crate) mod profile;
 pub(crate) mod request;
 pub(crate) mod rsa;

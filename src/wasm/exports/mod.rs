@@ -6,6 +6,7 @@ mod callback;
 mod canonical;
 mod input;
 mod model;
+mod options;
 mod request;
 
 use wasm_bindgen::prelude::*;
