@@ -519,6 +519,10 @@ impl Error {
                 "keep ':' and ';' out of keys, and ';' followed by ':' out of customer text; or sign without strict",
             ),
             Error::MerchantIdMismatch { .. } => Some("check which project's URL and keys this callback reached"),
+            Error::TimestampOutOfTolerance { .. } => Some(
+                "either this machine's clock is off (check that NTP keeps it in time) or the message is an old one \
+                 sent again (a replay): do not act on it",
+            ),
             Error::BodyUnreadable { .. } => Some(
                 "the body did not arrive whole (the connection closed, or the stream failed): act on nothing \
                  of it, and answer 400 if the connection is still open",

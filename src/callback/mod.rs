@@ -570,5 +570,7 @@ mod tests {
         assert!(check_tolerance(1600, &options).is_ok());
         assert_eq!(check_tolerance(999, &options).unwrap_err().code(), "TIMESTAMP_OUT_OF_TOLERANCE");
         assert_eq!(check_tolerance(1601, &options).unwrap_err().code(), "TIMESTAMP_OUT_OF_TOLERANCE");
+        let hint = check_tolerance(1601, &options).unwrap_err().hint().map(str::to_owned).unwrap_or_default();
+        assert!(hint.contains("clock") && hint.contains("NTP") && hint.contains("replay"), "{hint}");
     }
 }

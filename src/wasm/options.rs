@@ -13,11 +13,11 @@ use crate::canonical::TIMESTAMP_RULE;
 use crate::error::Error;
 use crate::hmac::DEFAULT_ALGORITHM_HEADER;
 use crate::json::{Limits, MAX_SAFE_INTEGER};
+use crate::options::whole_number;
 use crate::options::{
     bad_choice, names, null_tolerance, Group, Typed, BOOLEANS, DIGEST, FALSY, MAX_BODY_BYTES_CEILING, NUMBERS, ORDER,
     SIGNATURE_ENCODING, TOKEN,
 };
-use crate::options::whole_number;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use crate::options::{native_chosen, NativeRsa};
 use crate::profile::{profile_named, Profile};
