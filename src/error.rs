@@ -8,8 +8,6 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::rsa::keys::{MAX_BITS, MIN_BITS};
-
 /// One place where a body's signed message does not determine it: the payload
 /// of [`Error::AmbiguousCallback`] and [`Error::AmbiguousRequest`]. The rules
 /// that find them are `canonical::ambiguity`'s.
@@ -351,6 +349,10 @@ pub enum Error {
     KeySizeUnsupported {
         /// The modulus size, in bits.
         bits: usize,
+        /// The smallest size accepted, in bits (the RSA key policy's, carried here).
+        min_bits: usize,
+        /// The largest size accepted, in bits.
+        max_bits: usize,
     },
     /// The RSA public exponent is unsafe or unusual (`KEY_EXPONENT_UNSUPPORTED`).
     KeyExponentUnsupported {
@@ -517,6 +519,10 @@ impl Error {
                 "keep ':' and ';' out of keys, and ';' followed by ':' out of customer text; or sign without strict",
             ),
             Error::MerchantIdMismatch { .. } => Some("check which project's URL and keys this callback reached"),
+            Error::TimestampOutOfTolerance { .. } => Some(
+                "either this machine's clock is off (check that NTP keeps it in time) or the message is an old one \
+                 sent again (a replay): do not act on it",
+            ),
             Error::BodyUnreadable { .. } => Some(
                 "the body did not arrive whole (the connection closed, or the stream failed): act on nothing \
                  of it, and answer 400 if the connection is still open",
@@ -601,11 +607,11 @@ impl fmt::Display for Error {
                 write!(f, "Only RSA keys are supported, this is {found}")
             }
             // Within the range, only a size to generate is refused: keys are made in whole bytes.
-            Error::KeySizeUnsupported { bits } if (MIN_BITS..=MAX_BITS).contains(bits) => {
+            Error::KeySizeUnsupported { bits, min_bits, max_bits } if (*min_bits..=*max_bits).contains(bits) => {
                 write!(f, "RSA keys are generated in whole bytes: {bits} bits is not a multiple of 8")
             }
-            Error::KeySizeUnsupported { bits } => {
-                write!(f, "RSA keys must be {MIN_BITS} to {MAX_BITS} bits, this one is {bits}")
+            Error::KeySizeUnsupported { bits, min_bits, max_bits } => {
+                write!(f, "RSA keys must be {min_bits} to {max_bits} bits, this one is {bits}")
             }
             Error::KeyExponentUnsupported { exponent } => {
                 write!(f, "RSA public exponent {exponent} is not accepted")
@@ -742,7 +748,7 @@ mod tests {
             Error::InvalidSecret { reason: text() },
             Error::KeyEncrypted,
             Error::KeyTypeUnsupported { found: text() },
-            Error::KeySizeUnsupported { bits: 1024 },
+            Error::KeySizeUnsupported { bits: 1024, min_bits: 2048, max_bits: 4096 },
             Error::KeyExponentUnsupported { exponent: text() },
             Error::MissingHeader { name: "x-access-token" },
             Error::InvalidHeader { name: text(), reason: text() },

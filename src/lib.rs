@@ -31,9 +31,11 @@
 
 pub(crate) mod callback;
 pub(crate) mod canonical;
+pub(crate) mod closest;
 pub(crate) mod error;
 pub(crate) mod hmac;
 pub(crate) mod json;
+pub(crate) mod options;
 pub(crate) mod profile;
 pub(crate) mod request;
 pub(crate) mod rsa;

@@ -91,6 +91,13 @@ pub struct VerifyOptions {
 }
 
 impl VerifyOptions {
+    /// Refuses, as `INVALID_ARGUMENT`, the numbers `verifyCallback` refuses from JS (the
+    /// option table's rules, `crate::options`): `limits.max_bytes` above 1 MiB,
+    /// `tolerance_seconds` or `now` above 2^53 - 1. Every verification checks it first.
+    pub fn check(&self) -> Result<()> {
+        crate::options::check_verify_numbers(self.limits.max_bytes, self.tolerance_seconds, self.now)
+    }
+
     /// The default options with the rules of `profile`.
     pub fn with_profile(profile: &Profile) -> Self {
         VerifyOptions {
@@ -274,6 +281,7 @@ pub fn prepare_callback<K: ConfiguredKey>(
     keys: &[K],
     options: &VerifyOptions,
 ) -> Result<PreparedCallback> {
+    options.check()?;
     let timestamp = check_callback_timestamp(&headers.timestamp)?;
     check_merchant_id(&headers.merchant_id, options)?;
     // The entries straight from the text when the one-pass reader can: the tree, for the
@@ -562,5 +570,7 @@ mod tests {
         assert!(check_tolerance(1600, &options).is_ok());
         assert_eq!(check_tolerance(999, &options).unwrap_err().code(), "TIMESTAMP_OUT_OF_TOLERANCE");
         assert_eq!(check_tolerance(1601, &options).unwrap_err().code(), "TIMESTAMP_OUT_OF_TOLERANCE");
+        let hint = check_tolerance(1601, &options).unwrap_err().hint().map(str::to_owned).unwrap_or_default();
+        assert!(hint.contains("clock") && hint.contains("NTP") && hint.contains("replay"), "{hint}");
     }
 }

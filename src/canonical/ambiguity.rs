@@ -36,9 +36,9 @@
 //! reads the same model from both. README ("Why a verified callback means what
 //! it says") gives the whole argument; `tests/binding.rs` tests it.
 //!
-//! The rules themselves are the functions here ([`key_is_ambiguous`],
-//! [`text_is_ambiguous`]; which rule a key or a text breaks: [`key_rule`],
-//! [`text_rule`]). The entry writer (`canonical::entry`) applies them, as it
+//! The rules themselves are in `canonical::ambiguity_rules` ([`key_is_ambiguous`],
+//! [`text_is_ambiguous`]; which rule a key or a text breaks: `key_rule`,
+//! `text_rule`), re-exported here; this file finds where a body breaks them. The entry writer (`canonical::entry`) applies them, as it
 //! enters keys and meets text leaves: [`find`] feeds a check-only writer (one
 //! that writes no entry) the tree walk's events, for every caller alike
 //! (callback verification, validation's `AMBIGUOUS_KEY`/`AMBIGUOUS_TEXT`,
@@ -46,6 +46,7 @@
 //! (`canonical::entry` tests both). [`unread_after_text`] writes the entries
 //! with the entry writer too, so its order is the signed order.
 
+pub(crate) use crate::canonical::ambiguity_rules::{KEY_SEPARATOR, UNREAD_AFTER_TEXT};
 use crate::canonical::entry::EntryWriter;
 use crate::canonical::CanonicalOptions;
 pub use crate::error::Ambiguity;
@@ -54,56 +55,8 @@ pub(crate) use crate::json::reader::Segment;
 use crate::json::tree::replay;
 use crate::json::Json;
 
-/// Rule: an object key holds `:` or `;`.
-pub const KEY_SEPARATOR: &str = "KEY_SEPARATOR";
-/// Rule: a string value holds `;` followed by text with a `:`, which reads as another entry.
-pub const VALUE_ENTRY_TEXT: &str = "VALUE_ENTRY_TEXT";
-/// Rule: an empty key at the top level, which the path join drops.
-pub const EMPTY_TOP_LEVEL_KEY: &str = "EMPTY_TOP_LEVEL_KEY";
-/// Rule (callbacks): an entry the model does not read directly follows, in the signed
-/// order, the text of a field that identifies the payment, which could have held it.
-pub const UNREAD_AFTER_TEXT: &str = "UNREAD_AFTER_TEXT";
-
 /// At most this many places are reported; the check itself looks at the whole body.
 const MAX_REPORTED: usize = 16;
-
-/// Whether a key holds a separator of the canonical form.
-pub fn key_is_ambiguous(key: &str) -> bool {
-    key.bytes().any(|b| b == b':' || b == b';')
-}
-
-/// Whether a string value holds text that reads as an entry of its own:
-/// after some `;`, a `:` before the next `;` or the end. (A `:` anywhere after
-/// the first `;` lies in some such piece.)
-pub fn text_is_ambiguous(text: &str) -> bool {
-    let mut after_semicolon = false;
-    for &byte in text.as_bytes() {
-        match byte {
-            b';' => after_semicolon = true,
-            b':' if after_semicolon => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// The rule a key breaks, if any, at `depth` segments (1 for a top-level key).
-#[inline]
-pub(crate) fn key_rule(key: &str, depth: usize) -> Option<&'static str> {
-    if key_is_ambiguous(key) {
-        Some(KEY_SEPARATOR)
-    } else if key.is_empty() && depth == 1 {
-        Some(EMPTY_TOP_LEVEL_KEY)
-    } else {
-        None
-    }
-}
-
-/// The rule a text leaf breaks, if any.
-#[inline]
-pub(crate) fn text_rule(text: &str) -> Option<&'static str> {
-    text_is_ambiguous(text).then_some(VALUE_ENTRY_TEXT)
-}
 
 /// The places (at most 16, in body order) where the body is ambiguous; empty when it is not.
 pub fn ambiguities(body: &Json) -> Vec<Ambiguity> {
@@ -232,6 +185,7 @@ fn collect<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::canonical::ambiguity_rules::{text_is_ambiguous, EMPTY_TOP_LEVEL_KEY, VALUE_ENTRY_TEXT};
     use crate::json::{parse_body, Limits};
 
     fn found(text: &str) -> Vec<(String, &'static str)> {

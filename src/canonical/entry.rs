@@ -14,19 +14,19 @@
 //!   the body; they are counted as they are written (and a tree is measured
 //!   by the same counts before it is written, [`measure`]), and a body whose
 //!   entries would pass the bound is refused;
-//! - where the ambiguity rules apply (`canonical::ambiguity`, which words
-//!   them): a check-only writer ([`EntryWriter::checks_only`], which writes no entry)
+//! - where the ambiguity rules apply (`canonical::ambiguity_rules`; why they are
+//!   the rules: `canonical::ambiguity`): a check-only writer ([`EntryWriter::checks_only`], which writes no entry)
 //!   applies them to each key as it enters it and to each text leaf as it
 //!   meets it, fed by the tree walk or the one-pass reader alike.
 
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use crate::canonical::ambiguity::{self, Ambiguity};
+use crate::canonical::ambiguity_rules as ambiguity;
 use crate::canonical::number;
 use crate::canonical::sort::{sort_spans, Key};
 use crate::canonical::{Booleans, CanonicalOptions, Falsy, Numbers, Order};
-use crate::error::{Error, Result};
+use crate::error::{Ambiguity, Error, Result};
 use crate::json::reader::{Segment, Sink};
 use crate::json::tree::replay;
 use crate::json::{Json, Leaf};
@@ -790,7 +790,7 @@ mod tests {
 
     #[test]
     fn a_check_only_writer_applies_the_rules_alike_from_text_and_tree() {
-        use crate::canonical::ambiguity::{
+        use crate::canonical::ambiguity_rules::{
             EMPTY_TOP_LEVEL_KEY as EMPTY, KEY_SEPARATOR as KEY, VALUE_ENTRY_TEXT as TEXT,
         };
         let cases: &[(&str, &[(&str, &str)])] = &[

@@ -12,6 +12,7 @@
 //! [`message_of_text`] makes the choice between the one-pass path and the tree.
 
 pub(crate) mod ambiguity;
+pub(crate) mod ambiguity_rules;
 mod base64url;
 pub(crate) mod entry;
 pub(crate) mod number;

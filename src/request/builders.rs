@@ -5,12 +5,12 @@
 
 use serde::Deserialize;
 
+use crate::closest::closest;
 use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::spec::currency::to_minor_units;
 use crate::spec::limits::LIFETIME_DEFAULT;
 use crate::spec::operations::Operation;
-use crate::validate::operations::closest;
 use crate::validate::{validate_request, Issue, ValidationReport};
 
 /// Input of [`build_payin_request`] (P2P H2H payin create). Every field is

@@ -138,7 +138,7 @@ impl SigningKey {
     /// Generates a fresh key: for tests and the debugger page, not production.
     pub fn generate(bits: usize) -> Result<Self> {
         if !(MIN_BITS..=MAX_BITS).contains(&bits) || bits % 8 != 0 {
-            return Err(Error::KeySizeUnsupported { bits });
+            return Err(Error::KeySizeUnsupported { bits, min_bits: MIN_BITS, max_bits: MAX_BITS });
         }
         let private = RsaPrivateKey::new(&mut rand_core::OsRng, bits)
             .map_err(|e| Error::CryptoFailure { reason: e.to_string() })?;
@@ -436,7 +436,7 @@ impl VerifyingKey {
 fn check_policy(modulus: &[u8], exponent: &[u8]) -> Result<()> {
     let bits = big_endian_bits(modulus);
     if !(MIN_BITS..=MAX_BITS).contains(&bits) {
-        return Err(Error::KeySizeUnsupported { bits });
+        return Err(Error::KeySizeUnsupported { bits, min_bits: MIN_BITS, max_bits: MAX_BITS });
     }
     let significant: Vec<u8> = exponent.iter().copied().skip_while(|b| *b == 0).collect();
     let value = (significant.len() <= 4).then(|| significant.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b)));

@@ -13,6 +13,7 @@ use crate::spec::availability::{
     EMAIL_REQUIRED_COUNTRIES, KZ_WIDGET_METHOD, LANGUAGES,
 };
 use crate::spec::limits::{lifetime_max, LIFETIME_MIN};
+use crate::spec::operations::Operation;
 
 /// The members of the body the rules here read, by section: all a reading of
 /// the body's text without a tree keeps for them (`walk`).
@@ -256,5 +257,22 @@ fn check_widget_rules(body: &Members, country: &str, findings: &mut Findings) {
                 format!("sender.bank_symbol pre-selects a bank in RU and KZ only, not {country}"),
             )
             .with_limit(IssueValue::text(BANK_PRESELECT_COUNTRIES.join(", ")));
+    }
+}
+
+/// Whether the operation has cross-field rules.
+pub(super) fn has_rules(operation: Operation) -> bool {
+    matches!(operation, Operation::P2pPayinCreate | Operation::WidgetPayinCreate)
+}
+
+/// The operation's cross-field rules, on the body or on the members of it they
+/// read ([`READS`]).
+pub(super) fn check_operation(operation: Operation, body: &Members, findings: &mut Findings) {
+    // After the field checks' issues, whatever order those were found in.
+    findings.after_all();
+    match operation {
+        Operation::P2pPayinCreate => check_payin(Integration::H2h, body, findings),
+        Operation::WidgetPayinCreate => check_payin(Integration::Widget, body, findings),
+        _ => {}
     }
 }

@@ -12,6 +12,8 @@
 #[cfg(test)]
 mod corpus;
 mod cross_field;
+mod driver;
+mod fields;
 mod limits;
 pub(crate) mod operations;
 mod rules;
@@ -259,7 +261,7 @@ pub fn validate_request_with(operation_path: &str, body: &Json, options: Validat
     let mut findings = Findings { options, ..Findings::default() };
     match Operation::from_path(operation_path) {
         Some(operation) => {
-            operations::check(operation, body, &mut findings);
+            driver::check(operation, body, &mut findings);
             findings.after_all();
             // One walk finds both.
             let (places, numbers) = crate::canonical::ambiguity::find_noting_numbers(body, usize::MAX);
@@ -464,6 +466,8 @@ mod tests {
             include_str!("rules.rs"),
             include_str!("cross_field.rs"),
             include_str!("operations.rs"),
+            include_str!("fields.rs"),
+            include_str!("driver.rs"),
             include_str!("limits.rs"),
             // The builders report their input's own mistakes in the same report.
             include_str!("../request/builders.rs"),

@@ -1,14 +1,12 @@
-//! Each operation's request schema (the operations and their paths are the
-//! spec's table in `crate::spec::operations`), plus the walk that checks a
-//! body against a schema. Where the spec says a body is "not shown", only
-//! what it does show is checked (see [`Coverage`]), and the Limits table,
-//! which applies wherever a field it names appears (`super::limits`).
+//! Each operation's request schema, as data (the operations and their paths
+//! are the spec's table in `crate::spec::operations`). Where the spec says a
+//! body is "not shown", only what it does show is checked (see [`Coverage`]),
+//! and the Limits table, which applies wherever a field it names appears
+//! (`super::limits`). The checks of a field are `super::fields`', the walk
+//! that meets them `super::walk`, the driver `super::driver`.
 
-use super::rules::{self, Format, Value};
-use super::{cross_field, limits, walk, Findings, IssueValue};
-use crate::json::{Json, Leaf};
-use crate::spec::availability::Integration;
-use crate::spec::limits::{field_limit, limit_in, FieldLimit};
+use super::rules::Format;
+use crate::spec::limits::{limit_in, FieldLimit};
 use crate::spec::operations::Operation;
 
 /// How much of a request body the spec shows, and so how much is checked.
@@ -56,12 +54,12 @@ impl Operation {
 
 /// One member of a request object.
 pub(crate) struct Field {
-    name: &'static str,
-    required: bool,
-    kind: Kind,
+    pub(super) name: &'static str,
+    pub(super) required: bool,
+    pub(super) kind: Kind,
 }
 
-enum Kind {
+pub(super) enum Kind {
     /// A string in a format, of at least `min` characters, within the Limits
     /// table's bound for it (the table names the field).
     Limited {
@@ -84,6 +82,23 @@ enum Kind {
     Object(&'static [Field]),
     /// Shown in the spec only by name: any JSON value is accepted.
     Unchecked,
+}
+
+/// The walk over an object's members (`walk`) meets them in order; the checks
+/// of each are these. A member the schema does not list is warned about
+/// ([`warn_unknown`]) and held to the Limits table; each field the schema lists
+/// is checked as it is met ([`check_field`]) or, when its object ends without
+/// it, as missing ([`check_absent`]). The report gives an object's unknown
+/// members first, in their order, then its fields in the schema's order.
+impl Field {
+    /// The schema's index of the field named `key`, looked for first at `likely`
+    /// (members mostly come in the schema's order).
+    pub(super) fn find(fields: &[Field], key: &str, likely: usize) -> Option<usize> {
+        if fields.get(likely).is_some_and(|field| field.name == key) {
+            return Some(likely);
+        }
+        fields.iter().position(|field| field.name == key)
+    }
 }
 
 /// No length limit given (the pattern bounds the length instead).
@@ -233,168 +248,11 @@ const P2P_PAYOUT: &[Field] = &[
     unchecked("customer"),
 ];
 
-/// Runs the field checks, then the operation's cross-field rules.
-pub(crate) fn check(operation: Operation, body: &Json, findings: &mut Findings) {
-    let Json::Object(_) = body else {
-        findings
-            .error("", "WRONG_TYPE", format!("The request body must be a JSON object, found {}", body.kind()))
-            .with_actual(IssueValue::text(body.kind()));
-        return;
-    };
-    let read = walk::check_tree(operation.schema(), has_cross_field(operation), body, findings);
-    check_cross_field(operation, &read, findings);
-}
-
-/// Whether the operation has cross-field rules.
-pub(super) fn has_cross_field(operation: Operation) -> bool {
-    matches!(operation, Operation::P2pPayinCreate | Operation::WidgetPayinCreate)
-}
-
-/// The operation's cross-field rules, on the body or on the members of it they
-/// read (`cross_field::READS`).
-pub(super) fn check_cross_field(operation: Operation, body: &cross_field::Members, findings: &mut Findings) {
-    // After the field checks' issues, whatever order those were found in.
-    findings.after_all();
-    match operation {
-        Operation::P2pPayinCreate => cross_field::check_payin(Integration::H2h, body, findings),
-        Operation::WidgetPayinCreate => cross_field::check_payin(Integration::Widget, body, findings),
-        _ => {}
-    }
-}
-
-/// `prefix.name`.
-fn join(prefix: &str, name: &str) -> String {
-    if prefix.is_empty() {
-        return name.to_owned();
-    }
-    let mut path = String::with_capacity(prefix.len() + 1 + name.len());
-    path.push_str(prefix);
-    path.push('.');
-    path.push_str(name);
-    path
-}
-
-/// What the members or items of a container are checked against.
-#[derive(Clone, Copy)]
-pub(super) enum Contents {
-    /// The fields of an object's schema; the object's name (`None` for the body).
-    Schema(&'static [Field], Option<&'static str>),
-    /// The Limits table only; the name their rows are found under (`limits::parent_name`).
-    Limits(Option<&'static str>),
-    /// Nothing (the container is a field's value of the wrong type).
-    Skip,
-}
-
-/// The walk over an object's members (`walk`) meets them in order; the checks
-/// of each are these. A member the schema does not list is warned about
-/// ([`warn_unknown`]) and held to the Limits table; each field the schema lists
-/// is checked as it is met ([`check_field`]) or, when its object ends without
-/// it, as missing ([`check_absent`]). The report gives an object's unknown
-/// members first, in their order, then its fields in the schema's order.
-impl Field {
-    /// The schema's index of the field named `key`, looked for first at `likely`
-    /// (members mostly come in the schema's order).
-    pub(super) fn find(fields: &[Field], key: &str, likely: usize) -> Option<usize> {
-        if fields.get(likely).is_some_and(|field| field.name == key) {
-            return Some(likely);
-        }
-        fields.iter().position(|field| field.name == key)
-    }
-}
-
-/// A field its object, at `prefix`, does not have.
-pub(super) fn check_absent(field: &Field, prefix: &str, findings: &mut Findings) {
-    if field.required {
-        let path = join(prefix, field.name);
-        findings.error(&path, "REQUIRED", format!("{path} is required"));
-    }
-}
-
-/// Checks the value of `field`, a member of the object named `parent`, at
-/// `path`: a leaf whole; of a container, what its contents are checked against.
-pub(super) fn check_field(
-    field: &'static Field,
-    parent: Option<&'static str>,
-    value: Value<'_>,
-    path: &str,
-    findings: &mut Findings,
-) -> Contents {
-    match (&field.kind, value) {
-        (_, Value::Leaf(Leaf::Null)) if field.required => {
-            findings.error(path, "REQUIRED", format!("{path} is required and cannot be null"));
-        }
-        (_, Value::Leaf(Leaf::Null)) => {
-            // The spec gives request fields no null; the service may refuse one.
-            findings.warning(path, "NULL_FIELD", format!("{path} is null; omit the field instead"));
-        }
-        (Kind::Limited { min, format, limit }, Value::Leaf(Leaf::String(text))) => {
-            limits::check_text_within(*limit, text, *min, *format, path, findings);
-        }
-        (Kind::Text { min, max, format }, Value::Leaf(Leaf::String(text))) => {
-            rules::check_text(findings, path, text, *min, *max, *format);
-        }
-        (Kind::Amount, _) => rules::check_amount(findings, path, value),
-        (Kind::Lifetime, _) => {
-            rules::check_integer(findings, path, value);
-        }
-        (Kind::Object(fields), Value::Container(false)) => return Contents::Schema(fields, Some(field.name)),
-        (Kind::Unchecked, Value::Leaf(leaf)) => {
-            limits::check_leaf(field_limit(parent, field.name), leaf, path, findings);
-        }
-        (Kind::Unchecked, Value::Container(_)) => return Contents::Limits(Some(field.name)),
-        (kind, _) => {
-            let expected = if let Kind::Object(_) = kind { "an object" } else { "a string" };
-            findings.error(path, "WRONG_TYPE", format!("{path} must be {expected}, found {}", value.kind()));
-        }
-    }
-    Contents::Skip
-}
-
-/// A member `key` of the object at `prefix` that its schema `fields` does not
-/// list: a warning (its value is held to the Limits table).
-pub(super) fn warn_unknown(fields: &[Field], key: &str, prefix: &str, findings: &mut Findings) {
-    let path = join(prefix, key);
-    let message = match closest(key, fields.iter().map(|field| field.name)) {
-        Some(name) => format!("{path} is not a field of this request; did you mean {}?", join(prefix, name)),
-        None => format!("{path} is not a field of this request and will likely be ignored or refused"),
-    };
-    findings.warning(&path, "UNKNOWN_FIELD", message);
-}
-
-/// The name among `names` that `key` most likely meant (at most two edits away), for
-/// "did you mean" hints; the one rule for them. ASCII letter case counts least: `customerIP`
-/// means `customerIp`, not `customerId`.
-pub(crate) fn closest<'a>(key: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let folded = key.to_ascii_lowercase();
-    names
-        .map(|name| (edit_distance(&folded, &name.to_ascii_lowercase()), edit_distance(key, name), name))
-        .min()
-        .filter(|(distance, _, _)| *distance <= 2)
-        .map(|(_, _, name)| name)
-}
-
-/// Levenshtein distance in characters, for "did you mean" hints: one row of
-/// the table at a time, `row[j]` the distance of what of `a` is read so far to
-/// the first `j` characters of `b`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let mut row: Vec<usize> = (0..=b.chars().count()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        // The distance of one character less of `a` to the first j characters of `b`.
-        let mut diagonal = i;
-        row[0] = i + 1;
-        for (j, cb) in b.chars().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != cb)).min(above + 1).min(row[j] + 1);
-            diagonal = above;
-        }
-    }
-    row[row.len() - 1]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::validate::validate_request;
+    use crate::validate::{cross_field, IssueValue};
 
     #[test]
     fn coverage_follows_what_the_spec_shows() {
@@ -511,7 +369,7 @@ mod tests {
                     assert!(inner.iter().all(|field| !matches!(field.kind, Kind::Object(_))), "{operation:?}");
                 }
             }
-            if has_cross_field(operation) {
+            if cross_field::has_rules(operation) {
                 for (section, _) in cross_field::READS {
                     let field = fields.iter().find(|field| field.name == *section);
                     assert!(
@@ -521,53 +379,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// The one-row Levenshtein distance is the full table's.
-    #[test]
-    fn edit_distance_is_the_full_tables() {
-        fn full_table(a: &str, b: &str) -> usize {
-            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-            let mut table = vec![vec![0; b.len() + 1]; a.len() + 1];
-            for (i, row) in table.iter_mut().enumerate() {
-                row[0] = i;
-            }
-            table[0] = (0..=b.len()).collect();
-            for i in 1..=a.len() {
-                for j in 1..=b.len() {
-                    let substitution = table[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
-                    table[i][j] = substitution.min(table[i - 1][j] + 1).min(table[i][j - 1] + 1);
-                }
-            }
-            table[a.len()][b.len()]
-        }
-        let words = [
-            "",
-            "a",
-            "ab",
-            "ba",
-            "amount",
-            "amout",
-            "customerIp",
-            "customerIP",
-            "payment_id",
-            "paymentid",
-            "é",
-            "éa",
-            "ИВАН",
-            "иван",
-        ];
-        for a in words {
-            for b in words {
-                assert_eq!(edit_distance(a, b), full_table(a, b), "{a} {b}");
-            }
-        }
-    }
-
-    #[test]
-    fn edit_distances() {
-        assert_eq!(edit_distance("amout", "amount"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

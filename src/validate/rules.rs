@@ -258,6 +258,24 @@ pub(crate) fn check_integer<'a>(findings: &mut Findings, path: &str, value: impl
 /// An amount: a JSON integer in 1..=10000000000000 minor units.
 pub(crate) fn check_amount<'a>(findings: &mut Findings, path: &str, value: impl Into<Value<'a>>) {
     let value = value.into();
+    if let Value::Leaf(Leaf::Number(text)) = value {
+        if let (None, Ok(major)) = (integer_value(text), text.parse::<f64>()) {
+            if major.is_finite() && major.abs() < 1e15 {
+                // A decimal amount: the caller wrote major units. Say what the field takes.
+                let shown: String = text.chars().take(40).collect();
+                findings.error(
+                    path,
+                    "WRONG_TYPE",
+                    format!(
+                        "{path} must be an integer, found the number {shown}: amounts are integers in minor units \
+                         (e.g. {:.0} for {major:.2})",
+                        (major * 100.0).round()
+                    ),
+                );
+                return;
+            }
+        }
+    }
     let (Some(_), Value::Leaf(Leaf::Number(text))) = (check_integer(findings, path, value), value) else {
         return;
     };
@@ -471,6 +489,27 @@ mod tests {
         let mut findings = Findings::default();
         check_text(&mut findings, path, text, min, max, format);
         findings.into_report().error_codes()
+    }
+
+    /// A decimal amount (major units written where minor units go) is told what amounts are,
+    /// with the example computed from its own value; the code stays WRONG_TYPE.
+    #[test]
+    fn a_decimal_amount_says_amounts_are_integers_in_minor_units() {
+        let report = |text: &str| {
+            let mut findings = Findings::default();
+            check_amount(&mut findings, "payment.amount", Value::Leaf(Leaf::Number(text)));
+            findings.into_report()
+        };
+        let decimal = report("1500.5");
+        assert_eq!(decimal.error_codes(), ["WRONG_TYPE"]);
+        assert_eq!(
+            decimal.errors[0].message,
+            "payment.amount must be an integer, found the number 1500.5: amounts are integers in minor units \
+             (e.g. 150050 for 1500.50)"
+        );
+        assert!(report("99.99").errors[0].message.ends_with("(e.g. 9999 for 99.99)"));
+        assert!(report("150050").valid);
+        assert_eq!(report("0").error_codes(), ["OUT_OF_RANGE"]);
     }
 
     #[test]

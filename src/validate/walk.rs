@@ -3,9 +3,9 @@
 //! or by a tree's replay (`json::tree::replay`) when the body is a tree; both
 //! give the same events, so both give the same report. It keeps the path of
 //! the value being read, and a frame per open object or array saying what its
-//! members are checked against (`operations::Contents`): a schema, the Limits
-//! table only, or nothing. The checks themselves are `operations`' (a schema's
-//! fields) and `limits`' (the table).
+//! members are checked against (`fields::Contents`): a schema, the Limits
+//! table only, or nothing. The checks themselves are `fields`' (a schema's
+//! fields, `operations`) and `limits`' (the table).
 //!
 //! A schema object reports its unknown members first, in their order, then its
 //! fields in the schema's order; read in one pass, the issues are found in the
@@ -15,8 +15,10 @@
 //! Read from text, the walk also keeps the members the cross-field rules read
 //! (`cross_field::READS`), as a small tree of only them, to run those rules on.
 
+use super::cross_field;
 use super::cross_field::Members;
-use super::operations::{check_absent, check_field, warn_unknown, Contents, Field};
+use super::fields::{check_absent, check_field, warn_unknown, Contents};
+use super::operations::Field;
 use super::rules::Value;
 use super::{limits, Findings};
 use crate::canonical::entry::{push_index, EntryWriter};
@@ -58,7 +60,7 @@ pub(super) fn check_text(operation: Operation, text: &str, findings: &mut Findin
         return None;
     }
     let mut checks = EntryWriter::checks_only(usize::MAX);
-    let keeping = super::operations::has_cross_field(operation);
+    let keeping = cross_field::has_rules(operation);
     let mut walk = Walk::new(operation.schema(), findings, keeping);
     read(text, &Limits::default(), &mut Tee(&mut walk, &mut checks))?;
     if checks.found_any() || checks.found_number_without_text() {
@@ -66,7 +68,7 @@ pub(super) fn check_text(operation: Operation, text: &str, findings: &mut Findin
     }
     if keeping {
         let read = std::mem::take(&mut walk.read);
-        super::operations::check_cross_field(operation, &read, walk.findings);
+        cross_field::check_operation(operation, &read, walk.findings);
     }
     Some(())
 }

@@ -9,13 +9,18 @@
 use serde::Deserialize;
 
 use crate::callback::VerifyOptions;
-use crate::canonical::{Booleans, Falsy, Numbers, Order, TIMESTAMP_RULE};
+use crate::canonical::TIMESTAMP_RULE;
 use crate::error::Error;
-use crate::hmac::{SignatureEncoding, DEFAULT_ALGORITHM_HEADER};
+use crate::hmac::DEFAULT_ALGORITHM_HEADER;
 use crate::json::{Limits, MAX_SAFE_INTEGER};
-use crate::profile::{profile_named, Profile, PROFILES};
-use crate::rsa::keys::TokenEncoding;
-use crate::rsa::pkcs1v15::Digest;
+use crate::options::whole_number;
+use crate::options::{
+    bad_choice, names, null_tolerance, Group, Typed, BOOLEANS, DIGEST, FALSY, MAX_BODY_BYTES_CEILING, NUMBERS, ORDER,
+    SIGNATURE_ENCODING, TOKEN,
+};
+#[cfg(target_arch = "wasm32")]
+pub(crate) use crate::options::{native_chosen, NativeRsa};
+use crate::profile::{profile_named, Profile};
 use crate::validate::ValidateOptions;
 
 /// A member's value as read once by the gateway.
@@ -96,7 +101,7 @@ impl ShapeError {
             }
             ShapeError::Unknown(name) => Error::InvalidOption {
                 name,
-                reason: format!("does not exist; the options are {}", CANONICAL_FIELDS.join(", ")),
+                reason: format!("does not exist; the options are {}", names(Group::Canonical).join(", ")),
             },
             ShapeError::NotPrimitive(name, found) => {
                 Error::InvalidOption { name, reason: format!("must be a string or boolean, not {found}") }
@@ -134,47 +139,12 @@ impl<O> Members<O> {
     }
 }
 
-/// Member names of the profile options (the canonical options and the signature's).
-pub(crate) const CANONICAL_FIELDS: &[&str] =
-    &["profile", "falsy", "booleans", "padding", "order", "numbers", "digest", "token", "signatureEncoding"];
-
-/// One choice of an option: its JS spelling and its value.
-type Choices<T> = [(&'static str, T)];
-
-const FALSY: &Choices<Falsy> = &[("none", Falsy::None), ("null", Falsy::Null)];
-const BOOLEANS: &Choices<Booleans> =
-    &[("python", Booleans::Python), ("lower", Booleans::Lower), ("digit", Booleans::Digit)];
-const ORDER: &Choices<Order> = &[("codepoint", Order::CodePoint), ("utf16", Order::Utf16)];
-const NUMBERS: &Choices<Numbers> = &[("python", Numbers::Python), ("js", Numbers::Js)];
-const DIGEST: &Choices<Digest> = &[("single", Digest::Single), ("double", Digest::Double)];
-const TOKEN: &Choices<TokenEncoding> = &[("pem", TokenEncoding::Pem), ("der", TokenEncoding::Der)];
-const SIGNATURE_ENCODING: &Choices<SignatureEncoding> =
-    &[("base64url", SignatureEncoding::Base64Url), ("hex", SignatureEncoding::Hex)];
-
-/// The JS spelling of `value` among `choices`.
-fn spelling<T: PartialEq>(choices: &Choices<T>, value: T) -> &'static str {
-    choices.iter().find(|(_, choice)| *choice == value).map_or("", |(name, _)| name)
-}
-
-/// Reads member `name` as one of `choices` into `slot` (left as it is when absent).
-fn choose<O, T: Copy>(members: &mut Members<O>, name: &str, choices: &Choices<T>, slot: &mut T) -> Result<(), Error> {
-    let spellings: Vec<&str> = choices.iter().map(|(spelled, _)| *spelled).collect();
-    if let Some(at) = choice_index(members.take(name), name, &spellings)? {
-        *slot = choices[at].1;
+/// Reads member `name` as one of its row's choices into `slot` (left as it is when absent).
+fn choose<O, T: Copy + PartialEq>(members: &mut Members<O>, typed: &Typed<T>, slot: &mut T) -> Result<(), Error> {
+    if let Some(text) = option_text(members.take(typed.name), typed.name)? {
+        *slot = typed.parse(&text)?;
     }
     Ok(())
-}
-
-/// Which of `spellings` member `name` holds (`None` when absent); the one
-/// non-generic reader behind [`choose`].
-fn choice_index<O>(member: Member<O>, name: &str, spellings: &[&str]) -> Result<Option<usize>, Error> {
-    match option_text(member, name)? {
-        None => Ok(None),
-        Some(text) => match spellings.iter().position(|spelled| *spelled == text) {
-            Some(at) => Ok(Some(at)),
-            None => Err(bad_choice(name, &text, &spellings.join(", "))),
-        },
-    }
 }
 
 /// Reads the profile options from their checked members (see [`canonical_shape`]):
@@ -182,24 +152,21 @@ fn choice_index<O>(member: Member<O>, name: &str, spellings: &[&str]) -> Result<
 pub(crate) fn canonical_options<O>(mut members: Members<O>) -> Result<Profile, Error> {
     let mut profile = match option_text(members.take("profile"), "profile")? {
         None => Profile::SPEC,
-        Some(name) => profile_named(&name).ok_or_else(|| {
-            let names: Vec<&str> = PROFILES.iter().map(|named| named.name).collect();
-            bad_choice("profile", &name, &names.join(", "))
-        })?,
+        Some(name) => profile_named(&name).ok_or_else(|| bad_choice("profile", &name))?,
     };
     let canonical = &mut profile.canonical;
-    choose(&mut members, "falsy", FALSY, &mut canonical.falsy)?;
-    choose(&mut members, "booleans", BOOLEANS, &mut canonical.booleans)?;
+    choose(&mut members, &FALSY, &mut canonical.falsy)?;
+    choose(&mut members, &BOOLEANS, &mut canonical.booleans)?;
     match members.take("padding") {
         Member::Bool(padding) => canonical.padding = padding,
         member if member.is_absent() => {}
         member => return Err(option_type("padding", "a boolean", member.type_name())),
     }
-    choose(&mut members, "order", ORDER, &mut canonical.order)?;
-    choose(&mut members, "numbers", NUMBERS, &mut canonical.numbers)?;
-    choose(&mut members, "digest", DIGEST, &mut profile.digest)?;
-    choose(&mut members, "token", TOKEN, &mut profile.token)?;
-    choose(&mut members, "signatureEncoding", SIGNATURE_ENCODING, &mut profile.signature_encoding)?;
+    choose(&mut members, &ORDER, &mut canonical.order)?;
+    choose(&mut members, &NUMBERS, &mut canonical.numbers)?;
+    choose(&mut members, &DIGEST, &mut profile.digest)?;
+    choose(&mut members, &TOKEN, &mut profile.token)?;
+    choose(&mut members, &SIGNATURE_ENCODING, &mut profile.signature_encoding)?;
     Ok(profile)
 }
 
@@ -220,20 +187,20 @@ pub(crate) struct Spelling {
 pub(crate) fn profile_spelling(profile: &Profile) -> Spelling {
     let c = &profile.canonical;
     Spelling {
-        falsy: spelling(FALSY, c.falsy),
-        booleans: spelling(BOOLEANS, c.booleans),
+        falsy: FALSY.spelling(c.falsy),
+        booleans: BOOLEANS.spelling(c.booleans),
         padding: c.padding,
-        order: spelling(ORDER, c.order),
-        numbers: spelling(NUMBERS, c.numbers),
-        digest: spelling(DIGEST, profile.digest),
-        token: spelling(TOKEN, profile.token),
-        signature_encoding: spelling(SIGNATURE_ENCODING, profile.signature_encoding),
+        order: ORDER.spelling(c.order),
+        numbers: NUMBERS.spelling(c.numbers),
+        digest: DIGEST.spelling(profile.digest),
+        token: TOKEN.spelling(profile.token),
+        signature_encoding: SIGNATURE_ENCODING.spelling(profile.signature_encoding),
     }
 }
 
 /// The canonical options' members, or their refusal as `INVALID_OPTION`.
 pub(crate) fn canonical_shape<O>(list: Result<Vec<(String, Member<O>)>, ShapeError>) -> Result<Members<O>, Error> {
-    list.and_then(|list| Members::new(list, CANONICAL_FIELDS, &[])).map_err(ShapeError::into_option_error)
+    list.and_then(|list| Members::new(list, &names(Group::Canonical), &[])).map_err(ShapeError::into_option_error)
 }
 
 fn option_text<O>(member: Member<O>, name: &str) -> Result<Option<String>, Error> {
@@ -248,13 +215,6 @@ fn option_type(name: &str, expected: &str, found: &str) -> Error {
     Error::InvalidOption { name: name.into(), reason: format!("must be {expected}, not {found}") }
 }
 
-fn bad_choice(name: &str, value: &str, allowed: &str) -> Error {
-    Error::InvalidOption { name: name.into(), reason: format!("cannot be '{value}'; use one of {allowed}") }
-}
-
-/// Member names of `signRequest`'s options.
-pub(crate) const SIGN_FIELDS: &[&str] = &["merchantId", "backend", "strict", "timestamp", "options", "algorithmHeader"];
-
 /// `signRequest`'s options, checked; `timestamp` and `options` go on to their own readers.
 pub(crate) struct SignFields<O> {
     pub(crate) merchant_id: String,
@@ -267,9 +227,10 @@ pub(crate) struct SignFields<O> {
 }
 
 pub(crate) fn sign_fields<O>(list: Result<Vec<(String, Member<O>)>, ShapeError>) -> Result<SignFields<O>, Error> {
+    let known = names(Group::Sign);
     let mut members = list
-        .and_then(|list| Members::new(list, SIGN_FIELDS, &["timestamp", "options"]))
-        .map_err(|e| e.into_argument_error("options", SIGN_FIELDS))?;
+        .and_then(|list| Members::new(list, &known, &["timestamp", "options"]))
+        .map_err(|e| e.into_argument_error("options", &known))?;
     let merchant_id = match members.take("merchantId") {
         Member::Text(text) => text,
         Member::Undefined => return Err(argument("options", "missing member 'merchantId'".into())),
@@ -289,26 +250,16 @@ pub(crate) fn sign_fields<O>(list: Result<Vec<(String, Member<O>)>, ShapeError>)
     })
 }
 
-/// Member names of `validateRequest`'s options.
-pub(crate) const VALIDATE_FIELDS: &[&str] = &["allowLoopbackHttp"];
-
 /// `validateRequest`'s options, checked (absent: the spec's rules).
 pub(crate) fn validate_options<O>(
     list: Result<Vec<(String, Member<O>)>, ShapeError>,
 ) -> Result<ValidateOptions, Error> {
-    let mut members = list
-        .and_then(|list| Members::new(list, VALIDATE_FIELDS, &[]))
-        .map_err(|e| e.into_argument_error("options", VALIDATE_FIELDS))?;
+    let known = names(Group::Validate);
+    let mut members =
+        list.and_then(|list| Members::new(list, &known, &[])).map_err(|e| e.into_argument_error("options", &known))?;
     let allow_loopback_http = optional_bool(members.take("allowLoopbackHttp"), "allowLoopbackHttp")?.unwrap_or(false);
     Ok(ValidateOptions { allow_loopback_http })
 }
-
-/// Member names of `verifyCallback`'s options.
-pub(crate) const VERIFY_FIELDS: &[&str] =
-    &["options", "backend", "toleranceSeconds", "now", "maxBodyBytes", "allowAmbiguous", "expectedMerchantId"];
-
-/// Largest `maxBodyBytes` accepted: 1 MiB (the default is 16 KiB; a callback is about 1 KB).
-pub(crate) const MAX_BODY_BYTES_CEILING: u64 = 1 << 20;
 
 /// `verifyCallback`'s options, checked; `options` goes on to the canonical reader.
 pub(crate) struct VerifyFields<O> {
@@ -340,22 +291,17 @@ impl<O> VerifyFields<O> {
 }
 
 pub(crate) fn verify_fields<O>(list: Result<Vec<(String, Member<O>)>, ShapeError>) -> Result<VerifyFields<O>, Error> {
+    let known = names(Group::Verify);
     let mut members = list
-        .and_then(|list| Members::new(list, VERIFY_FIELDS, &["options"]))
-        .map_err(|e| e.into_argument_error("options", VERIFY_FIELDS))?;
+        .and_then(|list| Members::new(list, &known, &["options"]))
+        .map_err(|e| e.into_argument_error("options", &known))?;
     let backend = optional_text(members.take("backend"), "backend")?;
     let mut limits = Limits::callback();
     if let Some(max) = optional_number(members.take("maxBodyBytes"), "maxBodyBytes")? {
         limits.max_bytes = whole_number("maxBodyBytes", max, MAX_BODY_BYTES_CEILING)? as usize;
     }
     let tolerance_seconds = match members.take("toleranceSeconds") {
-        // `toleranceSeconds: null` is not "off": a caller who wrote it meant some check.
-        Member::Null => {
-            return Err(Error::InvalidOption {
-                name: "toleranceSeconds".into(),
-                reason: "is null: give seconds (e.g. 300), or leave it out for no time window".into(),
-            })
-        }
+        Member::Null => return Err(null_tolerance()),
         Member::Undefined => None,
         member => Some(whole_number_member("toleranceSeconds", &member, MAX_SAFE_INTEGER as u64)?),
     };
@@ -416,15 +362,6 @@ pub(crate) fn whole_number_member<O>(name: &str, member: &Member<O>, max: u64) -
     }
 }
 
-/// A whole number from 0 to `max` (at most 2^53 - 1, so exact in an `f64`).
-pub(crate) fn whole_number(name: &str, value: f64, max: u64) -> Result<u64, Error> {
-    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= max as f64 {
-        Ok(value as u64)
-    } else {
-        Err(argument(name, format!("must be a whole number from 0 to {max}")))
-    }
-}
-
 /// A timestamp given as whole seconds, in a number or in digits (checked later, by the core).
 pub(crate) fn timestamp_text<O>(member: &Member<O>) -> Result<String, Error> {
     match member {
@@ -436,46 +373,6 @@ pub(crate) fn timestamp_text<O>(member: &Member<O>) -> Result<String, Error> {
         // Described by type only: formatting the value itself could run the caller's code.
         other => Err(Error::InvalidTimestamp { value: format!("({})", other.type_name()), expected: TIMESTAMP_RULE }),
     }
-}
-
-/// Whether the caller offers a native RSA (node:crypto or WebCrypto); the JS
-/// wrappers say it with the string enum `Rsa` of the private protocol (`exports/`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum NativeRsa {
-    /// None: everything runs in the wasm, and the `backend` option cannot be 'native'.
-    Absent,
-    /// One: the `backend` option decides (native unless 'wasm').
-    Available,
-    /// Only prepare: no RSA runs here whatever the `backend` option says (prepareRequest, prepareCallback).
-    Prepare,
-}
-
-/// The `backend` option: `Ok(true)` when the caller's native RSA is to run. Without
-/// the option, native when the caller has one; `'wasm'` always runs here; `'native'`
-/// without a native RSA to offer is refused.
-pub(crate) fn native_chosen(backend: Option<&str>, rsa: NativeRsa) -> Result<bool, Error> {
-    let available = rsa != NativeRsa::Absent;
-    let chosen = match backend {
-        None => available,
-        Some("wasm") => false,
-        Some("native") if available => true,
-        Some("native") => {
-            return Err(Error::InvalidOption {
-                name: "backend".into(),
-                reason: "is 'native', which is not available here: browsers and edge runtimes have it in \
-                         signRequestAsync and verifyCallbackAsync (WebCrypto, in a secure context); \
-                         or use backend 'wasm'"
-                    .into(),
-            })
-        }
-        Some(other) => {
-            return Err(Error::InvalidOption {
-                name: "backend".into(),
-                reason: format!("cannot be '{other}'; use one of native, wasm"),
-            })
-        }
-    };
-    Ok(chosen || rsa == NativeRsa::Prepare)
 }
 
 /// The member names serde expects for a struct, as renamed (e.g. camelCase): read
@@ -532,7 +429,10 @@ impl<'de> serde::Deserializer<'de> for FieldCapture<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::canonical::CanonicalOptions;
+    use crate::canonical::{Booleans, CanonicalOptions, Falsy, Numbers, Order};
+    use crate::profile::PROFILES;
+    use crate::rsa::keys::TokenEncoding;
+    use crate::rsa::pkcs1v15::Digest;
 
     type M = Member<()>;
 
@@ -719,23 +619,5 @@ mod tests {
                 "{members:?}"
             );
         }
-    }
-
-    #[test]
-    fn the_backend_option_against_what_the_caller_offers() {
-        use NativeRsa::{Absent, Available, Prepare};
-        assert_eq!(native_chosen(None, Available).ok(), Some(true));
-        assert_eq!(native_chosen(None, Absent).ok(), Some(false));
-        assert_eq!(native_chosen(Some("wasm"), Available).ok(), Some(false));
-        assert_eq!(native_chosen(Some("wasm"), Prepare).ok(), Some(true));
-        assert_eq!(native_chosen(Some("native"), Prepare).ok(), Some(true));
-        assert_eq!(
-            native_chosen(Some("native"), Absent).err().map(|e| e.code().to_string()),
-            Some("INVALID_OPTION".to_string())
-        );
-        assert_eq!(
-            native_chosen(Some("gpu"), Available).err().map(|e| e.code().to_string()),
-            Some("INVALID_OPTION".to_string())
-        );
     }
 }

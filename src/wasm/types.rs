@@ -30,6 +30,20 @@ export interface CanonicalOptions {
   /** An HMAC signature's text: 'base64url' (default; follows `padding`) or 'hex'. */
   signatureEncoding?: 'base64url' | 'hex' | undefined;
 }
+/** A row of `optionTable()`: one member of the option objects the functions take. */
+export interface OptionRow {
+  name: string;
+  /** 'canonical': every `options` object; 'sign': SignOptions; 'verify': VerifyCallbackOptions; 'validate': ValidateOptions. */
+  takenBy: Array<'canonical' | 'sign' | 'verify' | 'validate'>;
+  type: 'choice' | 'boolean' | 'number' | 'string' | 'timestamp' | 'object';
+  /** The values of a 'choice' option, the default first, each with a few words on it. */
+  choices: Array<{ value: string; label: string }>;
+  /** As JS spells it; null when there is none (a check that is off, a required member). */
+  default: string | number | boolean | null;
+  /** What is accepted and what is refused. */
+  rule: string;
+  doc: string;
+}
 /** The named profiles. */
 export type ProfileName = 'spec' | 'public-js-client' | 'callback-docs';
 /** Every rule of a profile, spelled out (each member present, never undefined). */

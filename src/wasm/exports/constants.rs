@@ -6,7 +6,7 @@ use std::fmt::Write;
 use wasm_bindgen::prelude::*;
 
 use super::super::keys::FREED_KEY;
-use super::super::options::MAX_BODY_BYTES_CEILING;
+use crate::options::MAX_BODY_BYTES_CEILING;
 use super::input::ROOM_AFTER_TEXT;
 use crate::error::ErrorCode;
 

@@ -8,6 +8,7 @@ mod canonical;
 mod constants;
 mod input;
 mod model;
+mod options;
 mod request;
 mod spec;
 

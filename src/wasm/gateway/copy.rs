@@ -8,7 +8,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::type_name;
 use crate::error::Error;
-use crate::wasm::options::MAX_BODY_BYTES_CEILING;
+use crate::options::MAX_BODY_BYTES_CEILING;
 
 #[wasm_bindgen]
 extern "C" {
