@@ -34,8 +34,8 @@ export function initSync() {}
 const api = createApi(glue, nodeCrypto);
 export const {
   HmacKey, PaymentIntakeError, SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
-  canonicalSteps, diagnoseCallback, errorCodes, fromMinorUnits, isPaymentIntakeError, issueCodes, parseCallback, parseInfoResponse,
-  prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, toMinorUnits, validateRequest, verifyCallback,
+  canonicalSteps, declineReasons, diagnoseCallback, errorCodes, fromMinorUnits, isPaymentIntakeError, issueCodes, parseCallback, parseInfoResponse,
+  prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, specStates, toMinorUnits, validateRequest, verifyCallback,
   verifyCallbackAsync, verifyCallbackRequest,
 } = api;
 // As in ../index.mjs: the default import is `init`, carrying the whole API.

@@ -9,7 +9,7 @@ export { initSync } from './payment_intake.js';
 export default init;
 export const {
   HmacKey, PaymentIntakeError, SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
-  canonicalSteps, diagnoseCallback, errorCodes, fromMinorUnits, isPaymentIntakeError, issueCodes, parseCallback, parseInfoResponse,
-  prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, toMinorUnits, validateRequest, verifyCallback,
+  canonicalSteps, declineReasons, diagnoseCallback, errorCodes, fromMinorUnits, isPaymentIntakeError, issueCodes, parseCallback, parseInfoResponse,
+  prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, specStates, toMinorUnits, validateRequest, verifyCallback,
   verifyCallbackAsync, verifyCallbackRequest,
 } = createApi(glue, webCrypto);

@@ -3,7 +3,8 @@
 // requisites and payment instruction; and a diagnosis (diagnoseCallback) with
 // every rule it names. Text only (textContent), never HTML.
 import { fromMinorUnits } from '../pkg/web/index.js';
-import { DEFAULT_PROFILE, describeProfile, el, formatUnix } from './dom.js';
+import { fingerprintText } from './fingerprint.js';
+import { DEFAULT_PROFILE, describeProfile, el, formatUnix, plural } from './dom.js';
 
 const present = (v) => v !== null && v !== undefined && v !== '';
 
@@ -164,12 +165,34 @@ function causeText(d, keyKind) {
 }
 
 /**
+ * The "key at fault" line: the configured key's fingerprint and, when the token carries
+ * another key, that one's; filled in when the fingerprints (promises of hex or null) resolve.
+ */
+function keyAtFault(keyKind, fingerprints) {
+  const line = el('p', { class: 'key-at-fault', 'data-field': 'key-at-fault' }, keyKind === 'hmac' ? 'Key at fault: the configured HMAC secret.' : 'Key at fault: the configured key.');
+  if (!fingerprints) return line;
+  Promise.all([fingerprints.key, fingerprints.token]).then(([key, token]) => {
+    if (!key) return;
+    line.dataset.fingerprint = key;
+    const parts = [`Key at fault: the configured key, ${fingerprintText(key)}.`];
+    if (token && token !== key) {
+      line.dataset.tokenFingerprint = token;
+      parts.push(`x-access-token carries another key, ${fingerprintText(token)}.`);
+    }
+    line.textContent = parts.join(' ');
+  });
+  return line;
+}
+
+/**
  * Fills `box` with the diagnosis of a failed verification: when a combination of rules
  * verifies, the algorithm, the profile and every rule, with a button that calls
  * `onUseOptions(d.options)`; else the cause (key, body or rule) and the hint.
- * `keyKind` is the kind of key the user gave ('rsa' or 'hmac'); `named` the profiles() rows.
+ * `keyKind` is the kind of key the user gave ('rsa' or 'hmac'); `named` the profiles() rows;
+ * `hint` the diagnosis's hint as the page words it; `fingerprints` (RSA) `{ key, token }`,
+ * promises of the configured key's and the token's key's fingerprints.
  */
-export function renderDiagnosis(box, d, { keyKind, named, onUseOptions }) {
+export function renderDiagnosis(box, d, { keyKind, named, hint = d.hint, fingerprints = null, onUseOptions }) {
   const items = [el('h4', {}, 'Diagnosis')];
   const algorithm = d.algorithm ?? keyKind;
   if (d.matched) {
@@ -189,6 +212,8 @@ export function renderDiagnosis(box, d, { keyKind, named, onUseOptions }) {
   } else {
     items.push(
       el('p', { 'data-field': 'diagnosis' }, causeText(d, keyKind)),
+      d.cause === 'key' ? keyAtFault(keyKind, fingerprints) : null,
+      d.cause === 'body' ? el('p', { class: 'note', 'data-field': 'body-note' }, 'The received body’s entries are below; those the named profiles would sign otherwise are marked.') : null,
       list([
         ['Cause', d.cause ?? 'unknown', 'cause'],
         ['Algorithm', ALGORITHM_NAMES[keyKind] ?? keyKind, 'algorithm'],
@@ -197,8 +222,8 @@ export function renderDiagnosis(box, d, { keyKind, named, onUseOptions }) {
       ]),
     );
   }
-  items.push(el('p', { class: 'note' }, `Hint: ${d.hint} (${d.messagesTried} messages tried)`));
-  box.replaceChildren(...items);
+  items.push(el('p', { class: 'note', 'data-field': 'hint' }, `Hint: ${hint} (${plural(d.messagesTried, 'message')} tried)`));
+  box.replaceChildren(...items.filter(Boolean));
   box.hidden = false;
   box.querySelector('#c-use-variant')?.addEventListener('click', () => onUseOptions(d.options));
 }

@@ -1,11 +1,14 @@
 // Tool 3, "Check a callback": verifies a pasted callback (verifyCallback) with an
 // RSA public key or an HMAC secret, explains a failure (diagnoseCallback: the
 // sender's rules, or whether the key, the body or a rule is at fault) and shows
-// what the callback says.
+// what the callback says; the canonical entries and message of the received body
+// (received.js), and the fingerprint of the configured key (fingerprint.js).
 import { HmacKey, VerifyingKey, diagnoseCallback, parseCallback, profiles, signRequest, verifyCallback } from '../pkg/web/index.js';
 import { renderCallback, renderDiagnosis } from './callback-view.js';
-import { $, debounce, describeError, el, profileLine, readProfile, setFieldMessage, wireKeyChoice, wireProfile, writeProfile } from './dom.js';
+import { $, debounce, describeError, el, plural, profileLine, readProfile, setFieldMessage, wireKeyChoice, wireProfile, writeProfile } from './dom.js';
+import { fingerprintText, keyFingerprint, tokenFingerprint } from './fingerprint.js';
 import { parseHeaderText } from './headers.js';
+import { renderReceived } from './received.js';
 
 // Which input a thrown error code points at.
 const FIELD_OF_CODE = {
@@ -16,6 +19,18 @@ const FIELD_OF_CODE = {
   KEY_EXPONENT_UNSUPPORTED: 'c-key', NO_VERIFYING_KEY: 'c-key',
 };
 const SIGNATURE_CODES = new Set(['INVALID_SIGNATURE', 'INVALID_PUBLIC_KEY']);
+
+// The package's hints name its functions; on this page the same work is a button.
+const HINT_WORDS = [
+  [/\bdiagnoseCallback\b/g, 'the Diagnose button (under this verdict)'],
+  [/the rules in `options`; pass them to verifyCallback as they are/g, 'the rules listed here; press “Verify with these options” to check with them'],
+  [/pass signatureEncoding: '(\w+)'/g, 'choose $1 as “Signature text (HMAC)”'],
+];
+/** The package's hint worded for this page. */
+export const pageHint = (hint) => HINT_WORDS.reduce((text, [word, instead]) => text.replace(word, instead), hint);
+
+/** The x-access-timestamp of header pairs, or null. */
+const headerValue = (pairs, name) => pairs.find(([n]) => n.trim().toLowerCase() === name)?.[1]?.trim() ?? null;
 
 function verdict(kind, title, ...lines) {
   $('c-verdict').className = `verdict big ${kind}`;
@@ -73,12 +88,42 @@ export function createCallbackChecker({ currentSigner }) {
     }
   }
 
+  /** The callback that failed its signature check last, for the Diagnose button; null otherwise. */
+  let failed = null;
+
+  /** Shows the fingerprint of the configured public key under its field. */
+  let shownKey = null;
+  function showKeyFingerprint() {
+    const pem = keyChoice.kind() === 'rsa' ? $('c-key').value.trim() : '';
+    if (pem === shownKey) return;
+    shownKey = pem;
+    const note = $('c-key-fingerprint');
+    note.textContent = '';
+    delete note.dataset.fingerprint;
+    if (!pem) return;
+    keyFingerprint(pem).then((hex) => {
+      if (shownKey !== pem || !hex) return;
+      note.dataset.fingerprint = hex;
+      note.textContent = `Fingerprint of this key: ${fingerprintText(hex)} (of its SubjectPublicKeyInfo DER)`;
+    });
+  }
+
+  /** The canonical steps of the received body with the selected rules; `highlight` after a diagnosis blamed the body. */
+  function showReceived(highlight = false) {
+    const pairs = parseHeaderText($('c-headers').value).pairs;
+    renderReceived({ bodyText: $('c-body').value, timestamp: headerValue(pairs, 'x-access-timestamp'), options: readProfile('c'), named, highlight });
+  }
+
   function check() {
     for (const id of ['c-body', 'c-headers', 'c-key', 'c-secret']) setFieldMessage(id, '');
     $('c-diagnosis').hidden = true;
+    $('c-diagnose').hidden = true;
+    failed = null;
+    showKeyFingerprint();
+    showReceived();
     const rawBody = $('c-body').value;
     const headers = parseHeaderText($('c-headers').value);
-    $('c-headers-note').textContent = headers.pairs.length ? `Read ${headers.pairs.length} header(s): ${headers.pairs.map(([n]) => n).join(', ')}` : '';
+    $('c-headers-note').textContent = headers.pairs.length ? `Read ${plural(headers.pairs.length, 'header')}: ${headers.pairs.map(([n]) => n).join(', ')}` : '';
     if (headers.error) setFieldMessage('c-headers', headers.error);
     else if (headers.ignored.length) setFieldMessage('c-headers', `Not understood: ${headers.ignored.join(' | ')}`, 'warning');
 
@@ -118,27 +163,45 @@ export function createCallbackChecker({ currentSigner }) {
       // Messages often end with the hint: show the reason, then the hint once.
       const hint = error.hint ?? '';
       const reason = hint && error.message.endsWith(hint) ? error.message.slice(0, -hint.length).replace(/[:\s]+$/, '') : error.message;
-      verdict('bad', `✗ Not verified: ${error.code ?? 'ERROR'}`, reason, hint && `Hint: ${hint}`);
+      verdict('bad', `✗ Not verified: ${error.code ?? 'ERROR'}`, reason, hint && `Hint: ${pageHint(hint)}`);
       const field = FIELD_OF_CODE[error.code] === 'c-key' ? keyField : FIELD_OF_CODE[error.code];
       if (field) setFieldMessage(field, describeError(error));
       if (SIGNATURE_CODES.has(error.code)) {
-        try {
-          renderDiagnosis($('c-diagnosis'), diagnoseCallback(rawBody, pairs, key), {
-            keyKind: kind,
-            named,
-            onUseOptions: (options) => {
-              writeProfile('c', options);
-              check();
-            },
-          });
-        } catch (diagnoseError) {
-          $('c-diagnosis').replaceChildren(el('p', { class: 'msg error' }, `Diagnosis failed: ${describeError(diagnoseError)}`));
-          $('c-diagnosis').hidden = false;
-        }
+        failed = { rawBody, pairs, kind };
+        $('c-diagnose').hidden = false;
       }
     }
     showParsed(null);
   }
+
+  /** The Diagnose button: which rules, key or body the failed callback is down to. */
+  function diagnose() {
+    if (!failed) return;
+    const { rawBody, pairs, kind } = failed;
+    const { key } = readKey();
+    if (!key) return;
+    try {
+      const d = diagnoseCallback(rawBody, pairs, key);
+      const token = headerValue(pairs, 'x-access-token');
+      renderDiagnosis($('c-diagnosis'), d, {
+        keyKind: kind,
+        named,
+        hint: pageHint(d.hint),
+        fingerprints: kind === 'rsa' ? { key: keyFingerprint($('c-key').value.trim()), token: token ? tokenFingerprint(token) : Promise.resolve(null) } : null,
+        onUseOptions: (options) => {
+          writeProfile('c', options);
+          check();
+        },
+      });
+      showReceived(d.cause === 'body');
+    } catch (diagnoseError) {
+      $('c-diagnosis').replaceChildren(el('p', { class: 'msg error' }, `Diagnosis failed: ${describeError(diagnoseError)}`));
+      $('c-diagnosis').hidden = false;
+    } finally {
+      key.free();
+    }
+  }
+  $('c-diagnose').addEventListener('click', diagnose);
 
   /** The callback model; parsed from the raw body (unverified) when `verified` is null. */
   function showParsed(verified, verification) {

@@ -60,6 +60,9 @@ export function clearFieldMessages(root) {
   for (const input of root.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
 }
 
+/** `1 message`, `2 messages`: a count with its noun, singular or plural (`many` for an irregular plural). */
+export const plural = (count, noun, many = `${noun}s`) => `${count} ${count === 1 ? noun : many}`;
+
 /** `CODE: message` of a thrown value (the package throws Errors with `.code`). */
 export function describeError(error) {
   if (error && typeof error === 'object' && 'code' in error) return `${error.code}: ${error.message}`;

@@ -3,6 +3,7 @@
 // curl command and each canonical step (canonicalSteps) for the chosen profile;
 // and sends the signed request to a local sandbox (`payment-intake sandbox`) to show its answer.
 import { HmacKey, SigningKey, canonicalSteps, profiles, signRequest, validateRequest } from '../pkg/web/index.js';
+import { fingerprintText, keyFingerprint } from './fingerprint.js';
 import { $, debounce, describeError, el, formatUnix, profileLine, readProfile, setFieldMessage, wireKeyChoice, wireProfile } from './dom.js';
 
 // The operation index of the spec (interface.md, Endpoints).
@@ -106,11 +107,19 @@ export function createSigner() {
     setFieldMessage('s-key', '');
     $('s-key-info').textContent = '';
     $('s-public-pem').textContent = '';
+    $('s-public-fingerprint').textContent = '';
+    delete $('s-public-fingerprint').dataset.fingerprint;
     if (!text) return null;
     try {
       signingKey = SigningKey.fromPem(text);
       $('s-key-info').textContent = `${signingKey.bits}-bit RSA key loaded`;
-      $('s-public-pem').textContent = signingKey.publicKeyPem();
+      const publicPem = signingKey.publicKeyPem();
+      $('s-public-pem').textContent = publicPem;
+      keyFingerprint(publicPem).then((hex) => {
+        if (keyText !== text || !hex) return;
+        $('s-public-fingerprint').dataset.fingerprint = hex;
+        $('s-public-fingerprint').textContent = `Fingerprint: ${fingerprintText(hex)} (of the SubjectPublicKeyInfo DER)`;
+      });
     } catch (error) {
       setFieldMessage('s-key', `${describeError(error)}${error.hint ? ` (${error.hint})` : ''}`);
     }

@@ -5,6 +5,9 @@
 // order: the next waits until the one before is delivered or given up. With
 // `duplicates`, each delivered callback is sent once more (signed again), so a
 // receiver can test that it ignores repeats. close() stops every pending retry.
+// Every attempt is recorded (`record(queue, delivery)`: when, where, the receiver's
+// answer or the error, the attempt, when the next retry is due), and `once()` makes one
+// more attempt at once, outside the queue (the "deliver again" control).
 import http from 'node:http';
 import https from 'node:https';
 
@@ -22,6 +25,7 @@ export class CallbackSender {
   #attempts;
   #duplicates;
   #emit;
+  #record;
   #queues = new Map();
   #requests = new Set();
   /** Resolvers of the backoff waits, released by close(). */
@@ -30,9 +34,10 @@ export class CallbackSender {
 
   /**
    * `api`: the package; `key`: the service's SigningKey; `clock`: the sandbox's timers
-   * (`after(seconds, fn)`, scaled); `emit(event)`: reports each attempt.
+   * (`after(seconds, fn)` and `msOf(seconds)`, scaled); `emit(event)`: reports each
+   * attempt; `record(queue, delivery)`: keeps it with its payment.
    */
-  constructor({ api, key, merchantId, profile, clock, attempts, duplicates, emit }) {
+  constructor({ api, key, merchantId, profile, clock, attempts, duplicates, emit, record }) {
     this.#api = api;
     this.#key = key;
     this.#merchantId = merchantId;
@@ -41,15 +46,19 @@ export class CallbackSender {
     this.#attempts = attempts;
     this.#duplicates = duplicates;
     this.#emit = emit;
+    this.#record = record;
   }
 
-  /** Queues `body` for `url` behind the earlier callbacks of the same payment (`queue`). */
-  send(queue, url, kind, body) {
+  /**
+   * Queues `callback` (`{ url, kind, body, seq, state }`) behind the earlier callbacks of the
+   * same payment (`queue`).
+   */
+  send(queue, callback) {
     const previous = this.#queues.get(queue) ?? Promise.resolve();
     const next = previous
       .then(async () => {
-        const delivered = await this.#deliver(url, kind, body, 1);
-        if (delivered && this.#duplicates) await this.#deliver(url, kind, body, 1, true);
+        const delivered = await this.#deliver(queue, callback, 1);
+        if (delivered && this.#duplicates) await this.#deliver(queue, callback, 1, true);
       })
       .catch((error) => {
         // Signing can fail only once close() has freed the key; report anything else.
@@ -59,6 +68,12 @@ export class CallbackSender {
     next.finally(() => {
       if (this.#queues.get(queue) === next) this.#queues.delete(queue);
     });
+  }
+
+  /** One attempt now, outside the queue and its retries; resolves with its delivery (null once closed). */
+  async once(queue, callback, attempt) {
+    if (this.#closed) return null;
+    return this.#attempt(queue, callback, { attempt, manual: true, retryIn: null });
   }
 
   /** Resolves when every queued callback is delivered or given up. */
@@ -75,24 +90,45 @@ export class CallbackSender {
   }
 
   /** One callback through its attempts; true once a receiver answered 200. */
-  async #deliver(url, kind, body, attempt, duplicate = false) {
+  async #deliver(queue, callback, attempt, duplicate = false) {
     if (this.#closed) return false;
-    const signed = await this.#api.signRequestAsync(body, this.#key, { merchantId: this.#merchantId, options: { profile: this.#profile } });
-    const result = await this.#post(url, signed);
-    const ok = result.status === 200;
-    const last = !ok && attempt >= this.#attempts;
-    this.#emit({ type: 'callback', kind, url, attempt, duplicate, status: result.status, error: result.error, gaveUp: last, body: signed.body });
-    if (ok || last || this.#closed) return ok;
-    const delay = Math.min(DELAY.retry * 2 ** (attempt - 1), DELAY.retryMax);
+    const retryIn = attempt >= this.#attempts ? null : Math.min(DELAY.retry * 2 ** (attempt - 1), DELAY.retryMax);
+    const delivery = await this.#attempt(queue, callback, { attempt, duplicate, retryIn });
+    if (delivery.status === 200 || delivery.gaveUp || this.#closed) return delivery.status === 200;
     await new Promise((resolve) => {
       const release = () => {
         this.#waits.delete(release);
         resolve();
       };
       this.#waits.add(release);
-      this.#clock.after(delay, release);
+      this.#clock.after(retryIn, release);
     });
-    return this.#deliver(url, kind, body, attempt + 1, duplicate);
+    return this.#deliver(queue, callback, attempt + 1, duplicate);
+  }
+
+  /** Signs and POSTs the callback once, records the delivery and reports it; resolves with the delivery. */
+  async #attempt(queue, { url, kind, body, seq, state }, { attempt, duplicate = false, manual = false, retryIn }) {
+    const signed = await this.#api.signRequestAsync(body, this.#key, { merchantId: this.#merchantId, options: { profile: this.#profile } });
+    const at = Date.now();
+    const result = await this.#post(url, signed);
+    const ok = result.status === 200;
+    const delivery = {
+      at,
+      callback: seq,
+      state,
+      kind,
+      url,
+      attempt,
+      duplicate,
+      manual,
+      status: result.status,
+      error: result.error,
+      gaveUp: !ok && !manual && retryIn === null,
+      nextRetryAt: ok || retryIn === null || this.#closed ? null : Date.now() + this.#clock.msOf(retryIn),
+    };
+    this.#record(queue, delivery);
+    this.#emit({ type: 'callback', requestId: queue, ...delivery, body: signed.body });
+    return delivery;
   }
 
   /** POSTs the signed body; `{ status }` or `{ status: null, error }`. */

@@ -2,30 +2,40 @@
 // reasons it writes, its timings, and the plausible data it answers the balance and
 // bank-list operations and the requisites "selection" with.
 //
-// The states and decline texts are the spec's ("States and transitions", "Errors").
-// The library keeps them in Rust (src/spec/states.rs, src/spec/decline_reasons.rs)
-// and exposes them only through its models, so they are written here once, and
-// tests/js/sandbox.test.mjs asserts that every one reads back through parseCallback
-// as a known state and as the decline reason code named here.
+// The states and decline texts are the spec's ("States and transitions", "Errors"), read
+// from the package (specStates(), declineReasons(): src/spec/states.rs and
+// src/spec/decline_reasons.rs), never typed here: the sandbox only names the rows it uses.
+import * as api from '../index.mjs';
 
-/** (status, sub_status) pairs the sandbox uses, named. */
+/** The spec's states table, in its order: `{ status, subStatus, final, order }`. */
+export const STATES = Object.freeze(api.specStates().map((row) => Object.freeze(row)));
+
+/** The row of STATES for (status, sub_status); a table without it is a broken package. */
+function row(status, subStatus) {
+  const found = STATES.find((s) => s.status === status && s.subStatus === subStatus);
+  if (!found) throw new Error(`payment-intake/sandbox: the package's states table has no ${status}:${subStatus}`);
+  return found;
+}
+
+/** (status, sub_status) rows the sandbox uses, named. */
 export const STATE = Object.freeze({
-  new: Object.freeze({ status: 'processing', subStatus: 'new' }),
-  requisites: Object.freeze({ status: 'processing', subStatus: 'requisites' }),
-  awaitingConfirm: Object.freeze({ status: 'processing', subStatus: 'awaiting_confirm' }),
-  paid: Object.freeze({ status: 'processing', subStatus: 'paid' }),
-  differentAmount: Object.freeze({ status: 'dispute', subStatus: 'different_amount' }),
-  success: Object.freeze({ status: 'success', subStatus: null }),
-  decline: Object.freeze({ status: 'decline', subStatus: null }),
+  new: row('processing', 'new'),
+  requisites: row('processing', 'requisites'),
+  awaitingConfirm: row('processing', 'awaiting_confirm'),
+  paid: row('processing', 'paid'),
+  differentAmount: row('dispute', 'different_amount'),
+  success: row('success', null),
+  decline: row('decline', null),
 });
+
+/** The statuses that are final (the spec: decline and success). */
+export const FINAL_STATUSES = Object.freeze([...new Set(STATES.filter((s) => s.final).map((s) => s.status))]);
 
 /** `status_description` of a decline, by the code parseCallback gives it (declineReason.code). */
-export const DECLINE = Object.freeze({
-  CANCELED_BY_CLIENT: 'Canceled by client',
-  DECLINED_BY_ANTI_FRAUD: 'Declined by anti-fraud',
-  REQUISITES_NOT_FOUND: 'Requisites not found',
-  CANCELLED_BY_TIMEOUT: 'Order cancelled by timeout',
-});
+export const DECLINE = Object.freeze(Object.fromEntries(api.declineReasons().map(({ code, description }) => [code, description])));
+for (const code of ['CANCELED_BY_CLIENT', 'DECLINED_BY_ANTI_FRAUD', 'REQUISITES_NOT_FOUND', 'CANCELLED_BY_TIMEOUT']) {
+  if (typeof DECLINE[code] !== 'string') throw new Error(`payment-intake/sandbox: the package lists no decline reason ${code}`);
+}
 
 /**
  * Delays of the automatic moves, in the service's seconds (divided by the time scale).

@@ -3,7 +3,10 @@
 import type { SigningKey, VerifyingKey } from '../node/index.js';
 
 export interface SandboxOptions {
-  /** The merchant's public key (PEM or VerifyingKey): requests must be signed with its private key. */
+  /**
+   * The merchant's public key (PEM or VerifyingKey), e.g. `fs.readFileSync('merchant-public.pem', 'utf8')`:
+   * requests must be signed with its private key.
+   */
   merchantKey: string | VerifyingKey;
   /** `x-access-merchant-id` requests must carry; the callbacks carry it too. Default 'sandbox-merchant'. */
   merchantId?: string;
@@ -23,7 +26,38 @@ export interface SandboxOptions {
   callbackAttempts?: number;
   /** A browser origin allowed besides loopback ones (CORS), e.g. 'https://debugger.example'. */
   allowedOrigin?: string;
+  /**
+   * How far a request's x-access-timestamp may be from the sandbox's clock, in seconds
+   * (default 300, as the service): a request further off is refused with 401,
+   * TIMESTAMP_OUT_OF_TOLERANCE. `Infinity` or `false`: served, with a TIMESTAMP_SKEW warning
+   * (`sandbox_warnings`, the `x-sandbox-warning` header) past 300 seconds.
+   */
+  timestampToleranceSeconds?: number | false;
+  /** Failures injected into the spec's operations from the start (also `POST /sandbox/faults`). */
+  faults?: SandboxFault[];
 }
+
+/**
+ * A failure injected into the spec's operations (never the /sandbox/ controls), for the next
+ * `count` requests or a `share` (0..1) of them; every request when neither is given. The
+ * first fault of the list that takes a request decides what happens to it.
+ */
+export type SandboxFault = ({ count?: number; share?: never } | { share?: number; count?: never }) & (
+  /** The connection closes before the request is handled: nothing is done. */
+  | { type: 'drop-before' }
+  /** The request is handled (a payin is made), then the connection closes unanswered. */
+  | { type: 'drop-after' }
+  /** The answer waits `ms` milliseconds (0 to 60000), then comes as usual. */
+  | { type: 'delay'; ms: number }
+  /** HTTP 500, 502 or 503 (default 503); the request is not handled. */
+  | { type: 'status'; status?: 500 | 502 | 503 }
+  /** HTTP 429 with `Retry-After` seconds (default 1); not handled. */
+  | { type: 'rate-limit'; retryAfter?: number }
+  /** Handled, then the answer's body stops halfway (its content-length promised more). */
+  | { type: 'truncate' }
+  /** An HTML page with HTTP `status` (default 502), as a proxy would answer; not handled. */
+  | { type: 'html'; status?: number }
+);
 
 /** A state the payment passed through. */
 export interface SandboxMove { status: string; subStatus: string | null; statusDescription: string | null; at: number; }
@@ -41,17 +75,44 @@ export interface SandboxPayment {
   formUrl: string; redirectUrl: string | null;
   requisites: Record<string, string> | null;
   history: SandboxMove[];
+  /** Every attempt to deliver one of its callbacks, oldest first (the newest 200 kept). */
+  deliveries: SandboxDelivery[];
 }
 
-/** One attempt to deliver a callback (the 'callback' event). */
-export interface SandboxCallbackEvent {
-  type: 'callback'; kind: 'informative' | 'success' | 'decline'; url: string; attempt: number; duplicate: boolean;
+/** One attempt to deliver one of a payment's callbacks. */
+export interface SandboxDelivery {
+  /** When the attempt was made (ms since the epoch). */
+  at: number;
+  /** Which of the payment's callbacks, from 1 (one per move that had a callback URL). */
+  callback: number;
+  /** The state the callback reports, e.g. 'processing:awaiting_confirm'. */
+  state: string;
+  kind: 'informative' | 'success' | 'decline';
+  url: string;
+  /** 1 for the first attempt; a "deliver again" takes the next number. */
+  attempt: number;
+  /** The extra copy `duplicateCallbacks` sends. */
+  duplicate: boolean;
+  /** Sent by the "deliver again" control (one attempt, no retries). */
+  manual: boolean;
   /** The receiver's HTTP status, or null when it did not answer (`error`). */
-  status: number | null; error: string | null; gaveUp: boolean; body: string;
+  status: number | null;
+  error: string | null;
+  /** The last attempt of the schedule failed: no retry follows. */
+  gaveUp: boolean;
+  /** When the next retry is due (ms since the epoch), or null when none is. */
+  nextRetryAt: number | null;
+}
+
+/** One attempt to deliver a callback (the 'callback' event): the delivery, its payment's request_id and the body sent. */
+export interface SandboxCallbackEvent extends SandboxDelivery {
+  type: 'callback'; requestId: string; body: string;
 }
 
 /** A move of a payment (the 'move' event): the payment after it, and the state it entered. */
 export interface SandboxMoveEvent { type: 'move'; payment: SandboxPayment; move: SandboxMove; }
+/** A request a fault took (the 'fault' event): the operation's path, and the fault with the count it has left. */
+export interface SandboxFaultEvent { type: 'fault'; path: string; fault: SandboxFault & { remaining: number | null }; }
 /** Something that went wrong inside the sandbox (the 'failure' event). */
 export interface SandboxFailureEvent { type: 'failure'; error: unknown; }
 
@@ -60,16 +121,17 @@ export interface SandboxEvents {
   on(event: 'move', listener: (event: SandboxMoveEvent) => void): this;
   on(event: 'callback', listener: (event: SandboxCallbackEvent) => void): this;
   on(event: 'failure', listener: (event: SandboxFailureEvent) => void): this;
-  off(event: 'move' | 'callback' | 'failure', listener: (...args: never[]) => void): this;
+  on(event: 'fault', listener: (event: SandboxFaultEvent) => void): this;
+  off(event: 'move' | 'callback' | 'failure' | 'fault', listener: (...args: never[]) => void): this;
 }
 
 export interface Sandbox {
   /** Base URL, e.g. http://127.0.0.1:43121. */
   url: string;
   merchantId: string;
-  /** The public key (SPKI PEM) a receiver verifies the callbacks with. */
+  /** The public key (SPKI PEM) a receiver verifies the callbacks with: save it as `service-public.pem` (also served at /sandbox/service-public.pem). */
   servicePublicKeyPem: string;
-  /** 'move', 'callback' and 'failure'. */
+  /** 'move', 'callback', 'fault' and 'failure'. */
   events: SandboxEvents;
   /** A copy of every payment, with its history. */
   payments(): SandboxPayment[];

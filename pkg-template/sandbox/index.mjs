@@ -6,17 +6,22 @@
 // spec's index at its path, checks each request's signature with the merchant's public
 // key and validates its body (validateRequest, loopback http:// callback URLs allowed
 // with a warning), runs the states table on the payments it creates (payments.mjs),
-// and sends their callbacks signed with the service's key (callbacks.mjs). Its own
-// endpoint, /sandbox/ (scenarios.mjs), forces moves and serves the form_url page.
+// and sends their callbacks signed with the service's key (callbacks.mjs), keeping every
+// delivery. Its own endpoints, /sandbox/ (scenarios.mjs), list payments, scenarios and
+// deliveries, force moves, deliver a callback again and serve the form_url page (pages.mjs).
 // Built on the package's own API: nothing of the service's rules is written here again.
+import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 
 import * as api from '../index.mjs';
-import { MAX_BODY_BYTES, checkRequest, corsHeaders, crossSiteRefusal } from './auth.mjs';
+import { MAX_BODY_BYTES, TIMESTAMP_TOLERANCE_SECONDS, checkRequest, corsHeaders, crossSiteRefusal, fingerprint } from './auth.mjs';
 import { CallbackSender } from './callbacks.mjs';
 import { BALANCE, BANKS } from './data.mjs';
-import { CREATE, MoveRefused, ON_PAYMENT, PaymentBook, callbackAddress, callbackBody, infoResponse, publicPayment, statusResponse } from './payments.mjs';
+import { FaultError, Faults, applyFault } from './faults.mjs';
+import {
+  CREATE, MoveRefused, ON_PAYMENT, PaymentBook, callbackAddress, callbackBody, infoResponse, publicPayment, stateName, statusResponse,
+} from './payments.mjs';
 import { handleSandbox } from './scenarios.mjs';
 
 /** Every operation of the spec's index, served at its path. */
@@ -62,6 +67,10 @@ function scaledClock(timeScale) {
       timers.add(handle);
       return handle;
     },
+    /** Real milliseconds of `seconds` of the service's time. */
+    msOf(seconds) {
+      return (seconds * 1000) / timeScale;
+    },
     cancel(handle) {
       clearTimeout(handle.timeout);
       timers.delete(handle);
@@ -98,16 +107,27 @@ function readBody(req) {
   });
 }
 
-/** The fields of a /sandbox/ POST: form data or a JSON object (anything else: none). */
-function sandboxFields(req, raw) {
+/**
+ * The fields of a /sandbox/ request: its query string, then form data or a JSON object in
+ * the body (anything else: none), which win over the query.
+ */
+function sandboxFields(req, raw, searchParams) {
+  const query = Object.fromEntries(searchParams);
   const type = req.headers['content-type'] ?? '';
-  if (type.startsWith('application/x-www-form-urlencoded')) return { form: true, fields: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) };
+  if (type.startsWith('application/x-www-form-urlencoded')) return { form: true, fields: { ...query, ...Object.fromEntries(new URLSearchParams(raw.toString('utf8'))) } };
   try {
     const parsed = raw.length ? JSON.parse(raw.toString('utf8')) : {};
-    return { form: false, fields: parsed && typeof parsed === 'object' ? parsed : {} };
+    return { form: false, fields: { ...query, ...(parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {}) } };
   } catch {
-    return { form: false, fields: {} };
+    return { form: false, fields: query };
   }
+}
+
+/** `timestampToleranceSeconds`: a number of seconds from 0, or Infinity / false (never refused, only warned). */
+function toleranceOption(value) {
+  if (value === false || value === Infinity) return Infinity;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  throw optionError("'timestampToleranceSeconds' must be a number of seconds from 0, or Infinity or false (never refused, only warned)");
 }
 
 /** The validation report's issues as one status_description (at most the spec's 1024 characters). */
@@ -122,7 +142,10 @@ function describeIssues(report) {
  * SigningKey; generated when absent), `port` (0: any free one), `host` ('127.0.0.1'),
  * `timeScale` (1; 60 makes a 300 s lifetime last 5 s), `profile` ('spec': the rules
  * requests are checked and callbacks signed with), `duplicateCallbacks` (false),
- * `callbackAttempts` (6), `allowedOrigin` (a browser origin besides loopback ones).
+ * `callbackAttempts` (6), `allowedOrigin` (a browser origin besides loopback ones),
+ * `timestampToleranceSeconds` (300: a request whose x-access-timestamp is further from the
+ * sandbox's clock is refused; Infinity or false: served, with a warning past 300),
+ * `faults` (failures injected into the spec's operations: faults.mjs).
  */
 export async function startSandbox(options = {}) {
   const {
@@ -140,6 +163,13 @@ export async function startSandbox(options = {}) {
   if (!(Number.isFinite(timeScale) && timeScale > 0)) throw optionError("'timeScale' must be a number above 0");
   if (!api.profiles().some((p) => p.name === profile)) throw optionError(`'profile' must be one of ${api.profiles().map((p) => p.name).join(', ')}`);
   if (!(Number.isSafeInteger(callbackAttempts) && callbackAttempts >= 1)) throw optionError("'callbackAttempts' must be a whole number from 1");
+  const toleranceSeconds = toleranceOption(options.timestampToleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS);
+  let faults;
+  try {
+    faults = new Faults(options.faults ?? []);
+  } catch (e) {
+    throw e instanceof FaultError ? optionError(e.message) : e;
+  }
   // Keys made here from PEM text (or generated) are freed by close(), or when the server
   // cannot start; the caller's own key objects are not.
   const owned = [];
@@ -167,22 +197,40 @@ export async function startSandbox(options = {}) {
   const events = new EventEmitter();
   const emit = (event) => events.emit(event.type, event);
   const clock = scaledClock(timeScale);
-  const sender = new CallbackSender({ api, key: serviceKey, merchantId, profile, clock, attempts: callbackAttempts, duplicates: duplicateCallbacks, emit });
+  let book;
+  const record = (requestId, delivery) => {
+    const payment = book.byRequestId(requestId);
+    if (payment) book.record(payment, delivery);
+  };
+  const sender = new CallbackSender({ api, key: serviceKey, merchantId, profile, clock, attempts: callbackAttempts, duplicates: duplicateCallbacks, emit, record });
   let baseUrl;
-  const book = new PaymentBook({
+  book = new PaymentBook({
     clock,
     baseUrl: () => baseUrl,
     notify(payment, move) {
       emit({ type: 'move', payment: publicPayment(payment), move: { ...move } });
       const { kind, url } = callbackAddress(payment);
-      if (url) sender.send(payment.requestId, url, kind, callbackBody(payment, baseUrl));
+      if (!url) return;
+      payment.callbacks += 1;
+      payment.lastCallback = { seq: payment.callbacks, kind, url, body: callbackBody(payment, baseUrl), state: stateName(move) };
+      sender.send(payment.requestId, payment.lastCallback);
     },
   });
+  const merchantKeyFingerprint = fingerprint(crypto.createPublicKey(merchantKey.publicKeyPem()));
+  const requestRules = { merchantId, merchantKey, merchantKeyFingerprint, profile, toleranceSeconds, now: () => Math.floor(Date.now() / 1000) };
 
-  /** A spec operation: signature, validation, then what the operation does. */
+  /** A spec operation: signature and timestamp, validation, then what the operation does. `[status, body, warnings]`. */
   async function operation(path, raw, headers) {
-    const refused = await checkRequest(api, { rawBody: raw, headers, merchantId, merchantKey, profile });
-    if (refused) return [refused.status, { status: 'error', sub_status: null, status_description: refused.description, sandbox_error: refused.error }];
+    const { refused, warnings: authWarnings } = await checkRequest(api, { rawBody: raw, headers, ...requestRules });
+    if (refused) return [refused.status, { status: 'error', sub_status: null, status_description: refused.description, sandbox_error: refused.error }, []];
+    const [status, body] = served(path, raw);
+    const all = [...authWarnings, ...(body?.sandbox_warnings ?? [])];
+    if (all.length && body && !Array.isArray(body)) body.sandbox_warnings = all;
+    return [status, body, authWarnings];
+  }
+
+  /** What a signed request's operation answers: validation, then what it does. */
+  function served(path, raw) {
     const report = api.validateRequest(path, raw, { allowLoopbackHttp: true });
     const body = report.valid ? JSON.parse(raw.toString('utf8')) : null;
     const warnings = report.warnings.length ? { sandbox_warnings: report.warnings } : {};
@@ -216,21 +264,22 @@ export async function startSandbox(options = {}) {
       book.force(existing, action);
     } catch (e) {
       if (!(e instanceof MoveRefused)) throw e;
-      return [409, { ...statusResponse(existing, false), sandbox_error: { code: 'MOVE_REFUSED', message: e.message } }];
+      return [409, { ...statusResponse(existing, false), sandbox_error: { code: 'MOVE_REFUSED', message: e.message, allowed: e.allowed } }];
     }
     return [200, statusResponse(existing, false)];
   }
 
   async function handle(req, res) {
     const cors = corsHeaders(req.headers.origin, allowedOrigin);
-    const send = (status, body, type = 'application/json; charset=utf-8', location = undefined) => {
+    const send = (status, body, type = 'application/json; charset=utf-8', location = undefined, extra = {}) => {
       const text = typeof body === 'string' ? body : JSON.stringify(body);
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...cors, ...(location ? { location } : {}) });
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...cors, ...(location ? { location } : {}), ...extra });
       res.end(text);
     };
     let pathname;
+    let searchParams;
     try {
-      ({ pathname } = new URL(req.url ?? '/', 'http://sandbox'));
+      ({ pathname, searchParams } = new URL(req.url ?? '/', 'http://sandbox'));
     } catch {
       return send(400, { error: 'the request target is not a URL path' });
     }
@@ -238,17 +287,25 @@ export async function startSandbox(options = {}) {
     const raw = await readBody(req);
     if (OPERATIONS.includes(pathname)) {
       if (req.method !== 'POST') return send(405, { error: 'the spec\'s operations take POST' });
-      const [status, body] = await operation(pathname, raw, req.headers);
-      return send(status, body);
+      const run = () => operation(pathname, raw, req.headers);
+      const fault = faults.next();
+      if (fault) {
+        emit({ type: 'fault', path: pathname, fault });
+        if (await applyFault(fault, { res, run, send })) return undefined;
+      }
+      const [status, body, warnings] = await run();
+      // Also as a header: the bank list's answer is an array, with no room for sandbox_warnings.
+      return send(status, body, undefined, undefined, warnings.length ? { 'x-sandbox-warning': warnings.map((w) => w.code).join(', ') } : {});
     }
     if (pathname === '/sandbox' || pathname.startsWith('/sandbox/')) {
       const refusal = crossSiteRefusal(req.headers, host.includes(':') ? `[${host}]` : host, allowedOrigin);
       if (refusal) return send(403, { error: refusal, code: 'CROSS_SITE_REFUSED' });
-      const { form, fields } = sandboxFields(req, raw);
-      return handleSandbox({ book, method: req.method, pathname, fields, form, send });
+      const { form, fields } = sandboxFields(req, raw, searchParams);
+      const about = { url: baseUrl, merchantId, merchantKeyFingerprint, servicePublicKeyPem: serviceKey.publicKeyPem(), operations: OPERATIONS };
+      return handleSandbox({ book, sender, faults, about, method: req.method, pathname, fields, form, accept: req.headers.accept ?? '', send });
     }
     if (pathname === '/' && req.method === 'GET') {
-      return send(200, { sandbox: 'payment-intake', note: 'state in memory; not for production', operations: OPERATIONS, payments: '/sandbox/payments' });
+      return send(200, { sandbox: 'payment-intake', note: 'state in memory; not for production', operations: OPERATIONS, index: '/sandbox/', payments: '/sandbox/payments' });
     }
     return send(404, { error: `'${pathname}' is neither an operation of the spec nor a /sandbox/ endpoint` });
   }

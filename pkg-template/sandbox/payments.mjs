@@ -2,7 +2,7 @@
 // ("Moves that are shown"):
 //   P2P or widget payin: processing:requisites -> (delay) processing:awaiting_confirm
 //     -> confirm -> processing:paid -> (delay) success; cancel -> decline
-//     'Canceled by client'; lifetime over -> decline 'Order cancelled by timeout'.
+//     CANCELED_BY_CLIENT; lifetime over -> decline CANCELLED_BY_TIMEOUT (the texts: data.mjs).
 //   KE payin-mobile-money: processing:new -> (delay) success, or decline.
 //   Payouts and ECOM requests (the spec shows neither their bodies nor their moves):
 //     processing:new, moved only by the /sandbox/ endpoint.
@@ -12,9 +12,9 @@
 // variants) and the callback bodies.
 import crypto from 'node:crypto';
 
-import { DECLINE, DEFAULT_LIFETIME, DELAY, REQUISITES, STATE } from './data.mjs';
+import { DECLINE, DEFAULT_LIFETIME, DELAY, FINAL_STATUSES, REQUISITES, STATE } from './data.mjs';
 
-const FINAL = new Set([STATE.success.status, STATE.decline.status]);
+const FINAL = new Set(FINAL_STATUSES);
 const now = () => Math.floor(Date.now() / 1000);
 
 /** The operations that create payments, with what they make. */
@@ -40,10 +40,17 @@ export const ON_PAYMENT = Object.freeze({
   '/api/v1/widget/payin/cancel': { kind: 'widget', action: 'cancel' },
 });
 
-/** A move that the payment's state does not allow (HTTP 409). */
-export class MoveRefused extends Error {}
+/** A move that the payment's state does not allow (HTTP 409); `allowed`: the moves it does allow. */
+export class MoveRefused extends Error {
+  constructor(message, allowed) {
+    super(message);
+    this.allowed = allowed;
+  }
+}
 
 const isFinal = (payment) => FINAL.has(payment.status);
+/** A state row as the payment holds it: only its (status, sub_status). */
+const pair = ({ status, subStatus }) => ({ status, subStatus });
 const at = (payment, state) => payment.status === state.status && payment.subStatus === state.subStatus;
 
 /**
@@ -52,12 +59,12 @@ const at = (payment, state) => payment.status === state.status && payment.subSta
  */
 export const SCENARIOS = Object.freeze({
   'requisites-found': { from: [STATE.requisites], about: 'requisites are found now' },
-  'requisites-not-found': { from: [STATE.requisites], about: "decline 'Requisites not found'" },
-  'anti-fraud': { from: null, about: "decline 'Declined by anti-fraud'" },
+  'requisites-not-found': { from: [STATE.requisites], about: `decline '${DECLINE.REQUISITES_NOT_FOUND}'` },
+  'anti-fraud': { from: null, about: `decline '${DECLINE.DECLINED_BY_ANTI_FRAUD}'` },
   'different-amount': { from: [STATE.awaitingConfirm, STATE.paid], about: 'dispute: the client sent another amount (`amount`, default half)' },
-  expire: { from: null, about: "the lifetime ends now: decline 'Order cancelled by timeout'" },
+  expire: { from: null, about: `the lifetime ends now: decline '${DECLINE.CANCELLED_BY_TIMEOUT}'` },
   confirm: { from: [STATE.awaitingConfirm], about: 'the client says the money was sent: processing:paid' },
-  cancel: { from: null, about: "decline 'Canceled by client'" },
+  cancel: { from: null, about: `decline '${DECLINE.CANCELED_BY_CLIENT}'` },
   succeed: { from: [STATE.new, STATE.paid, STATE.differentAmount], about: 'processing finished: success' },
 });
 
@@ -66,6 +73,15 @@ export function allowed(payment, name) {
   const { from } = SCENARIOS[name];
   return from === null ? !isFinal(payment) : from.some((state) => at(payment, state));
 }
+
+/** The scenarios the payment's state allows now (none once it is final). */
+export const allowedMoves = (payment) => Object.keys(SCENARIOS).filter((name) => allowed(payment, name));
+
+/** `status:sub_status`, or the status alone. */
+export const stateName = ({ status, subStatus }) => (subStatus ? `${status}:${subStatus}` : status);
+
+/** Deliveries kept per payment (the oldest go first). */
+const MAX_DELIVERIES = 200;
 
 export class PaymentBook {
   #byKey = new Map();
@@ -118,7 +134,7 @@ export class PaymentBook {
       paymentId: body.general.payment_id,
       requestId,
       country: body.customer?.country ?? null,
-      ...((kind === 'p2p' || kind === 'widget') && !mobileMoney ? STATE.requisites : STATE.new),
+      ...pair((kind === 'p2p' || kind === 'widget') && !mobileMoney ? STATE.requisites : STATE.new),
       statusDescription: null,
       amount: body.payment?.amount ?? null,
       oldAmount: body.payment?.amount ?? null,
@@ -139,6 +155,11 @@ export class PaymentBook {
       redirectUrl: body.general.redirect_url ?? null,
       requisites: null,
       history: [],
+      /** Every attempt to deliver one of its callbacks (callbacks.mjs), oldest first. */
+      deliveries: [],
+      /** The last callback queued (`{ seq, kind, url, body, state }`), for "deliver again". */
+      lastCallback: null,
+      callbacks: 0,
       timers: [],
     };
     payment.history.push(this.#snapshot(payment));
@@ -157,8 +178,9 @@ export class PaymentBook {
   /** Applies a scenario (SCENARIOS) now; throws MoveRefused when the state does not allow it. */
   force(payment, name, { amount } = {}) {
     if (!allowed(payment, name)) {
-      const state = payment.subStatus ? `${payment.status}:${payment.subStatus}` : payment.status;
-      throw new MoveRefused(`'${name}' is not possible in the state ${state}`);
+      const moves = allowedMoves(payment);
+      const now = moves.length ? `the moves it allows now: ${moves.join(', ')}` : 'the payment is final: no move is possible';
+      throw new MoveRefused(`'${name}' is not possible in the state ${stateName(payment)}; ${now}`, moves);
     }
     switch (name) {
       case 'requisites-found':
@@ -187,6 +209,12 @@ export class PaymentBook {
       default:
         return this.#move(payment, STATE.success);
     }
+  }
+
+  /** Keeps a delivery of one of the payment's callbacks (at most MAX_DELIVERIES, the newest). */
+  record(payment, delivery) {
+    payment.deliveries.push(delivery);
+    if (payment.deliveries.length > MAX_DELIVERIES) payment.deliveries.splice(0, payment.deliveries.length - MAX_DELIVERIES);
   }
 
   /** Stops every timer (close()). */
@@ -229,10 +257,16 @@ export class PaymentBook {
   }
 }
 
-/** What `payments()` returns: a copy without the timers. */
+/** What `payments()` returns: a copy without the timers and the last callback's body. */
 export function publicPayment(payment) {
-  const { timers, history, urls, requisites, ...rest } = payment;
-  return { ...rest, urls: { ...urls }, requisites: requisites && { ...requisites }, history: history.map((h) => ({ ...h })) };
+  const { timers, history, urls, requisites, deliveries, lastCallback, callbacks, ...rest } = payment;
+  return {
+    ...rest,
+    urls: { ...urls },
+    requisites: requisites && { ...requisites },
+    history: history.map((h) => ({ ...h })),
+    deliveries: deliveries.map((d) => ({ ...d })),
+  };
 }
 
 // ---- response and callback shapes -----------------------------------------------------

@@ -43,8 +43,11 @@ export type Body = string | Uint8Array | object;
 /** Unix seconds, as a number or a string of digits. */
 export type Timestamp = number | string;
 export interface CanonicalStepsResult { entries: string[]; joined: string; encoded: string; message: string; }
-/** The headers of a signed request: the spec's four (RSA), or the algorithm in place of the token (HMAC). */
-export interface AccessHeaders {
+/**
+ * The headers of a signed request: the spec's four (RSA), or the algorithm in place of the token (HMAC).
+ * A type literal, not an interface, so that it is a `HeadersInit` (fetch) and an `OutgoingHttpHeaders` (node:http).
+ */
+export type AccessHeaders = {
   'x-access-timestamp': string;
   'x-access-merchant-id': string;
   'x-access-signature': string;
@@ -52,7 +55,7 @@ export interface AccessHeaders {
   'x-access-token'?: string;
   /** HMAC: the `algorithmHeader` option ('HMAC-SHA512' unless told). */
   'x-access-merchant-algorithm'?: string;
-}
+};
 /**
  * Which RSA implementation runs. 'native': node:crypto in Node (sync), WebCrypto in the
  * async variants; 'wasm': the package's own WebAssembly. Default: native where it exists.

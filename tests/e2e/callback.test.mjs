@@ -6,6 +6,7 @@
 // callback (verified or clearly unverified) shows status, finality, idempotency
 // key and requisites.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { describe, test } from 'node:test';
 import { headerLines, pkg, readKey, readVector, settle, useServerAndBrowser } from './helpers.mjs';
 
@@ -32,6 +33,15 @@ async function check(page, { body, headers, key = projectKeyPem }) {
 
 const field = (page, name) => page.locator(`#c-callback [data-field="${name}"]`).textContent();
 const diagnosis = (page) => page.locator('#c-diagnosis [data-field="diagnosis"]').textContent();
+/** Presses the Diagnose button a failed signature shows; resolves once the diagnosis is shown. */
+async function diagnose(page) {
+  await page.click('#c-diagnose');
+  await page.waitForSelector('#c-diagnosis:not([hidden])');
+}
+/** SHA-256 of a public key's SubjectPublicKeyInfo DER, hex: what the page shows, computed by node:crypto. */
+const fingerprint = (pem) => crypto.createHash('sha256').update(crypto.createPublicKey(pem).export({ type: 'spki', format: 'der' })).digest('hex');
+const grouped = (hex) => `SHA-256 ${hex.match(/.{8}/g).join(' ')}`;
+const plural = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const diagnosisField = (page, name) => page.locator(`#c-diagnosis [data-field="${name}"]`).textContent();
 
 /** A callback body with a boolean, so that the boolean variants sign different messages. */
@@ -55,9 +65,12 @@ describe('tool 3: check a callback', () => {
           assert.match(verdict, /✓ Verified/);
           assert.match(await field(page, 'trust'), /Verified callback/);
           assert.ok(await page.locator('#c-diagnosis').isHidden());
+          assert.ok(await page.locator('#c-diagnose').isHidden(), 'nothing to diagnose');
         } else {
           assert.match(verdict, new RegExp(`Not verified: ${vector.expect}`));
           assert.match(await field(page, 'trust'), /UNVERIFIED/);
+          assert.ok(await page.locator('#c-diagnosis').isHidden(), 'diagnosed when asked');
+          await diagnose(page);
           assert.ok(await page.locator('#c-diagnosis').isVisible(), 'a failed signature is diagnosed');
         }
       }));
@@ -88,10 +101,14 @@ describe('tool 3: check a callback', () => {
         thrown = error;
       }
       assert.equal(thrown.code, 'INVALID_SIGNATURE');
-      assert.ok(verdict.includes(`Hint: ${thrown.hint}`), verdict);
+      // The package's hint names its function; the page names its own button instead.
+      assert.match(thrown.hint, /diagnoseCallback tells which variant/);
+      assert.ok(verdict.includes(`Hint: ${thrown.hint.replace('diagnoseCallback', 'the Diagnose button (under this verdict)')}`), verdict);
+      assert.doesNotMatch(verdict, /diagnoseCallback/);
+      await diagnose(page);
       assert.match(await diagnosis(page), /Body or timestamp at fault/);
       const expected = pkg.diagnoseCallback(tamperedCase.body, tamperedCase.headers, projectKeyPem);
-      assert.match(await page.locator('#c-diagnosis').textContent(), new RegExp(`${expected.messagesTried} messages tried`));
+      assert.match(await page.locator('#c-diagnosis [data-field="hint"]').textContent(), new RegExp(`\\(${plural(expected.messagesTried, 'message')} tried\\)$`));
       assert.match(await field(page, 'trust'), /UNVERIFIED/);
       assert.match(await field(page, 'amount'), /^1 minor units/, 'the tampered amount is what the parse shows');
     }));
@@ -102,7 +119,14 @@ describe('tool 3: check a callback', () => {
       const verdict = await check(page, { body: forged.body, headers: headerLines(forged.headers) });
       assert.match(verdict, /Not verified: INVALID_PUBLIC_KEY/);
       assert.match(verdict, /Hint: x-access-token carries a different public key/);
+      await diagnose(page);
       assert.match(await diagnosis(page), /Key at fault/);
+      // The configured key and the token's key, by their SPKI fingerprints.
+      const line = page.locator('#c-diagnosis [data-field="key-at-fault"]');
+      await page.waitForFunction(() => document.querySelector('#c-diagnosis [data-field="key-at-fault"]')?.dataset.fingerprint);
+      assert.equal(await line.getAttribute('data-fingerprint'), fingerprint(projectKeyPem));
+      assert.equal(await line.getAttribute('data-token-fingerprint'), fingerprint(attackerKey.publicKeyPem()));
+      assert.equal(await line.textContent(), `Key at fault: the configured key, ${grouped(fingerprint(projectKeyPem))}. x-access-token carries another key, ${grouped(fingerprint(attackerKey.publicKeyPem()))}.`);
       assert.match(await page.locator('#c-key-msg').textContent(), /^$/, 'the pasted key itself is fine');
       assert.match(await field(page, 'trust'), /UNVERIFIED/);
     }));
@@ -113,6 +137,7 @@ describe('tool 3: check a callback', () => {
       const signed = pkg.signRequest(body, projectSigningKey, { merchantId: 'merchant-1', timestamp: 1700000000, options: { booleans: 'digit' } });
       const verdict = await check(page, { body: signed.body, headers: headerLines(signed.headers) });
       assert.match(verdict, /Not verified: INVALID_SIGNATURE/);
+      await diagnose(page);
       const text = await diagnosis(page);
       assert.match(text, /another canonical variant: booleans: digit, falsy: none, order: codepoint, padding: on/);
       assert.equal(await page.locator('#c-diagnosis strong.differs').textContent(), 'booleans: digit', 'only the differing member is marked');
@@ -130,6 +155,7 @@ describe('tool 3: check a callback', () => {
       const signed = pkg.signRequest(body, projectSigningKey, { merchantId: 'merchant-1', timestamp: 1700000000, options: { profile: 'public-js-client' } });
       const verdict = await check(page, { body: signed.body, headers: headerLines(signed.headers) });
       assert.match(verdict, /Not verified: INVALID_SIGNATURE/);
+      await diagnose(page);
       const expected = pkg.diagnoseCallback(signed.body, signed.headers, projectKeyPem);
       assert.equal(expected.token, 'der');
       const rules = {
@@ -182,6 +208,7 @@ describe('tool 3: check a callback', () => {
       await settle(page);
       await page.waitForFunction(() => /Not verified/.test(document.querySelector('#c-verdict').textContent));
       assert.match(await page.locator('#c-verdict').textContent(), /Not verified: INVALID_SIGNATURE/);
+      await diagnose(page);
       const expected = pkg.diagnoseCallback(signed.body, signed.headers, pkg.HmacKey.fromSecret('another-secret-0123456789'));
       assert.equal(expected.cause, 'key');
       assert.equal(await diagnosisField(page, 'cause'), 'key');
@@ -210,6 +237,7 @@ describe('tool 3: check a callback', () => {
       await page.fill('#c-secret', secret);
       await settle(page);
       await page.waitForFunction(() => /Not verified/.test(document.querySelector('#c-verdict').textContent));
+      await diagnose(page);
       assert.equal(await diagnosisField(page, 'algorithm'), 'HMAC-SHA512');
       assert.equal(await diagnosisField(page, 'rule-signatureEncoding'), 'hex');
       assert.equal(await diagnosisField(page, 'rule-booleans'), 'lower');
@@ -266,5 +294,76 @@ describe('tool 3: check a callback', () => {
       await page.waitForFunction(() => /✓ Verified/.test(document.querySelector('#c-verdict').textContent));
       assert.equal(await field(page, 'req-holder'), 'ИВАН ПЕТРОВ');
       assert.match(await field(page, 'req-bank'), /Сбербанк · RU/);
+    }));
+
+  test("the received body's entries and message with the selected rules; a body at fault marks the entries the named profiles sign otherwise", () =>
+    withPage(async ({ page }) => {
+      // A boolean and a float written 1.0: leaves the profiles write differently. Signed, then changed.
+      const body = callbackWithBoolean().replace('"is_test":true', '"is_test":true,"rate":1.0');
+      const signed = pkg.signRequest(body, projectSigningKey, { merchantId: 'merchant-1', timestamp: 1700000000 });
+      const changed = signed.body.replace('150000', '150001');
+      await check(page, { body: changed, headers: headerLines(signed.headers) });
+      const spec = pkg.profiles().find((p) => p.name === 'spec').options;
+      const steps = pkg.canonicalSteps(changed, '1700000000', spec);
+      assert.equal(await page.locator('#c-entries').textContent(), `${steps.entries.join('\n')}\n`);
+      assert.equal(await page.locator('#c-message').textContent(), steps.message);
+      assert.equal(await page.locator('#c-entries mark').count(), 0, 'nothing marked before a diagnosis');
+      await diagnose(page);
+      assert.equal(pkg.diagnoseCallback(changed, signed.headers, projectKeyPem).cause, 'body');
+      assert.doesNotMatch(await page.locator('#c-diagnosis').textContent(), /null|undefined/);
+      const others = pkg.profiles().map((p) => new Set(pkg.canonicalSteps(changed, '0', p.options).entries));
+      const expected = steps.entries.filter((e) => others.some((set) => !set.has(e)));
+      assert.ok(expected.length >= 2, `the body has entries the profiles write otherwise: ${expected}`);
+      assert.deepEqual(await page.locator('#c-entries mark.differs-entry').allTextContents(), expected.map((e) => `${e}\n`));
+      assert.match(await page.locator('#c-received-note').textContent(), new RegExp(`^Marked: ${expected.length} entries the named profiles would sign otherwise`));
+      assert.match(await page.locator('#c-received-note [data-field="differs-list"]').textContent(), /is_test:True → public-js-client: .*is_test:true/);
+      // Other rules selected: the entries and message follow them.
+      await page.selectOption('#c-booleans', 'lower');
+      await settle(page);
+      assert.equal(await page.locator('#c-entries').textContent(), `${pkg.canonicalSteps(changed, '1700000000', { ...spec, booleans: 'lower' }).entries.join('\n')}\n`);
+    }));
+
+  test("the configured key's fingerprint (SHA-256 of its SPKI DER); a PKCS#1 PEM of the same key has the same one", () =>
+    withPage(async ({ page }) => {
+      await check(page, { body: validCase.body, headers: headerLines(validCase.headers) });
+      const note = page.locator('#c-key-fingerprint');
+      await page.waitForFunction(() => document.querySelector('#c-key-fingerprint').dataset.fingerprint);
+      assert.equal(await note.getAttribute('data-fingerprint'), fingerprint(projectKeyPem));
+      assert.match(await note.textContent(), new RegExp(grouped(fingerprint(projectKeyPem))));
+      const pkcs1 = crypto.createPublicKey(projectKeyPem).export({ type: 'pkcs1', format: 'pem' });
+      await page.fill('#c-key', pkcs1);
+      await settle(page);
+      assert.equal(await note.getAttribute('data-fingerprint'), fingerprint(projectKeyPem));
+      // Step 2's key: the fingerprint of its public key, the same one.
+      await page.fill('#s-key', readKey('rsa2048.pkcs8.pem'));
+      await page.waitForFunction(() => document.querySelector('#s-public-fingerprint').dataset.fingerprint);
+      assert.equal(await page.getAttribute('#s-public-fingerprint', 'data-fingerprint'), fingerprint(projectKeyPem));
+    }));
+
+  test('plurals: "1 message tried", "N messages tried"', () =>
+    withPage(async ({ page }) => {
+      // A body with one string leaf: one message whatever the rules; the tampered vector: more.
+      const small = pkg.signRequest('{"a":"b"}', projectSigningKey, { merchantId: 'merchant-1', timestamp: 1700000000 });
+      const seen = new Set();
+      for (const [body, headers] of [['{"a":"c"}', small.headers], [tamperedCase.body, tamperedCase.headers]]) {
+        await check(page, { body, headers: headerLines(headers) });
+        await diagnose(page);
+        const n = pkg.diagnoseCallback(body, headers, projectKeyPem).messagesTried;
+        seen.add(n === 1);
+        assert.match(await page.locator('#c-diagnosis [data-field="hint"]').textContent(), new RegExp(`\\(${n} ${n === 1 ? 'message' : 'messages'} tried\\)$`));
+      }
+      assert.deepEqual([...seen].sort(), [false, true], 'one count of 1 and one above');
+    }));
+});
+
+describe('page header', () => {
+  test('says what is sent where, and when: only Send, only to a local sandbox, never a private key or secret', () =>
+    withPage(async ({ page }) => {
+      const lede = await page.locator('#lede').textContent();
+      assert.doesNotMatch(lede, /no key or body is sent anywhere/);
+      assert.match(lede, /only when you press Send in step 2/);
+      assert.match(lede, /never the private key or the HMAC secret/);
+      assert.match(lede, /http:\/\/127\.0\.0\.1:PORT.*http:\/\/localhost:PORT/s);
+      assert.equal(await page.locator('#s-send').textContent(), 'Send', 'the button the header names');
     }));
 });

@@ -46,6 +46,7 @@ async function fillEverything(page) {
   await page.fill('#c-headers', headerLines(signed.headers));
   await page.fill('#c-key', readKey('rsa2048.public.pem'));
   await settle(page);
+  await page.click('#c-diagnose');
   await page.waitForSelector('#c-diagnosis:not([hidden])');
   await page.waitForSelector('#s-verdict.good');
   await page.evaluate(() => window.scrollTo(0, 0));

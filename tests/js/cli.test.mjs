@@ -91,11 +91,22 @@ describe('keygen', () => {
     assert.equal(run(['keygen', '--out-dir', dir, '--force']).code, 0);
   });
 
-  test('bad --bits and a missing --out-dir exit 2', () => {
+  test('bad --bits exits 2; a missing --out-dir is made, the files named merchant-private.pem and merchant-public.pem', () => {
     assert.equal(run(['keygen', '--bits', '1024', '--out-dir', tmp]).code, 2);
-    const r = run(['keygen', '--out-dir', path.join(tmp, 'nope')]);
-    assert.equal(r.code, 2);
-    assert.match(r.err, /--out-dir/);
+    const dir = path.join(tmp, 'nope');
+    const r = run(['keygen', '--out-dir', dir]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, `wrote ${path.join(dir, 'merchant-private.pem')} (private key, PKCS#8 PEM)\nwrote ${path.join(dir, 'merchant-public.pem')} (public key, SPKI PEM)\n`);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['merchant-private.pem', 'merchant-public.pem']);
+  });
+
+  test('the help names one set of key files: merchant-private.pem, merchant-public.pem, service-public.pem', () => {
+    const help = run(['--help']).out;
+    for (const name of ['merchant-private.pem', 'merchant-public.pem', 'service-public.pem']) assert.match(help, new RegExp(name.replace('.', '\\.')), name);
+    assert.doesNotMatch(help, /[^-]private\.pem|[^-]public\.pem/, 'no other key file name');
+    assert.match(run(['keygen', '--help']).out, /DIR\/merchant-private\.pem .* DIR\/merchant-public\.pem/);
+    assert.match(run(['sandbox', '--help']).out, /--merchant-key FILE +the merchant's public key PEM, e\.g\. merchant-public\.pem/);
+    assert.match(run(['sandbox', '--help']).out, /--service-public-key-out FILE +.*service-public\.pem/);
   });
 });
 
@@ -244,6 +255,58 @@ describe('diagnose', () => {
     assert.equal(run(['verify', '--key', path.join(keys, 'rsa2048.public.pem'), '--headers', headers, '--profile', 'public-js-client'], body).code, 0);
   });
 
+  test("hints name the command line, not the package's functions: verify's INVALID_SIGNATURE names `payment-intake diagnose`", () => {
+    const headers = write('hint.headers.json', JSON.stringify(readVectors('callbacks.json').cases.find((c) => c.name === 'valid callback').headers));
+    const { body } = readVectors('callbacks.json').cases.find((c) => c.name === 'valid callback');
+    const pub = path.join(keys, 'rsa2048.public.pem');
+    let library;
+    try {
+      cjs.verifyCallback(body.replace('150000', '150001'), JSON.parse(fs.readFileSync(headers, 'utf8')), readKey('keys/rsa2048.public.pem'));
+    } catch (e) {
+      library = e;
+    }
+    assert.match(library.hint, /diagnoseCallback/, 'the package names its function (else this test tests nothing)');
+    const text = run(['verify', '--key', pub, '--headers', headers], body.replace('150000', '150001'));
+    assert.equal(text.code, 1);
+    assert.match(text.err, /\nhint: .*`payment-intake diagnose` \(with the same --key and --headers\)/);
+    assert.doesNotMatch(text.err, /diagnoseCallback/);
+    const json = JSON.parse(run(['verify', '--key', pub, '--headers', headers, '--json'], body.replace('150000', '150001')).out);
+    assert.equal(json.code, 'INVALID_SIGNATURE');
+    assert.doesNotMatch(`${json.message} ${json.hint}`, /diagnoseCallback/);
+    assert.match(json.hint, /payment-intake diagnose/);
+  });
+
+  test("an HMAC signature in hex: verify's hint gives the flag --signature-encoding hex, not the package's option", () => {
+    const { body } = readVectors('callbacks.json').cases.find((c) => c.name === 'valid callback');
+    const secret = write('hex.secret', 'project-secret-0123456789\n');
+    const signed = JSON.parse(run(['sign', '--hmac-secret', secret, '--merchant-id', 'm', '--signature-encoding', 'hex', '--json'], body).out);
+    const headers = write('hex.headers.json', JSON.stringify(signed.headers));
+    const r = run(['verify', '--hmac-secret', secret, '--headers', headers], body);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /\nhint: .*give --signature-encoding hex/);
+    assert.doesNotMatch(r.err, /signatureEncoding/);
+    assert.equal(run(['verify', '--hmac-secret', secret, '--headers', headers, '--signature-encoding', 'hex'], body).code, 0);
+  });
+
+  test('diagnose says to pass --profile NAME (or the rule flags) to verify, and those flags verify', () => {
+    // A boolean and a float: leaves on which the rules differ, so only the signer's rules verify.
+    const valid = JSON.parse(readVectors('callbacks.json').cases.find((c) => c.name === 'valid callback').body);
+    const body = JSON.stringify({ ...valid, payment_info: { ...valid.payment_info, is_test: true, rate: 1.5 } });
+    const pub = path.join(keys, 'rsa2048.public.pem');
+    for (const [flags, expected] of [[['--profile', 'public-js-client'], /verify with: payment-intake verify --profile public-js-client /], [['--booleans', 'lower', '--digest', 'double'], /verify with: payment-intake verify (--[a-z-]+ [a-z0-9]+ |--(no-)?padding )+\(and the same --key, --headers\)\n$/]]) {
+      const signed = run(['sign', '--key', path.join(keys, 'rsa2048.pkcs8.pem'), '--merchant-id', 'm', ...flags, '--json'], body);
+      const headers = write(`diag-${flags.join('')}.headers.json`, JSON.stringify(JSON.parse(signed.out).headers));
+      const text = run(['diagnose', '--key', pub, '--headers', headers], body);
+      assert.equal(text.code, 0, text.err);
+      assert.match(text.out, /\nhint: the sender uses these rules \(`options` with --json\); pass them to `payment-intake verify` as --profile NAME, or as the rule flags/);
+      assert.doesNotMatch(text.out, /verifyCallback/);
+      assert.match(text.out, expected);
+      const out = JSON.parse(run(['diagnose', '--key', pub, '--headers', headers, '--json'], body).out);
+      assert.doesNotMatch(out.hint, /verifyCallback/);
+      assert.equal(run(['verify', '--key', pub, '--headers', headers, ...out.verifyFlags], body).code, 0, out.verifyFlags.join(' '));
+    }
+  });
+
   test('the wrong key: no match, cause key, exit 1', () => {
     const cb = readVectors('callbacks.json');
     const c = cb.cases.find((x) => x.name === 'valid callback');
@@ -285,6 +348,34 @@ describe('validate', () => {
   test('no operation, or two: exit 2', () => {
     assert.equal(run(['validate'], '{}').code, 2);
     assert.equal(run(['validate', 'a', 'b'], '{}').code, 2);
+  });
+
+  test('--allow-loopback-http: an http:// loopback callback URL is the warning LOOPBACK_HTTP, as the package says, not the error NOT_HTTPS', () => {
+    const local = { ...payin, general: { ...payin.general, merchant_callback_url: 'http://127.0.0.1:8000/callbacks' } };
+    const strict = run(['validate', '/api/v1/payment/p2p/payin', '--json'], JSON.stringify(local));
+    assert.equal(strict.code, 1, strict.out);
+    assert.deepEqual(JSON.parse(strict.out).errors.map((e) => e.code), ['NOT_HTTPS']);
+    const allowed = run(['validate', '/api/v1/payment/p2p/payin', '--allow-loopback-http', '--json'], JSON.stringify(local));
+    assert.equal(allowed.code, 0, allowed.out + allowed.err);
+    assert.deepEqual(JSON.parse(allowed.out), cjs.validateRequest('/api/v1/payment/p2p/payin', local, { allowLoopbackHttp: true }));
+    assert.deepEqual(JSON.parse(allowed.out).warnings.map((e) => e.code), ['LOOPBACK_HTTP']);
+    assert.match(run(['validate', '--help']).out, /--allow-loopback-http +/);
+  });
+
+  test('an unknown operation: "did you mean" the closest operation path; none when nothing is close', () => {
+    for (const [given, closest] of [['/api/v1/payment/p2p/payins', '/api/v1/payment/p2p/payin'], ['/api/v1/widget/payin/inf', '/api/v1/widget/payin/info'], ['api/v1/balance/info', '/api/v1/balance/info'], ['/API/V1/BANK/ALL', '/api/v1/bank/all']]) {
+      const r = run(['validate', given, '--json'], JSON.stringify(payin));
+      assert.equal(r.code, 1, r.out);
+      const [issue] = JSON.parse(r.out).errors;
+      assert.equal(issue.code, 'UNKNOWN_OPERATION');
+      assert.equal(issue.suggestion, closest, given);
+      assert.match(issue.message, new RegExp(`did you mean ${closest.replace(/[/]/g, '\\/')}\\?$`));
+      assert.match(run(['validate', given], JSON.stringify(payin)).out, new RegExp(`UNKNOWN_OPERATION: .*did you mean ${closest.replace(/[/]/g, '\\/')}\\?`));
+    }
+    const far = JSON.parse(run(['validate', 'frobnicate', '--json'], '{}').out).errors[0];
+    assert.equal(far.code, 'UNKNOWN_OPERATION');
+    assert.equal(far.suggestion, undefined);
+    assert.doesNotMatch(far.message, /did you mean/);
   });
 });
 
@@ -597,4 +688,23 @@ test("the CLI's rule choices are the library's: each one it offers is accepted, 
     const error = throwsCode(() => api.canonicalEntries('{}', { [option]: 'neither' }), 'INVALID_OPTION');
     assert.match(error.message, new RegExp(`use one of ${values.join(', ')}$`), flag);
   }
+});
+
+test('the CLI is argument parsing plus one small file per command, shipped in pkg/cli/', () => {
+  const usage = run(['--help']).out;
+  const commands = [...usage.matchAll(/^ {2}payment-intake ([a-z]+) /gm)].map((m) => m[1]);
+  assert.deepEqual(commands, ['keygen', 'sign', 'verify', 'diagnose', 'validate', 'sandbox', 'debugger']);
+  for (const name of commands) {
+    const file = path.join(root, 'pkg-template', 'cli', `${name}.cjs`);
+    assert.ok(fs.existsSync(file), `${name} has its file`);
+    assert.ok(fs.readFileSync(path.join(pkgDir, 'cli', `${name}.cjs`)).equals(fs.readFileSync(file)), `pkg/cli/${name}.cjs is shipped`);
+  }
+  for (const file of fs.readdirSync(path.join(root, 'pkg-template', 'cli'))) {
+    const lines = fs.readFileSync(path.join(root, 'pkg-template', 'cli', file), 'utf8').split('\n').length;
+    assert.ok(lines <= 200, `pkg-template/cli/${file}: ${lines} lines`);
+  }
+  assert.ok(fs.readFileSync(cli, 'utf8').split('\n').length <= 10, 'pkg/cli.js only starts cli/main.cjs');
+  // The choices are one table: the help prints them from it, and parsing refuses anything else.
+  const args = fs.readFileSync(path.join(root, 'pkg-template', 'cli', 'args.cjs'), 'utf8');
+  assert.equal((args.match(/'codepoint'/g) ?? []).length, 1, 'the order choices are written once');
 });

@@ -225,7 +225,8 @@ describe('installed from the packed tarball into a fresh project', () => {
     assert.match(out, /^ok 200 true/);
     const types = fs.readFileSync(path.join(pkgDir, 'sandbox', 'index.d.ts'), 'utf8');
     assert.match(types, /export function startSandbox\(options: SandboxOptions\): Promise<Sandbox>;/);
-    assert.equal(manifest.exports['./sandbox'].node.types, './sandbox/index.d.ts');
+    // Types for every moduleResolution (Bundler sets no `node` condition); the code for Node only.
+    assert.deepEqual(manifest.exports['./sandbox'], { types: './sandbox/index.d.ts', node: './sandbox/index.mjs' });
   });
 
   test('the installed package speaks every dialect: RSA (node:crypto and wasm) and HMAC, diagnosed by name', () => {

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -99,4 +101,62 @@ test('a request target that is no URL gets 400 (not a 500), and the server keeps
     assert.match(answer, /^HTTP\/1\.1 400 /, `${target}: ${JSON.stringify(answer.slice(0, 120))}`);
   }
   assert.equal((await get('/www/')).status, 200);
+});
+
+test('one static server: scripts/serve.mjs and `payment-intake debugger` both use pkg-template/cli/static-server.cjs (shipped as pkg/cli/)', () => {
+  const source = path.join(root, 'pkg-template', 'cli', 'static-server.cjs');
+  assert.ok(fs.readFileSync(path.join(root, 'scripts', 'serve.mjs'), 'utf8').includes("'../pkg-template/cli/static-server.cjs'"));
+  assert.ok(fs.readFileSync(path.join(root, 'pkg-template', 'cli', 'debugger.cjs'), 'utf8').includes("require('./static-server.cjs')"));
+  assert.ok(fs.readFileSync(path.join(root, 'pkg', 'cli', 'static-server.cjs')).equals(fs.readFileSync(source)), 'the build ships it as it is');
+  for (const file of ['scripts/serve.mjs', 'pkg-template/cli/debugger.cjs']) {
+    const text = fs.readFileSync(path.join(root, file), 'utf8');
+    for (const rule of ['decodeURIComponent', 'realpath', "'application/wasm'", 'createServer']) assert.ok(!text.includes(rule), `${file} has its own ${rule}`);
+  }
+});
+
+test('the static server itself: mounts only, symlinks out refused, a folder without its slash redirected, HEAD, wasm MIME, 400', async () => {
+  const { createStaticServer, closeServer } = createRequire(import.meta.url)(path.join(root, 'pkg-template', 'cli', 'static-server.cjs'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-intake-static-'));
+  const served = path.join(dir, 'served');
+  fs.mkdirSync(path.join(served, 'sub'), { recursive: true });
+  fs.writeFileSync(path.join(served, 'index.html'), '<p>home</p>');
+  fs.writeFileSync(path.join(served, 'a.wasm'), Buffer.from([0, 0x61, 0x73, 0x6d]));
+  fs.writeFileSync(path.join(served, 'sub', 'index.html'), 'sub');
+  fs.writeFileSync(path.join(dir, 'secret.txt'), 'secret');
+  fs.symlinkSync(path.join(dir, 'secret.txt'), path.join(served, 'link.txt'));
+  fs.symlinkSync(dir, path.join(served, 'up'));
+  const log = [];
+  const server = createStaticServer({ mounts: { '/s/': served }, home: '/s/', onResponse: (req, res) => log.push(`${req.url} ${res.statusCode}`) });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const get = (p, method = 'GET') => new Promise((resolve, reject) => {
+    http.request(`${origin}/`, { method, path: p }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
+    }).on('error', reject).end();
+  });
+  try {
+    assert.equal((await get('/')).headers.location, '/s/');
+    assert.equal((await get('/s/')).body, '<p>home</p>');
+    assert.deepEqual([(await get('/s')).status, (await get('/s')).headers.location], [301, '/s/']);
+    assert.deepEqual([(await get('/s/sub')).status, (await get('/s/sub?x=1')).headers.location], [301, '/s/sub/?x=1']);
+    assert.equal((await get('/s/sub/')).body, 'sub');
+    const wasm = await get('/s/a.wasm', 'HEAD');
+    assert.deepEqual([wasm.status, wasm.headers['content-type'], wasm.headers['content-length'], wasm.body], [200, 'application/wasm', '4', '']);
+    for (const p of ['/s/link.txt', '/s/up/secret.txt', '/s/../secret.txt', '/s/%2e%2e/secret.txt', '/secret.txt', '/s/.x', '/s/a%00', '/s/%zz']) assert.equal((await get(p)).status, 404, p);
+    assert.equal((await get('/s/', 'DELETE')).status, 405);
+    // Raw, half-closed right after the request (the client sends FIN at once): still answered.
+    const raw = (target) => new Promise((resolve) => {
+      const socket = net.connect(server.address().port, '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+      let out = '';
+      socket.on('data', (d) => (out += d));
+      socket.on('close', () => resolve(out));
+    });
+    assert.match(await raw('http://['), /^HTTP\/1\.1 400 /);
+    for (let i = 0; i < 5; i++) assert.match(await raw('/s/a.wasm'), /^HTTP\/1\.1 200 [^]*application\/wasm/);
+    assert.ok(log.includes('/s/a.wasm 200'), log.join(', '));
+  } finally {
+    await closeServer(server);
+  }
 });

@@ -1,14 +1,22 @@
 // A merchant's use of `payment-intake/sandbox` and of validateRequest's options, type-checked.
-import { SigningKey, validateRequest, type ValidationReport } from 'payment-intake';
-import { startSandbox, type Sandbox, type SandboxCallbackEvent, type SandboxPayment } from 'payment-intake/sandbox';
+import { SigningKey, declineReasons, specStates, validateRequest, type SpecDeclineReason, type SpecState, type ValidationReport } from 'payment-intake';
+import { startSandbox, type Sandbox, type SandboxCallbackEvent, type SandboxDelivery, type SandboxFault, type SandboxPayment } from 'payment-intake/sandbox';
 
 export async function run(): Promise<SandboxPayment[]> {
   const merchant = SigningKey.generate();
-  const sandbox: Sandbox = await startSandbox({ merchantKey: merchant.publicKeyPem(), timeScale: 60, duplicateCallbacks: true, profile: 'spec' });
+  const sandbox: Sandbox = await startSandbox({ merchantKey: merchant.publicKeyPem(), timeScale: 60, duplicateCallbacks: true, profile: 'spec', timestampToleranceSeconds: 300 });
+  const faults: SandboxFault[] = [{ type: 'drop-after', count: 1 }, { type: 'status', status: 502, share: 0.1 }, { type: 'rate-limit', retryAfter: 2 }, { type: 'delay', ms: 300 }];
+  await (await startSandbox({ merchantKey: merchant.publicKeyPem(), timestampToleranceSeconds: false, faults })).close();
+  sandbox.events.on('fault', ({ path, fault }) => `${path}: ${fault.type} (${fault.remaining ?? 'share'})`);
   sandbox.events.on('callback', (event: SandboxCallbackEvent) => {
     const outcome: number | null = event.status;
-    return outcome;
+    const next: number | null = event.nextRetryAt;
+    return `${event.requestId} ${outcome} ${next}`;
   });
+  const finals: string[] = specStates().filter((row: SpecState) => row.final && row.order >= 0).map((row) => `${row.status}:${row.subStatus ?? ''}`);
+  const texts: string[] = declineReasons().map((reason: SpecDeclineReason) => `${reason.code}: ${reason.description}`);
+  void finals;
+  void texts;
   sandbox.events.on('move', ({ payment, move }) => `${payment.paymentId}: ${move.status}`);
   const report: ValidationReport = validateRequest('/api/v1/payment/p2p/payin', '{}', { allowLoopbackHttp: true });
   const codes: string[] = report.warnings.map((w) => w.code);
@@ -17,6 +25,9 @@ export async function run(): Promise<SandboxPayment[]> {
   void key;
   await sandbox.callbacksIdle();
   const payments = sandbox.payments();
+  const deliveries: SandboxDelivery[] = payments.flatMap((p) => p.deliveries);
+  const retries: (number | null)[] = deliveries.map((d) => (d.manual ? null : d.nextRetryAt));
+  void retries;
   await sandbox.close();
   return payments;
 }

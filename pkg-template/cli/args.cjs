@@ -1,0 +1,160 @@
+// The command line's arguments: every command's flags, usage and help text, and the parsing.
+// One table of flags per command; the rule flags' choices are in CANONICAL only (the help
+// prints them as `a|b|c`). Each command's work is in its own file, cli/<command>.cjs.
+'use strict';
+
+const { parseArgs } = require('node:util');
+
+const PROG = 'payment-intake';
+
+/** A bad argument: printed with the command's --help line, exit 2. */
+class UsageError extends Error {}
+
+/** The rule flags, with the one list of each flag's choices. */
+const CANONICAL = {
+  profile: { type: 'string', arg: 'NAME', help: 'start from a named profile: spec, public-js-client, callback-docs' },
+  falsy: { type: 'string', choices: ['none', 'null'], help: 'which leaves are written None' },
+  booleans: { type: 'string', choices: ['python', 'lower', 'digit'], help: 'how true/false are written' },
+  padding: { type: 'boolean', help: 'keep base64url "=" padding' },
+  'no-padding': { type: 'boolean', help: 'drop base64url "=" padding' },
+  order: { type: 'string', choices: ['codepoint', 'utf16'], help: 'entry order' },
+  numbers: { type: 'string', choices: ['python', 'js'], help: 'how numbers are written' },
+  digest: { type: 'string', choices: ['single', 'double'], help: 'what RSA-SHA256 signs' },
+  token: { type: 'string', choices: ['pem', 'der'], help: 'x-access-token encoding (RSA)' },
+  'signature-encoding': { type: 'string', choices: ['base64url', 'hex'], help: 'HMAC signature text' },
+};
+const HMAC_HELP = 'HMAC-SHA512 secret file instead of an RSA key (one trailing newline, \\n or \\r\\n, is removed; nothing else)';
+const HEADERS_HELP = 'the headers: a JSON object, or "name: value" lines ("-": stdin, then give --body)';
+const BODY = { body: { type: 'string', arg: 'FILE', help: 'read the body from FILE instead of stdin' } };
+const JSON_FLAG = { json: { type: 'boolean', help: 'print JSON instead of text for people' } };
+const HELP = { help: { type: 'boolean', short: 'h', help: 'show this help' } };
+
+/** The key files, one set of names everywhere: keygen writes the first two, the sandbox the third. */
+const KEY_FILES = { private: 'merchant-private.pem', public: 'merchant-public.pem', service: 'service-public.pem' };
+
+const COMMANDS = {
+  keygen: {
+    usage: 'keygen [--bits 2048] [--out-dir DIR] [--force] [--json]',
+    about: `Generates the merchant's RSA key pair: DIR/${KEY_FILES.private} (PKCS#8, mode 600) and DIR/${KEY_FILES.public} (SPKI); makes DIR when missing.`,
+    flags: {
+      bits: { type: 'string', arg: 'N', help: 'modulus size, 2048 to 4096 (default 2048)' },
+      'out-dir': { type: 'string', arg: 'DIR', help: 'where to write the files, made when missing (default: the current directory)' },
+      force: { type: 'boolean', help: 'overwrite existing files' },
+      ...JSON_FLAG,
+    },
+  },
+  sign: {
+    usage: `sign (--key ${KEY_FILES.private} | --hmac-secret FILE) --merchant-id ID [--timestamp T] [options] [--curl URL] < body.json`,
+    about: 'Signs a request body; prints the headers (and with --curl a ready curl command).',
+    flags: {
+      key: { type: 'string', arg: 'FILE', help: `RSA private key PEM (PKCS#8 or PKCS#1), e.g. ${KEY_FILES.private}` },
+      'hmac-secret': { type: 'string', arg: 'FILE', help: HMAC_HELP },
+      'merchant-id': { type: 'string', arg: 'ID', help: 'x-access-merchant-id (required)' },
+      timestamp: { type: 'string', arg: 'T', help: 'Unix seconds (default: now)' },
+      curl: { type: 'string', arg: 'URL', help: 'also print a curl command that POSTs the body to URL' },
+      ...CANONICAL,
+      ...BODY,
+      ...JSON_FLAG,
+    },
+  },
+  verify: {
+    usage: `verify (--key ${KEY_FILES.service}[,FILE…] | --hmac-secret FILE[,FILE…]) --headers FILE|- [options] < body`,
+    about: 'Verifies a callback; prints its model, or the error code and hint (exit 1).',
+    flags: {
+      key: { type: 'string', arg: 'FILE[,FILE…]', help: `the service's public key PEM(s), e.g. ${KEY_FILES.service} (a private key PEM works too)` },
+      'hmac-secret': { type: 'string', arg: 'FILE[,FILE…]', help: HMAC_HELP },
+      headers: { type: 'string', arg: 'FILE|-', help: HEADERS_HELP },
+      tolerance: { type: 'string', arg: 'SECONDS', help: 'refuse a timestamp further than this from now' },
+      ...CANONICAL,
+      ...BODY,
+      ...JSON_FLAG,
+    },
+  },
+  diagnose: {
+    usage: `diagnose (--key ${KEY_FILES.service}[,FILE…] | --hmac-secret FILE[,FILE…]) --headers FILE|- < body`,
+    about: 'Finds the rules (dialect) a callback was signed with, or why none matches (exit 1).',
+    flags: {
+      key: { type: 'string', arg: 'FILE[,FILE…]', help: `public (or private) key PEM(s), e.g. ${KEY_FILES.service}` },
+      'hmac-secret': { type: 'string', arg: 'FILE[,FILE…]', help: HMAC_HELP },
+      headers: { type: 'string', arg: 'FILE|-', help: HEADERS_HELP },
+      ...BODY,
+      ...JSON_FLAG,
+    },
+  },
+  validate: {
+    usage: 'validate OPERATION [--allow-loopback-http] [--json] < body.json',
+    about: 'Validates a request body for an operation path (e.g. /api/v1/payment/p2p/payin); exit 1 when not valid.',
+    flags: {
+      'allow-loopback-http': { type: 'boolean', help: 'an http:// URL to a loopback host is a warning, not an error (for a local sandbox)' },
+      ...BODY,
+      ...JSON_FLAG,
+    },
+    positional: 'OPERATION',
+  },
+  sandbox: {
+    usage: `sandbox --merchant-key ${KEY_FILES.public} [--merchant-id ID] [--port 0] [--host 127.0.0.1] [--time-scale N] [options]`,
+    about: 'Runs a local sandbox of the service until Ctrl-C (state in memory; not for production). See README, "Local sandbox".',
+    flags: {
+      'merchant-key': { type: 'string', arg: 'FILE', help: `the merchant's public key PEM, e.g. ${KEY_FILES.public} (required): requests must be signed with its private key` },
+      'merchant-id': { type: 'string', arg: 'ID', help: 'the x-access-merchant-id requests must carry (default sandbox-merchant)' },
+      'service-key': { type: 'string', arg: 'FILE', help: "the service's private key PEM that signs callbacks (default: a new one)" },
+      'service-public-key-out': { type: 'string', arg: 'FILE', help: `write the service public key (SPKI PEM) here, e.g. ${KEY_FILES.service}, for your receiver` },
+      port: { type: 'string', arg: 'P', help: 'TCP port, 0 to 65535; 0 picks a free one (default 0)' },
+      host: { type: 'string', arg: 'H', help: 'address to listen on (default 127.0.0.1)' },
+      'time-scale': { type: 'string', arg: 'N', help: 'run N times faster than the service: 60 makes a 300 s lifetime last 5 s (default 1)' },
+      'duplicate-callbacks': { type: 'boolean', help: 'send every delivered callback twice' },
+      profile: { type: 'string', arg: 'NAME', help: 'signing rules for requests and callbacks: spec (default), public-js-client, callback-docs' },
+      'allowed-origin': { type: 'string', arg: 'ORIGIN', help: 'a browser origin allowed besides loopback ones (CORS)' },
+      ...JSON_FLAG,
+    },
+  },
+  debugger: {
+    usage: 'debugger [--port 8080] [--host 127.0.0.1]',
+    about: 'Serves the integration debugger page of the installed package at http://HOST:PORT/www/ until Ctrl-C.',
+    flags: {
+      port: { type: 'string', arg: 'P', help: 'TCP port, 0 to 65535; 0 picks a free one (default 8080)' },
+      host: { type: 'string', arg: 'H', help: 'address to listen on (default 127.0.0.1; the page holds keys, keep it local)' },
+    },
+  },
+};
+
+function mainUsage() {
+  const lines = Object.values(COMMANDS).map((c) => `  ${PROG} ${c.usage}\n      ${c.about}`);
+  return `Usage:\n${lines.join('\n')}\n\nRun '${PROG} COMMAND --help' for a command's flags.\n` +
+    'Exit codes: 0 ok, 1 verification failed / body not valid, 2 bad arguments.\n';
+}
+
+function commandUsage(name) {
+  const c = COMMANDS[name];
+  const flags = { ...c.flags, ...HELP };
+  const arg = (f) => f.arg ?? f.choices?.join('|');
+  const left = (n, f) => `  ${f.short ? `-${f.short}, ` : ''}--${n}${arg(f) ? ` ${arg(f)}` : ''}`;
+  const width = Math.max(...Object.entries(flags).map(([n, f]) => left(n, f).length)) + 2;
+  const rows = Object.entries(flags).map(([n, f]) => `${left(n, f).padEnd(width)}${f.help}`);
+  return `Usage: ${PROG} ${c.usage}\n\n${c.about}\n\nFlags:\n${rows.join('\n')}\n`;
+}
+
+/** `{ values, positionals }` of a command's arguments; UsageError for anything it does not take. */
+function parse(name, argv) {
+  const c = COMMANDS[name];
+  const options = {};
+  for (const [n, f] of Object.entries({ ...c.flags, ...HELP })) options[n] = f.short ? { type: f.type, short: f.short } : { type: f.type };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: Boolean(c.positional) });
+  } catch (e) {
+    throw new UsageError(e.message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+  const { values, positionals } = parsed;
+  for (const [n, f] of Object.entries(c.flags)) {
+    if (f.choices && values[n] !== undefined && !f.choices.includes(values[n])) {
+      throw new UsageError(`--${n} must be one of ${f.choices.join(', ')}, got '${values[n]}'`);
+    }
+  }
+  if (c.positional && !values.help && positionals.length !== 1) {
+    throw new UsageError(`expected one ${c.positional}, got ${positionals.length}`);
+  }
+  return { values, positionals };
+}
+
+module.exports = { PROG, UsageError, COMMANDS, KEY_FILES, mainUsage, commandUsage, parse };

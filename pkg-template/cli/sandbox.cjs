@@ -1,0 +1,82 @@
+// `payment-intake sandbox`: the local sandbox of the service (pkg/sandbox/), with a log line
+// per payment move and callback attempt.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { PROG, UsageError } = require('./args.cjs');
+const { api, canonicalOptions, portFlag, readPem, stopOnSignals } = require('./io.cjs');
+
+/** One line per move and per callback attempt (or a JSON line each with --json). */
+function logSandbox(box, json) {
+  const line = (event, text) => process.stdout.write(json ? `${JSON.stringify(event)}\n` : `${text}\n`);
+  box.events.on('move', ({ payment: p, move }) => {
+    const state = move.subStatus ? `${move.status}:${move.subStatus}` : move.status;
+    line({ event: 'move', requestId: p.requestId, projectId: p.projectId, paymentId: p.paymentId, ...move }, `payment ${p.paymentId} (${p.requestId}): ${state}${move.statusDescription ? ` '${move.statusDescription}'` : ''}`);
+  });
+  box.events.on('callback', (e) => {
+    const outcome = e.status === null ? e.error : `HTTP ${e.status}`;
+    const { body, ...event } = e;
+    line({ event: 'callback', ...event }, `callback ${e.kind}${e.duplicate ? ' (duplicate)' : ''} -> ${e.url}: ${outcome}, attempt ${e.attempt}${e.gaveUp ? ', given up' : ''}`);
+  });
+  box.events.on('failure', ({ error }) => process.stderr.write(`${PROG} sandbox: ${error.stack ?? error}\n`));
+}
+
+/**
+ * Checks FILE of --service-public-key-out before the sandbox starts: its folder exists, and
+ * what is there already is the public key PEM of an earlier run (overwritten, the README's
+ * usual restart), never a link or any other file (a private key given by mistake is kept).
+ */
+function serviceKeyFile(out) {
+  if (!fs.existsSync(path.dirname(path.resolve(out)))) throw new UsageError(`--service-public-key-out: ${path.dirname(out)} is not a directory`);
+  const there = fs.lstatSync(out, { throwIfNoEntry: false });
+  if (there === undefined) return;
+  const keep = (why) => new UsageError(`--service-public-key-out: ${out} ${why}; it is not overwritten (give another FILE, or remove it)`);
+  if (!there.isFile()) throw keep(there.isSymbolicLink() ? 'is a symbolic link' : 'is not a file');
+  const text = fs.readFileSync(out, 'utf8').trim();
+  if (!/^-----BEGIN PUBLIC KEY-----\n[A-Za-z0-9+/=\n]+\n-----END PUBLIC KEY-----$/.test(text)) throw keep('exists and is not a public key PEM');
+}
+
+function sandbox({ values }) {
+  if (values['merchant-key'] === undefined) throw new UsageError("--merchant-key FILE (the merchant's public key PEM) is required");
+  const port = portFlag(values, '0');
+  const scale = values['time-scale'] ?? '1';
+  if (!/^\d+(\.\d+)?$/.test(scale) || !(Number(scale) > 0)) throw new UsageError(`--time-scale must be a number above 0, got '${scale}'`);
+  const options = canonicalOptions({ profile: values.profile });
+  const merchantKey = readPem(values['merchant-key'], 'merchant-key', true);
+  if (!(merchantKey instanceof api().VerifyingKey)) throw new UsageError('--merchant-key: give the merchant\'s public key, not a private one');
+  const serviceKey = values['service-key'] === undefined ? undefined : readPem(values['service-key'], 'service-key', false);
+  const out = values['service-public-key-out'];
+  if (out !== undefined) serviceKeyFile(out);
+  const settings = {
+    merchantKey,
+    serviceKey,
+    merchantId: values['merchant-id'],
+    port,
+    host: values.host ?? '127.0.0.1',
+    timeScale: Number(scale),
+    profile: options.profile,
+    duplicateCallbacks: Boolean(values['duplicate-callbacks']),
+    allowedOrigin: values['allowed-origin'],
+  };
+  import('../sandbox/index.mjs')
+    .then(({ startSandbox }) => startSandbox(settings))
+    .then((box) => {
+      if (out !== undefined) fs.writeFileSync(out, box.servicePublicKeyPem);
+      const about = { url: box.url, merchantId: box.merchantId, timeScale: settings.timeScale, servicePublicKeyFile: out ?? null };
+      const keyNote = out === undefined ? 'give --service-public-key-out FILE to save the key callbacks are signed with' : `callbacks are signed with the key in ${out}`;
+      if (values.json) process.stdout.write(`${JSON.stringify({ event: 'ready', ...about, note: 'state in memory; not for production' })}\n`);
+      else process.stdout.write(`${PROG} sandbox: ${box.url} (merchant id ${box.merchantId}; ${keyNote}; Ctrl-C stops it)\nState lives in memory and is lost on exit. Nothing here is for production.\n`);
+      logSandbox(box, values.json);
+      stopOnSignals(() => box.close());
+    })
+    .catch((e) => {
+      // INVALID_OPTION: a flag's value the sandbox refused (e.g. --merchant-id), a bad argument.
+      const usage = e?.code === 'INVALID_OPTION';
+      process.stderr.write(`${PROG} sandbox: cannot start: ${e.code ?? ''} ${e.message}\n${usage ? `Run '${PROG} sandbox --help' for its flags.\n` : ''}`);
+      process.exit(usage ? 2 : 1);
+    });
+  return undefined; // the server keeps the process alive
+}
+
+module.exports = sandbox;
