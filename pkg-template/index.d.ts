@@ -3,6 +3,7 @@
 // the wasm build's declarations, and the key classes and functions of the JS core
 // (pkg-template/core.mjs) declared here in their place.
 export * from './payment_intake.js';
+export * from './client/index.js';
 import type {
   Body, CanonicalOptions, Diagnosis, HeadersInput, PaymentIntakeErrorDetails, PreparedCallback, PreparedRequest,
   SignOptions, SignedRequest, VerifiedCallback, VerifyCallbackOptions,

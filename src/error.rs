@@ -105,11 +105,25 @@ pub enum ErrorCode {
     AmbiguousRequest,
     /// `MERCHANT_ID_MISMATCH`: `x-access-merchant-id` is not the expected merchant.
     MerchantIdMismatch,
+    /// `REQUEST_INVALID`: the client refused a request body before sending it (its validation report in `report`).
+    RequestInvalid,
+    /// `REQUEST_REJECTED`: the service answered `status: "error"`.
+    RequestRejected,
+    /// `AUTH_REFUSED`: the service refused the request's signature or public key (401).
+    AuthRefused,
+    /// `PAYMENT_EXISTS`: a create whose `payment_id` the service already holds, for another request.
+    PaymentExists,
+    /// `SERVICE_UNAVAILABLE`: the service answered 5xx or 429 after the retries.
+    ServiceUnavailable,
+    /// `NETWORK_ERROR`: the connection failed after the retries.
+    NetworkError,
+    /// `TIMEOUT`: the call's deadline passed.
+    Timeout,
 }
 
 impl ErrorCode {
     /// Every code, in a stable order: the one list of codes of this crate.
-    pub const ALL: [ErrorCode; 30] = [
+    pub const ALL: [ErrorCode; 37] = [
         ErrorCode::InvalidJson,
         ErrorCode::BodyNotObject,
         ErrorCode::BodyTooLarge,
@@ -140,6 +154,13 @@ impl ErrorCode {
         ErrorCode::AmbiguousCallback,
         ErrorCode::AmbiguousRequest,
         ErrorCode::MerchantIdMismatch,
+        ErrorCode::RequestInvalid,
+        ErrorCode::RequestRejected,
+        ErrorCode::AuthRefused,
+        ErrorCode::PaymentExists,
+        ErrorCode::ServiceUnavailable,
+        ErrorCode::NetworkError,
+        ErrorCode::Timeout,
     ];
 
     /// The code's text, e.g. `INVALID_SIGNATURE`.
@@ -175,6 +196,13 @@ impl ErrorCode {
             ErrorCode::AmbiguousCallback => "AMBIGUOUS_CALLBACK",
             ErrorCode::AmbiguousRequest => "AMBIGUOUS_REQUEST",
             ErrorCode::MerchantIdMismatch => "MERCHANT_ID_MISMATCH",
+            ErrorCode::RequestInvalid => "REQUEST_INVALID",
+            ErrorCode::RequestRejected => "REQUEST_REJECTED",
+            ErrorCode::AuthRefused => "AUTH_REFUSED",
+            ErrorCode::PaymentExists => "PAYMENT_EXISTS",
+            ErrorCode::ServiceUnavailable => "SERVICE_UNAVAILABLE",
+            ErrorCode::NetworkError => "NETWORK_ERROR",
+            ErrorCode::Timeout => "TIMEOUT",
         }
     }
 
@@ -202,6 +230,13 @@ impl ErrorCode {
             ErrorCode::InvalidCallback | ErrorCode::AmbiguousCallback => 200,
             // An API response the service sent us is malformed: the upstream's fault.
             ErrorCode::InvalidResponse => 502,
+            // The client's errors (pkg-template/client/): what a merchant's server answers its
+            // own caller when a call to the service failed this way.
+            ErrorCode::RequestRejected | ErrorCode::NetworkError => 502,
+            ErrorCode::PaymentExists => 409,
+            ErrorCode::ServiceUnavailable => 503,
+            ErrorCode::Timeout => 504,
+            ErrorCode::RequestInvalid | ErrorCode::AuthRefused => 500,
             ErrorCode::InvalidBody
             | ErrorCode::InvalidOption
             | ErrorCode::InvalidArgument

@@ -7,6 +7,7 @@ mod canonical;
 mod input;
 mod model;
 mod request;
+mod response;
 mod spec;
 
 use wasm_bindgen::prelude::*;
