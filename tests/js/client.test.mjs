@@ -2,9 +2,11 @@
 // every error code of the client, every fault kind of the sandbox, hooks, waitFor, signal.
 // The load test (500 creates under faults) is in client-load.test.mjs.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { cjs as api, esm } from './helpers.mjs';
+import { cjs as api, esm, pkgDir } from './helpers.mjs';
 import { P2P, WIDGET, ids, merchantKey, nextId, p2pBody, strangerKey, withSandbox } from './support/sandbox-kit.mjs';
 
 const clientOf = (sandbox, config = {}) => api.createClient({
@@ -370,6 +372,25 @@ describe('waitFor', () => {
     await client.p2p.payin.waitFor(ref(body), { until: () => (n += 1) === 3 });
     assert.deepEqual(waits, [15000, 15000]);
   }));
+});
+
+test("the types' status and subStatus unions are the spec's states table (specStates())", () => {
+  const types = fs.readFileSync(path.join(pkgDir, 'node', 'client', 'index.d.ts'), 'utf8');
+  const union = (name) => new Set([...types.match(new RegExp(`export type ${name} = ([^;]+);`))[1].matchAll(/'([a-z_]+)'/g)].map((m) => m[1]));
+  const states = api.specStates();
+  assert.deepEqual(union('PaymentStatus'), new Set(states.map((s) => s.status)));
+  assert.deepEqual(union('PaymentSubStatus'), new Set(states.map((s) => s.subStatus).filter((s) => s !== null)));
+  assert.equal(fs.readFileSync(path.join(pkgDir, 'web', 'client', 'index.d.ts'), 'utf8'), types);
+});
+
+test('the web build exports createClient too', async () => {
+  const web = await import(path.join(pkgDir, 'web', 'index.js'));
+  web.initSync({ module: fs.readFileSync(path.join(pkgDir, 'web', 'payment_intake_bg.wasm')) });
+  const client = web.createClient({ baseUrl: 'https://pay.example', merchantId: 'm', key: web.SigningKey.generate() });
+  assert.equal(typeof client.p2p.payin.create, 'function');
+  const e = await client.p2p.payin.create({}).then(() => null, (error) => error);
+  assert.equal(e.code, 'REQUEST_INVALID');
+  assert.ok(e instanceof web.PaymentIntakeError);
 });
 
 test('WIDGET path constant is the client widget path', () => assert.equal(WIDGET, '/api/v1/widget/payin'));
