@@ -187,6 +187,3 @@ export interface ClientErrorDetails {
   existing?: InfoResult;
 }
 export type ClientError = PaymentIntakeError & ClientErrorDetails;
-
-/** A client of the service: every operation of the spec's index, signed, sent, retried safely, read into types. */
-export function createClient(config: ClientConfig): Client;

@@ -12,6 +12,8 @@ const client: Client = createClient({
   projectId: 'prj_1',
   timeoutMs: 10000,
   retries: 3,
+  fetch: globalThis.fetch,
+  mask: ['pan', 'email'],
   onRequest: ({ operation, attempt, headers }) => console.log(operation, attempt, headers['x-access-timestamp']),
   onResponse: ({ statusCode, durationMs }) => console.log(statusCode, durationMs),
 });
