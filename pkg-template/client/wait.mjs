@@ -24,7 +24,14 @@ function waiter(ctx) {
     for (let polls = 1; ; polls += 1) {
       const remaining = deadline - clock();
       if (remaining <= 0) throw timeout(polls - 1);
-      const model = await info(ref, { signal, timeoutMs: Math.min(remaining, ctx.timeoutMs) });
+      let model;
+      try {
+        model = await info(ref, { signal, timeoutMs: Math.min(remaining, ctx.timeoutMs) });
+      } catch (error) {
+        // The poll ran out of the wait's own time: that is the wait's TIMEOUT, not the poll's.
+        if (error?.code === 'TIMEOUT' && remaining <= ctx.timeoutMs) throw Object.assign(timeout(polls), { cause: error });
+        throw error;
+      }
       if (holds(model)) return model;
       const left = deadline - clock();
       if (left <= 0) throw timeout(polls);

@@ -361,6 +361,14 @@ describe('waitFor', () => {
     assert.ok(polls >= 2 && polls <= 9, `${polls}`);
     assert.equal(e.polls, polls);
     await assert.rejects(client.p2p.payin.waitFor(ref(body), { until: 'soon' }), (err) => err.code === 'INVALID_ARGUMENT');
+    // A poll still in flight at the wait's deadline: the wait's TIMEOUT (with its polls), the poll's as its cause.
+    await setFaults(sandbox, [{ type: 'delay', ms: 1000 }]);
+    const inFlight = Date.now();
+    const cut = await rejects(client.p2p.payin.waitFor(ref(body), { until: 'final', intervalMs: 10, timeoutMs: 150 }), 'TIMEOUT');
+    assert.ok(Date.now() - inFlight < 250);
+    assert.equal(cut.polls, 1);
+    assert.match(cut.message, /^waitFor: 'final' did not hold within 150 ms \(1 polls\)/);
+    assert.equal(cut.cause.code, 'TIMEOUT');
   }));
 
   test('polls every 15 s by default (the spec interval)', () => withSandbox({}, async ({ sandbox, receiver }) => {
