@@ -359,7 +359,7 @@ describe('waitFor', () => {
     const took = Date.now() - started;
     assert.ok(took >= 290 && took < 400, `${took}`);
     assert.ok(polls >= 2 && polls <= 9, `${polls}`);
-    assert.equal(e.polls, polls);
+    assert.ok([polls, polls + 1].includes(e.polls), `${e.polls} polls sent, ${polls} answered`); // a last poll cut by the deadline counts as sent
     await assert.rejects(client.p2p.payin.waitFor(ref(body), { until: 'soon' }), (err) => err.code === 'INVALID_ARGUMENT');
     // A poll still in flight at the wait's deadline: the wait's TIMEOUT (with its polls), the poll's as its cause.
     await setFaults(sandbox, [{ type: 'delay', ms: 1000 }]);
