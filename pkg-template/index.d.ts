@@ -3,6 +3,10 @@
 // the wasm build's declarations, and the key classes and functions of the JS core
 // (pkg-template/core.mjs) declared here in their place.
 export * from './payment_intake.js';
+export * from './client/index.js';
+import type { Client, ClientConfig } from './client/index.js';
+/** A client of the service: every operation of the spec's index, signed, sent, retried safely, read into types (client/index.d.ts). */
+export function createClient(config: ClientConfig): Client;
 import type {
   Body, CanonicalOptions, Diagnosis, HeadersInput, PaymentIntakeErrorDetails, PreparedCallback, PreparedRequest,
   SignOptions, SignedRequest, VerifiedCallback, VerifyCallbackOptions,

@@ -7,6 +7,7 @@
 const glue = require('../web/payment_intake_node.cjs');
 const { createApi } = require('./core.js');
 const nodeCrypto = require('./node-crypto.js');
+const { clientFactory } = require('./client/index.js');
 
 /**
  * The wasm is ready as soon as the module loads: `init()` and `initSync()` exist so that
@@ -17,4 +18,5 @@ const nodeCrypto = require('./node-crypto.js');
 async function init() {}
 function initSync() {}
 
-module.exports = Object.assign(init, createApi(glue, nodeCrypto), { init, initSync });
+const api = createApi(glue, nodeCrypto);
+module.exports = Object.assign(init, api, { createClient: clientFactory(api, glue), init, initSync });

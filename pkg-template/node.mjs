@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as glue from './payment_intake.js';
 import { createApi } from './core.js';
 import nodeCrypto from './node-crypto.js';
+import { clientFactory } from './client/index.js';
 
 // The package's one .wasm, next to this file. In a bundle this file is the bundle, so the
 // .wasm is read from next to the bundle: esbuild needs it copied there (the README's one
@@ -38,5 +39,6 @@ export const {
   prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, specStates, toMinorUnits, validateRequest, verifyCallback,
   verifyCallbackAsync, verifyCallbackRequest,
 } = api;
+export const createClient = clientFactory(api, glue);
 // As in ../index.mjs: the default import is `init`, carrying the whole API.
-export default Object.assign(init, api, { init, initSync });
+export default Object.assign(init, api, { createClient, init, initSync });

@@ -4,12 +4,15 @@
 import init, * as glue from './payment_intake.js';
 import { createApi } from './core.js';
 import webCrypto from './web-crypto.js';
+import { clientFactory } from './client/index.js';
 
 export { initSync } from './payment_intake.js';
 export default init;
+const api = createApi(glue, webCrypto);
 export const {
   HmacKey, PaymentIntakeError, SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
   canonicalSteps, declineReasons, diagnoseCallback, errorCodes, fromMinorUnits, isPaymentIntakeError, issueCodes, optionTable, parseCallback, parseInfoResponse,
   prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, specStates, toMinorUnits, validateRequest, verifyCallback,
   verifyCallbackAsync, verifyCallbackRequest,
-} = createApi(glue, webCrypto);
+} = api;
+export const createClient = clientFactory(api, glue);

@@ -38,6 +38,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { pinnedBindgenVersion, setup } from './setup.mjs';
+import { copyClient } from './build-client.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkgDir = path.join(root, 'pkg');
@@ -257,6 +258,8 @@ function copyWrappers() {
     fs.copyFileSync(path.join(root, 'pkg-template', from), path.join(pkgDir, to));
     console.log(`  pkg-template/${from} -> pkg/${to}`);
   }
+  // The client (`createClient`), ES modules in web/ and CommonJS in node/ (scripts/build-client.mjs).
+  console.log(`  pkg-template/client/ -> pkg/${copyClient(root, pkgDir).join(', pkg/')}`);
   // The command line: CommonJS whatever the parent says (its shebang runs it through node).
   fs.copyFileSync(path.join(root, 'pkg-template', 'cli.cjs'), path.join(pkgDir, 'cli.js'));
   fs.chmodSync(path.join(pkgDir, 'cli.js'), 0o755);

@@ -103,11 +103,25 @@ pub enum ErrorCode {
     AmbiguousRequest,
     /// `MERCHANT_ID_MISMATCH`: `x-access-merchant-id` is not the expected merchant.
     MerchantIdMismatch,
+    /// `REQUEST_INVALID`: the client refused a request body before sending it (its validation report in `report`).
+    RequestInvalid,
+    /// `REQUEST_REJECTED`: the service answered `status: "error"`.
+    RequestRejected,
+    /// `AUTH_REFUSED`: the service refused the request's signature or public key (401).
+    AuthRefused,
+    /// `PAYMENT_EXISTS`: a create whose `payment_id` the service already holds, for another request.
+    PaymentExists,
+    /// `SERVICE_UNAVAILABLE`: the service answered 5xx or 429 after the retries.
+    ServiceUnavailable,
+    /// `NETWORK_ERROR`: the connection failed after the retries.
+    NetworkError,
+    /// `TIMEOUT`: the call's deadline passed.
+    Timeout,
 }
 
 impl ErrorCode {
     /// Every code, in a stable order: the one list of codes of this crate.
-    pub const ALL: [ErrorCode; 30] = [
+    pub const ALL: [ErrorCode; 37] = [
         ErrorCode::InvalidJson,
         ErrorCode::BodyNotObject,
         ErrorCode::BodyTooLarge,
@@ -138,6 +152,13 @@ impl ErrorCode {
         ErrorCode::AmbiguousCallback,
         ErrorCode::AmbiguousRequest,
         ErrorCode::MerchantIdMismatch,
+        ErrorCode::RequestInvalid,
+        ErrorCode::RequestRejected,
+        ErrorCode::AuthRefused,
+        ErrorCode::PaymentExists,
+        ErrorCode::ServiceUnavailable,
+        ErrorCode::NetworkError,
+        ErrorCode::Timeout,
     ];
 
     /// The code's text, e.g. `INVALID_SIGNATURE`.
@@ -173,6 +194,13 @@ impl ErrorCode {
             ErrorCode::AmbiguousCallback => "AMBIGUOUS_CALLBACK",
             ErrorCode::AmbiguousRequest => "AMBIGUOUS_REQUEST",
             ErrorCode::MerchantIdMismatch => "MERCHANT_ID_MISMATCH",
+            ErrorCode::RequestInvalid => "REQUEST_INVALID",
+            ErrorCode::RequestRejected => "REQUEST_REJECTED",
+            ErrorCode::AuthRefused => "AUTH_REFUSED",
+            ErrorCode::PaymentExists => "PAYMENT_EXISTS",
+            ErrorCode::ServiceUnavailable => "SERVICE_UNAVAILABLE",
+            ErrorCode::NetworkError => "NETWORK_ERROR",
+            ErrorCode::Timeout => "TIMEOUT",
         }
     }
 
@@ -200,6 +228,12 @@ impl ErrorCode {
             ErrorCode::InvalidCallback | ErrorCode::AmbiguousCallback => 200,
             // An API response the service sent us is malformed: the upstream's fault.
             ErrorCode::InvalidResponse => 502,
+            // The client's errors (pkg-template/client/): what a merchant's server answers its
+            // own caller when a call to the service failed this way.
+            ErrorCode::RequestRejected | ErrorCode::NetworkError => 502,
+            ErrorCode::ServiceUnavailable => 503,
+            ErrorCode::Timeout => 504,
+            ErrorCode::RequestInvalid | ErrorCode::AuthRefused | ErrorCode::PaymentExists => 500,
             ErrorCode::InvalidBody
             | ErrorCode::InvalidOption
             | ErrorCode::InvalidArgument
@@ -773,6 +807,17 @@ mod tests {
         used.sort_unstable();
         used.dedup();
         let mut all = ErrorCode::ALL.to_vec();
+        // The client's codes (pkg-template/client/) are made in JS, by no variant here.
+        let client = [
+            ErrorCode::RequestInvalid,
+            ErrorCode::RequestRejected,
+            ErrorCode::AuthRefused,
+            ErrorCode::PaymentExists,
+            ErrorCode::ServiceUnavailable,
+            ErrorCode::NetworkError,
+            ErrorCode::Timeout,
+        ];
+        all.retain(|code| !client.contains(code));
         all.sort_unstable();
         assert_eq!(used, all);
     }

@@ -717,7 +717,7 @@ test("the CLI's rule choices are the library's: each one it offers is accepted, 
 test('the CLI is argument parsing plus one small file per command, shipped in pkg/cli/', () => {
   const usage = run(['--help']).out;
   const commands = [...usage.matchAll(/^ {2}payment-intake ([a-z]+) /gm)].map((m) => m[1]);
-  assert.deepEqual(commands, ['keygen', 'sign', 'verify', 'diagnose', 'validate', 'sandbox', 'debugger']);
+  assert.deepEqual(commands, ['keygen', 'sign', 'verify', 'diagnose', 'validate', 'sandbox', 'call', 'debugger']);
   for (const name of commands) {
     const file = path.join(root, 'pkg-template', 'cli', `${name}.cjs`);
     assert.ok(fs.existsSync(file), `${name} has its file`);

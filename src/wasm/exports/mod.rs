@@ -10,6 +10,7 @@ mod input;
 mod model;
 mod options;
 mod request;
+mod response;
 mod spec;
 
 use wasm_bindgen::prelude::*;

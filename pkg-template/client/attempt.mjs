@@ -1,0 +1,64 @@
+// One attempt of a call: the signed text POSTed, the whole answer read, under the call's
+// deadline and the caller's signal. It never throws for what the network or the service
+// did: it resolves to an outcome the retry loop (call.mjs) decides on.
+
+/** Why an attempt's own controller aborted: the call's deadline. */
+const DEADLINE = Symbol('deadline');
+
+/**
+ * `{ kind, statusCode, text, headers, cause }`: kind 'answer' (an HTTP answer read whole),
+ * 'network' (the connection failed, before or during the answer), 'timeout' (the deadline
+ * passed) or 'aborted' (the caller's signal; `cause` its reason).
+ */
+async function attempt({ fetch, url, headers, body, remainingMs, signal }) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(DEADLINE), Math.max(0, remainingMs));
+  const onAbort = () => controller.abort(signal.reason);
+  if (signal) {
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
+  const outcome = (kind, extra) => ({ kind, statusCode: null, text: null, headers: null, cause: null, ...extra });
+  let statusCode = null;
+  try {
+    const res = await fetch(url, { method: 'POST', headers, body, signal: controller.signal });
+    statusCode = res.status;
+    const text = await res.text();
+    return outcome('answer', { statusCode, text, headers: res.headers });
+  } catch (cause) {
+    if (controller.signal.aborted) {
+      return controller.signal.reason === DEADLINE ? outcome('timeout', { statusCode, cause }) : outcome('aborted', { statusCode, cause: controller.signal.reason });
+    }
+    return outcome('network', { statusCode, cause });
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date), or null. */
+function retryAfterMs(headers, now) {
+  const value = headers?.get?.('retry-after');
+  if (value === null || value === undefined || value === '') return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export { attempt, retryAfterMs, sleep };

@@ -1,0 +1,146 @@
+// A call of the client: validated, then signed afresh and sent for each attempt, retried on
+// what may pass (the network, a deadline, 5xx, 429 after its Retry-After) with exponential
+// backoff and jitter, all under one deadline; a create or an action whose earlier attempt
+// may have reached the service is settled through the info operation, never sent as new.
+import { attempt, retryAfterMs } from './attempt.mjs';
+import { authHint } from './errors.mjs';
+import { modelOf, statusModel } from './models.mjs';
+import { OPERATIONS, reached } from './operations.mjs';
+
+const BY_PATH = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
+
+/** The JSON of an answer's text, or undefined when it is not JSON. */
+function jsonOf(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** `send(operation, body, deadline)`: the exchange of one call, over `ctx` (the client's config read once). */
+function caller(ctx) {
+  const { api, make, hooks, clock } = ctx;
+
+  function failureError(failure, operation, deadline, attempts) {
+    const common = { statusCode: failure.statusCode, retryable: true, attempts, cause: failure.cause, body: failure.text ?? undefined, response: failure.json };
+    if (failure.code === 'TIMEOUT') {
+      return make('TIMEOUT', `${operation.path}: no answer within the call's ${deadline.timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'})`, common);
+    }
+    if (failure.code === 'NETWORK_ERROR') {
+      const why = failure.cause?.cause?.code ?? failure.cause?.cause?.message ?? failure.cause?.message ?? 'the connection failed';
+      return make('NETWORK_ERROR', `${operation.path}: the connection failed (${why}) after ${attempts} attempt${attempts === 1 ? '' : 's'}`, common);
+    }
+    return make('SERVICE_UNAVAILABLE', `${operation.path}: the service answered HTTP ${failure.statusCode} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, common);
+  }
+
+  /** The wait before attempt `n + 1`: exponential from `retryDelayMs`, capped, with jitter; at least what Retry-After asks. */
+  function backoff(n, failure) {
+    const exp = Math.min(ctx.maxRetryDelayMs, ctx.retryDelayMs * 2 ** (n - 1));
+    const jittered = exp * (0.5 + ctx.random() * 0.5);
+    return Math.max(jittered, failure.retryAfterMs ?? 0);
+  }
+
+  const meta = (deadline, statusCode, attempts, extra) => ({ statusCode, attempts, durationMs: clock() - deadline.started, ...extra });
+
+  /** A create answered "exists", or an action refused, after an attempt that may have reached the service: read the payment. */
+  async function settle(operation, body, deadline, attempts, answer) {
+    const request = typeof body === 'string' ? jsonOf(body) : body;
+    const general = request?.general ?? {};
+    const info = await send(BY_PATH.get(operation.info), { general: { project_id: general.project_id, payment_id: general.payment_id } }, deadline);
+    const response = meta(deadline, info.response.statusCode, attempts + info.response.attempts, { replayed: true });
+    if (operation.create) {
+      const stored = info.raw?.payment_info;
+      const asked = request?.payment ?? {};
+      const fields = ['amount', 'currency', 'method', 'widget_method'].filter((name) => asked[name] !== undefined);
+      const same = isObject(stored) && fields.every((name) => stored[name] === asked[name]);
+      if (same) return { ...statusModel(info), response };
+      const differ = isObject(stored) ? fields.filter((name) => stored[name] !== asked[name]).map((name) => `${name} ${JSON.stringify(stored[name])}`).join(', ') : 'no payment_info to compare';
+      throw make('PAYMENT_EXISTS', `${operation.path}: payment_id '${general.payment_id}' is already used in project '${general.project_id}' by another payment (${differ})`, {
+        statusCode: answer.statusCode, body: answer.text, response: answer.json, existing: info, attempts: response.attempts,
+        hint: 'use a new payment_id for a new payment; the stored one is in .existing',
+      });
+    }
+    if (reached(operation.target, info)) return { ...statusModel(info), response };
+    return null;
+  }
+
+  /** What a read answer (not 5xx or 429) means: a result, a thrown error, or `settle` first. */
+  async function answered(operation, body, deadline, attempts, out, mayHaveReached) {
+    const { statusCode, text } = out;
+    const json = jsonOf(text);
+    const details = { statusCode, body: text, response: json, attempts };
+    const description = isObject(json) ? json.status_description : undefined;
+    if (statusCode === 401) {
+      throw make('AUTH_REFUSED', `${operation.path}: the service refused the request: ${description ?? `HTTP 401`}`, { ...details, hint: authHint(description, ctx) });
+    }
+    if (json === undefined) {
+      throw make('INVALID_RESPONSE', `${operation.path}: the answer (HTTP ${statusCode}) is not JSON`, { ...details, hint: 'the text the service sent is in .body' });
+    }
+    if (operation.create && statusCode === 409) {
+      // The spec does not show how the service answers a payment_id it already holds; the
+      // sandbox answers 409, taken here to mean "payment exists".
+      if (mayHaveReached) return settle(operation, body, deadline, attempts, { statusCode, text, json });
+      throw make('PAYMENT_EXISTS', `${operation.path}: ${description ?? 'the payment_id is already used in this project'}`, {
+        ...details, hint: 'use a new payment_id for a new payment (the spec does not show how the service answers one it already holds)',
+      });
+    }
+    if (operation.target && mayHaveReached && (statusCode === 409 || (isObject(json) && json.status === 'error'))) {
+      const settled = await settle(operation, body, deadline, attempts, { statusCode, text, json });
+      if (settled) return settled;
+    }
+    if ((isObject(json) && json.status === 'error') || statusCode >= 400) {
+      throw make('REQUEST_REJECTED', `${operation.path}: the service rejected the request: ${description ?? `HTTP ${statusCode}`}`, details);
+    }
+    if (operation.model === 'json') {
+      // client.request: the answer's JSON as it is, the exchange's figures beside it.
+      if (json !== null && typeof json === 'object') Object.defineProperty(json, 'response', { value: meta(deadline, statusCode, attempts), enumerable: false });
+      return json;
+    }
+    let model;
+    try {
+      model = modelOf(api, operation, text, json);
+    } catch (cause) {
+      if (cause?.code !== undefined && cause.code !== 'INVALID_RESPONSE') throw cause;
+      throw make('INVALID_RESPONSE', `${operation.path}: the answer lacks the operation's shape: ${cause.message}`, { ...details, path: cause.path, cause });
+    }
+    return { ...model, response: meta(deadline, statusCode, attempts) };
+  }
+
+  async function send(operation, body, deadline) {
+    const url = ctx.baseUrl + operation.path;
+    let mayHaveReached = false;
+    for (let attempts = 1; ; attempts += 1) {
+      if (deadline.signal?.aborted) throw deadline.signal.reason;
+      const remainingMs = deadline.at - clock();
+      if (remainingMs <= 0) throw failureError({ code: 'TIMEOUT', statusCode: null }, operation, deadline, attempts - 1);
+      const signed = api.signRequest(body, ctx.key, { merchantId: ctx.merchantId, options: ctx.options, timestamp: Math.floor(clock() / 1000) });
+      const headers = { 'content-type': 'application/json', 'user-agent': ctx.userAgent, ...signed.headers };
+      hooks.request({ operation: operation.name, url, attempt: attempts, headers, body: signed.body });
+      const begun = clock();
+      const out = await attempt({ fetch: ctx.fetch, url, headers, body: signed.body, remainingMs, signal: deadline.signal });
+      hooks.response({ operation: operation.name, statusCode: out.statusCode, attempt: attempts, durationMs: clock() - begun, body: out.text, error: out.kind === 'answer' ? null : out.kind });
+      if (out.kind === 'aborted') throw out.cause;
+      let failure = null;
+      if (out.kind === 'timeout') failure = { code: 'TIMEOUT', statusCode: out.statusCode, cause: out.cause, reached: true };
+      else if (out.kind === 'network') failure = { code: 'NETWORK_ERROR', statusCode: out.statusCode, cause: out.cause, reached: true };
+      else if (out.statusCode >= 500 || out.statusCode === 429) {
+        // A 429 was not handled; a 5xx may have been (a proxy's answer tells nothing).
+        failure = { code: 'SERVICE_UNAVAILABLE', statusCode: out.statusCode, text: out.text, json: jsonOf(out.text), reached: out.statusCode !== 429, retryAfterMs: retryAfterMs(out.headers, Date.now()) };
+      }
+      if (!failure) return answered(operation, body, deadline, attempts, out, mayHaveReached);
+      mayHaveReached ||= failure.reached;
+      if (attempts > deadline.retries) throw failureError(failure, operation, deadline, attempts);
+      const wait = backoff(attempts, failure);
+      // A wait past the deadline is not waited: the call fails now with what it met.
+      if (clock() + wait >= deadline.at) throw failureError(failure, operation, deadline, attempts);
+      await ctx.sleep(wait, deadline.signal);
+    }
+  }
+
+  return send;
+}
+
+export { caller };

@@ -1,0 +1,189 @@
+// Types of the client (pkg-template/client/): `createClient` and what its operations take
+// and return. Copied by scripts/build.mjs to pkg/web/client/ and pkg/node/client/.
+import type { Body, CanonicalOptions, DeclineReason, InfoResponse, ValidateOptions, ValidationReport } from '../payment_intake.js';
+import type { HmacKey, PaymentIntakeError, SigningKey } from '../index.js';
+
+/** A payment's `status` (the spec's States table). */
+export type PaymentStatus = 'error' | 'processing' | 'dispute' | 'decline' | 'success';
+/** A payment's `sub_status` (the spec's States table); `null` where the table says none. */
+export type PaymentSubStatus = 'new' | 'requisites' | 'awaiting_confirm' | 'paid' | 'no_payment' | 'different_amount' | 'confirm_timeout';
+
+/** What every result carries about the exchange. */
+export interface ClientResponseInfo {
+  /** The HTTP status of the answer the result was read from. */
+  statusCode: number | null;
+  /** Requests sent for the call (with those of the info read that settled it). */
+  attempts: number;
+  /** From the call to its result, ms. */
+  durationMs: number;
+  /** The result was read through the info operation after an attempt whose outcome was unknown: the payment was made (or moved) once, by an earlier attempt. */
+  replayed?: true;
+}
+
+/** The spec's StatusResponse: the answer of create, confirm and cancel. */
+export interface StatusResponse {
+  status: PaymentStatus;
+  subStatus: PaymentSubStatus | null;
+  statusDescription: string | null;
+  requestId: string;
+  projectId: string;
+  paymentId: string;
+  /** `decline` or `success`. */
+  isFinal: boolean;
+  /** The (status, sub_status) pair is a row of the spec's states table. */
+  isKnownState: boolean;
+  declineReason: DeclineReason | null;
+  /** Only in create answers. */
+  integration: { formUrl: string | null; redirectUrl: string | null } | null;
+  /** The answer's JSON as received. */
+  raw: Record<string, unknown>;
+  response: ClientResponseInfo;
+}
+/** An info answer (as `parseInfoResponse` reads it), with `status` and `subStatus` as unions. */
+export type InfoResult = Omit<InfoResponse, 'status' | 'subStatus'> & {
+  status: PaymentStatus;
+  subStatus: PaymentSubStatus | null;
+  response: ClientResponseInfo;
+};
+/** A Balance entry. */
+export interface BalanceEntry { currency: string; amount: number; lockedAmount: number; }
+export interface BalanceResult { balance: BalanceEntry[]; raw: unknown; response: ClientResponseInfo; }
+/** A Bank record; fields the answer leaves out are null. */
+export interface BankRecord { id: string | null; name: string | null; symbol: string; sbpCode: string | null; isSbpBank: boolean | null; countryCode: string | null; }
+export interface BanksResult { banks: BankRecord[]; raw: unknown; response: ClientResponseInfo; }
+
+/** The payment an info, confirm or cancel is about: the spec's shared body, or its two ids (`projectId` defaults to the config's). */
+export type PaymentRef = { projectId?: string; paymentId: string } | { general: { project_id: string; payment_id: string } } | string;
+/** The project of a balance or bank list: the spec's body, or `projectId` (default: the config's). */
+export type ProjectRef = { projectId?: string } | { general: { project_id: string } } | string;
+
+interface General {
+  project_id: string; payment_id: string;
+  merchant_callback_url?: string; merchant_success_callback_url?: string; merchant_decline_callback_url?: string; redirect_url?: string;
+}
+interface Customer {
+  id: string; ip_address: string; country: string;
+  first_name?: string; last_name?: string; customer_type?: 'ftd' | 'trust'; language?: string; email?: string;
+  browser?: string; device_type?: string; user_agent?: string;
+}
+/** The body of a P2P payin create (the spec's "Create P2P payin"). */
+export interface P2pPayinCreateBody {
+  general: General;
+  payment: { method: string; amount: number; currency: string; lifetime?: number; bank_symbol?: string; description?: string; extra_param?: string };
+  sender?: { pan?: string; phone?: string; bank_symbol?: string; card_holder?: string };
+  customer: Customer;
+}
+/** The body of a widget payin create (the spec's "Create widget payin"). */
+export interface WidgetPayinCreateBody {
+  general: General;
+  payment: { amount: number; currency: string; lifetime?: number; description?: string; extra_param?: string; widget_method?: string };
+  sender?: { bank_symbol?: string };
+  customer: Omit<Customer, 'first_name' | 'last_name' | 'browser' | 'device_type' | 'user_agent'>;
+}
+
+/** Per call, the last argument of every operation. */
+export interface CallOptions {
+  /** Aborts the call (it rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /** The whole call's deadline, across attempts, the body included (default: the config's). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default: the config's). */
+  retries?: number;
+}
+export interface WaitForOptions {
+  /** 'requisites' (requisites or, for a widget, the form URL; or the payment final), 'final', or a condition of the info model. Default 'requisites'. */
+  until?: 'requisites' | 'final' | ((info: InfoResult) => boolean);
+  /** Between polls; default 15000 (the spec's interval). */
+  intervalMs?: number;
+  /** TIMEOUT when the condition has not held by then; default none. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface RequestEvent { operation: string; url: string; attempt: number; headers: Record<string, string>; body: string; }
+export interface ResponseEvent { operation: string; statusCode: number | null; attempt: number; durationMs: number; body: string | null; error: 'network' | 'timeout' | 'aborted' | null; }
+
+export interface ClientConfig {
+  /** The service's base URL (each merchant gets its own); an http:// loopback URL is a local sandbox. */
+  baseUrl: string;
+  merchantId: string;
+  /** Signs every request; an HmacKey sends `x-access-merchant-algorithm` too. */
+  key: SigningKey | HmacKey;
+  /** The default `projectId` of info, confirm, cancel, balance and banks. */
+  projectId?: string;
+  /** The canonical rules (profile) requests are signed with. */
+  options?: CanonicalOptions;
+  /** Each call's deadline, ms, across attempts; default 30000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt (network errors, timeouts, 5xx, 429); default 2. */
+  retries?: number;
+  /** First backoff, doubled each retry, with jitter; default 500. */
+  retryDelayMs?: number;
+  /** Longest backoff; default 5000 (a Retry-After asks for more). */
+  maxRetryDelayMs?: number;
+  /** Default `globalThis.fetch`. */
+  fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
+  /** ms since the epoch; default Date.now. Signs the timestamps and keeps the deadlines. */
+  clock?: () => number;
+  /** Waits between attempts and polls; default setTimeout. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  /** `false`: send without validating; an object: validateRequest's options (an http:// loopback baseUrl allows loopback http URLs). */
+  validate?: boolean | ValidateOptions;
+  /** Fields whose values hooks see as '***' (default pan, card_holder, phone, email, ip_address; the signature header always); `false` shows everything. */
+  mask?: false | string[];
+  onRequest?: (event: RequestEvent) => void;
+  onResponse?: (event: ResponseEvent) => void;
+  userAgent?: string;
+}
+
+type Op<In, Out> = (input: In, options?: CallOptions) => Promise<Out>;
+export interface Client {
+  p2p: {
+    payin: {
+      create: Op<P2pPayinCreateBody | string, StatusResponse>;
+      info: Op<PaymentRef, InfoResult>;
+      confirm: Op<PaymentRef, StatusResponse>;
+      cancel: Op<PaymentRef, StatusResponse>;
+      waitFor(ref: PaymentRef, options?: WaitForOptions): Promise<InfoResult>;
+    };
+    payout: { create: Op<Body, StatusResponse>; info: Op<PaymentRef, InfoResult> };
+  };
+  ecom: {
+    payin: { create: Op<Body, StatusResponse>; info: Op<PaymentRef, InfoResult>; confirm3dsResult: Op<PaymentRef, StatusResponse> };
+    payout: { create: Op<Body, StatusResponse>; info: Op<PaymentRef, InfoResult> };
+  };
+  widget: {
+    payin: {
+      create: Op<WidgetPayinCreateBody | string, StatusResponse>;
+      info: Op<PaymentRef, InfoResult>;
+      confirm: Op<PaymentRef, StatusResponse>;
+      cancel: Op<PaymentRef, StatusResponse>;
+      waitFor(ref: PaymentRef, options?: WaitForOptions): Promise<InfoResult>;
+    };
+  };
+  balance(ref?: ProjectRef, options?: CallOptions): Promise<BalanceResult>;
+  banks(ref?: ProjectRef, options?: CallOptions): Promise<BanksResult>;
+  /** The operation of the spec's index at `path`, as its method (`p2p.payin.create` for '/api/v1/payment/p2p/payin'); another path is INVALID_ARGUMENT. */
+  call(path: string, input: Body, options?: CallOptions): Promise<StatusResponse | InfoResult | BalanceResult | BanksResult>;
+  /** Any path (e.g. the bank paths the spec names without showing): signed, sent, retried; the answer's JSON, not validated. */
+  request(path: string, body: Body, options?: CallOptions): Promise<unknown>;
+}
+
+/** The members a client's errors carry besides `code`, `status`, `message`, `hint`. */
+export interface ClientErrorDetails {
+  /** The service's HTTP status, when it answered. */
+  statusCode: number | null;
+  /** Whether the same call may pass if made again later (TIMEOUT, NETWORK_ERROR, SERVICE_UNAVAILABLE). */
+  retryable: boolean;
+  /** The text the service sent. */
+  body?: string;
+  /** That text parsed, when it was JSON. */
+  response?: unknown;
+  attempts?: number;
+  /** REQUEST_INVALID: the validation report. */
+  report?: ValidationReport;
+  /** PAYMENT_EXISTS after a settle: the stored payment. */
+  existing?: InfoResult;
+}
+export type ClientError = PaymentIntakeError & ClientErrorDetails;

@@ -1,0 +1,86 @@
+// `createClient(config)`: every operation of the spec's index as a method named after its
+// path (operations.mjs), over the package's public API (signRequest, validateRequest,
+// parseInfoResponse, PaymentIntakeError). Each entry makes its `createClient` from its own
+// API with `clientFactory(api, glue)`.
+import { caller } from './call.mjs';
+import { errorMaker } from './errors.mjs';
+import { hooksOf } from './hooks.mjs';
+import { OPERATIONS, bodyOf } from './operations.mjs';
+import { sleep } from './attempt.mjs';
+import { waiter } from './wait.mjs';
+
+const DEFAULTS = { timeoutMs: 30000, retries: 2, retryDelayMs: 500, maxRetryDelayMs: 5000 };
+
+const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
+
+/** `createClient` over `api`; `glue.errorStatus` gives the errors their `.status` from the one table. */
+function clientFactory(api, glue) {
+  const make = errorMaker(api.PaymentIntakeError, (code) => glue.errorStatus(code));
+  const argument = (name, reason) => make('INVALID_ARGUMENT', `createClient: '${name}' ${reason}`);
+
+  function wholeOption(config, name, min) {
+    const value = config[name] ?? DEFAULTS[name];
+    if (!(typeof value === 'number' && value >= min && (Number.isSafeInteger(value) || value === Infinity))) throw argument(name, `must be a whole number from ${min}`);
+    return value;
+  }
+
+  return function createClient(config) {
+    if (config === null || typeof config !== 'object') throw argument('config', 'must be an object with baseUrl, merchantId and key');
+    if (typeof config.baseUrl !== 'string' || !/^https?:\/\/[^/]+/.test(config.baseUrl)) throw argument('baseUrl', "must be the service's http(s) URL, e.g. 'https://…' (each merchant gets its own)");
+    if (typeof config.merchantId !== 'string' || config.merchantId === '') throw argument('merchantId', 'must be the merchant id (x-access-merchant-id)');
+    if (!(config.key instanceof api.SigningKey || config.key instanceof api.HmacKey)) throw argument('key', 'must be a SigningKey or an HmacKey');
+    const fetchFn = config.fetch ?? globalThis.fetch;
+    if (typeof fetchFn !== 'function') throw argument('fetch', 'must be a function (no global fetch here: pass one)');
+    const baseUrl = config.baseUrl.replace(/\/+$/, '');
+    const ctx = {
+      api, make, baseUrl, merchantId: config.merchantId, key: config.key, options: config.options, profile: config.options?.profile,
+      fetch: fetchFn, clock: config.clock ?? Date.now, sleep: config.sleep ?? sleep, random: config.random ?? Math.random,
+      userAgent: config.userAgent ?? 'payment-intake-client', hooks: hooksOf(config),
+      timeoutMs: wholeOption(config, 'timeoutMs', 1), retries: wholeOption(config, 'retries', 0),
+      retryDelayMs: wholeOption(config, 'retryDelayMs', 0), maxRetryDelayMs: wholeOption(config, 'maxRetryDelayMs', 0),
+    };
+    const validation = config.validate === false ? false : typeof config.validate === 'object' && config.validate !== null ? config.validate : LOOPBACK.test(baseUrl) ? { allowLoopbackHttp: true } : undefined;
+    const send = caller(ctx);
+
+    /** One call: the body made and validated, then sent under a deadline of its own. */
+    async function perform(operation, input, callOptions = {}) {
+      const body = bodyOf(operation, input, config.projectId);
+      if (validation !== false && operation.model !== 'json') {
+        const report = api.validateRequest(operation.path, body, validation);
+        if (!report.valid) {
+          const issues = report.errors.map((issue) => `${issue.path || 'body'}: ${issue.code}`).join('; ');
+          throw make('REQUEST_INVALID', `${operation.path}: the body is refused before sending (${issues})`, { report, hint: 'each issue is in .report.errors; createClient({ validate: false }) sends without checking' });
+        }
+      }
+      const started = ctx.clock();
+      const timeoutMs = callOptions.timeoutMs ?? ctx.timeoutMs;
+      const deadline = { started, at: started + timeoutMs, timeoutMs, retries: callOptions.retries ?? ctx.retries, signal: callOptions.signal };
+      return send(operation, body, deadline);
+    }
+
+    const client = {};
+    for (const operation of OPERATIONS) {
+      const names = operation.name.split('.');
+      let node = client;
+      for (const name of names.slice(0, -1)) node = node[name] ??= {};
+      node[names.at(-1)] = (input, callOptions) => perform(operation, input, callOptions);
+    }
+    const wait = waiter(ctx);
+    client.p2p.payin.waitFor = (ref, options) => wait(client.p2p.payin.info, 'p2p', ref, options);
+    client.widget.payin.waitFor = (ref, options) => wait(client.widget.payin.info, 'widget', ref, options);
+    /** The operation of the spec's index at `path` (e.g. '/api/v1/payment/p2p/payin'), as its method would make it. */
+    client.call = (path, input, callOptions) => {
+      const operation = OPERATIONS.find((known) => known.path === path);
+      if (!operation) return Promise.reject(argument('path', `is no operation of the spec's index: ${OPERATIONS.map((known) => known.path).join(', ')}`));
+      return perform(operation, input, callOptions);
+    };
+    /** Any other path (e.g. the two bank paths the spec names but does not show): the answer's JSON. */
+    client.request = (path, body, callOptions) => {
+      if (typeof path !== 'string' || !path.startsWith('/')) return Promise.reject(argument('path', "must be a path starting with '/'"));
+      return perform({ name: 'request', path, model: 'json', takes: 'body' }, body, callOptions);
+    };
+    return Object.freeze(client);
+  };
+}
+
+export { clientFactory };

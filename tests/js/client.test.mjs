@@ -1,0 +1,404 @@
+// The client (`createClient`) against the real sandbox over loopback HTTP: every operation,
+// every error code of the client, every fault kind of the sandbox, hooks, waitFor, signal.
+// The load test (500 creates under faults) is in client-load.test.mjs.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+import { cjs as api, esm, pkgDir } from './helpers.mjs';
+import { P2P, WIDGET, ids, merchantKey, nextId, p2pBody, strangerKey, withSandbox } from './support/sandbox-kit.mjs';
+
+const clientOf = (sandbox, config = {}) => api.createClient({
+  baseUrl: sandbox.url, merchantId: sandbox.merchantId, key: merchantKey, projectId: 'prj_1',
+  timeoutMs: 5000, retries: 2, retryDelayMs: 5, maxRetryDelayMs: 20, ...config,
+});
+const widgetBody = (receiver, paymentId = nextId('w')) => ({
+  general: { project_id: 'prj_1', payment_id: paymentId, ...receiver.urls(paymentId) },
+  payment: { amount: 90000, currency: 'RUB', widget_method: 'payin-p2p-card' },
+  customer: { id: 'user-8', ip_address: '203.0.113.8', country: 'RU' },
+});
+const ref = (body) => ({ paymentId: body.general.payment_id });
+/** `fn` must reject with a PaymentIntakeError of `code`; resolves to it. */
+async function rejects(promise, code) {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(api.isPaymentIntakeError(error), `${error?.stack}`);
+    assert.equal(error.code, code, error.message);
+    assert.equal(error.status, api.errorCodes().includes(code) ? error.status : NaN);
+    return error;
+  }
+  assert.fail(`resolved; expected ${code}`);
+}
+const count = (sandbox, paymentId) => sandbox.payments().filter((p) => p.paymentId === paymentId).length;
+
+describe('createClient', () => {
+  test('is exported by every Node entry, the same function for import and require', () => {
+    assert.equal(typeof api.createClient, 'function');
+    assert.equal(esm.createClient, api.createClient);
+  });
+
+  test('refuses a config without baseUrl, merchantId or key (INVALID_ARGUMENT)', () => {
+    for (const bad of [{}, { baseUrl: 'x', merchantId: 'm', key: merchantKey }, { baseUrl: 'https://a', merchantId: '', key: merchantKey }, { baseUrl: 'https://a', merchantId: 'm', key: 'pem' }]) {
+      assert.throws(() => api.createClient(bad), (e) => e.code === 'INVALID_ARGUMENT');
+    }
+  });
+
+  test('every operation of the spec index, named after its path, against the sandbox', () => withSandbox({ timeScale: 100 }, async ({ sandbox, receiver }) => {
+    const client = clientOf(sandbox);
+    const p2p = p2pBody(receiver);
+    const created = await client.p2p.payin.create(p2p);
+    assert.equal(created.status, 'processing');
+    assert.equal(created.subStatus, 'requisites');
+    assert.equal(created.paymentId, p2p.general.payment_id);
+    assert.equal(created.projectId, 'prj_1');
+    assert.match(created.requestId, /^\S{1,32}$/);
+    assert.equal(created.isFinal, false);
+    assert.match(created.integration.formUrl, /\/sandbox\/pay\//);
+    assert.deepEqual(Object.keys(created.response).sort(), ['attempts', 'durationMs', 'statusCode']);
+    assert.equal(created.response.statusCode, 200);
+    assert.equal(created.response.attempts, 1);
+
+    const ready = await client.p2p.payin.waitFor(ref(p2p), { intervalMs: 20, timeoutMs: 5000 });
+    assert.equal(ready.subStatus, 'awaiting_confirm');
+    assert.equal(ready.requisites.pan, '2200700012345678');
+    const info = await client.p2p.payin.info(ref(p2p));
+    assert.equal(info.variant, 'RU');
+    assert.equal(info.paymentInfo.amount, 150000);
+    const confirmed = await client.p2p.payin.confirm(ids(p2p));
+    assert.deepEqual([confirmed.status, confirmed.subStatus, confirmed.integration], ['processing', 'paid', null]);
+    const final = await client.p2p.payin.waitFor(ref(p2p), { until: 'final', intervalMs: 20, timeoutMs: 5000 });
+    assert.equal(final.status, 'success');
+
+    const other = p2pBody(receiver);
+    await client.p2p.payin.create(JSON.stringify(other)); // a body as text is sent as it is
+    await client.p2p.payin.waitFor(ref(other), { intervalMs: 20, timeoutMs: 5000 });
+    const cancelled = await client.p2p.payin.cancel(ref(other));
+    assert.equal(cancelled.status, 'decline');
+    assert.equal(cancelled.isFinal, true);
+    assert.equal(cancelled.declineReason.code, 'CANCELED_BY_CLIENT');
+
+    const widget = widgetBody(receiver);
+    const w = await client.widget.payin.create(widget);
+    assert.equal(w.subStatus, 'requisites');
+    const wReady = await client.widget.payin.waitFor(ref(widget), { intervalMs: 20, timeoutMs: 5000 });
+    assert.ok(wReady.integration.formUrl);
+    assert.equal((await client.widget.payin.info(ref(widget))).paymentInfo.widgetMethod, 'payin-p2p-card');
+    await client.p2p.payin.waitFor; // exists on both
+    const wAwaiting = await client.widget.payin.waitFor(ref(widget), { until: (m) => m.subStatus === 'awaiting_confirm', intervalMs: 20, timeoutMs: 5000 });
+    assert.equal(wAwaiting.subStatus, 'awaiting_confirm');
+    assert.equal((await client.widget.payin.confirm(ref(widget))).subStatus, 'paid');
+    const widget2 = widgetBody(receiver);
+    await client.widget.payin.create(widget2);
+    assert.equal((await client.widget.payin.cancel(ref(widget2))).status, 'decline');
+
+    const general = () => ({ general: { project_id: 'prj_1', payment_id: nextId('x'), ...receiver.urls('x') } });
+    for (const [create, info] of [[client.p2p.payout.create, client.p2p.payout.info], [client.ecom.payin.create, client.ecom.payin.info], [client.ecom.payout.create, client.ecom.payout.info]]) {
+      const body = general();
+      const made = await create(body);
+      assert.equal(made.paymentId, body.general.payment_id);
+      const read = await info(ref(body));
+      assert.equal(read.requestId, made.requestId);
+    }
+    const ecom = general();
+    await client.ecom.payin.create(ecom);
+    assert.equal((await client.ecom.payin.confirm3dsResult(ref(ecom))).status, 'success');
+
+    const { balance, response } = await client.balance();
+    assert.ok(balance.length > 0);
+    for (const entry of balance) {
+      assert.match(entry.currency, /^[A-Z]{3}$/);
+      assert.ok(Number.isSafeInteger(entry.amount) && Number.isSafeInteger(entry.lockedAmount));
+    }
+    assert.equal(response.statusCode, 200);
+    const { banks } = await client.banks({ projectId: 'prj_1' });
+    assert.ok(banks.length > 0);
+    assert.ok(banks.every((b) => typeof b.symbol === 'string' && typeof b.isSbpBank === 'boolean'));
+    const raw = await client.request('/api/v1/bank/all', { general: { project_id: 'prj_1' } });
+    assert.ok(Array.isArray(raw));
+    assert.equal(raw.response.statusCode, 200);
+    assert.deepEqual(raw.map((b) => b.symbol), banks.map((b) => b.symbol));
+  }));
+});
+
+describe('errors', () => {
+  test('REQUEST_INVALID: refused before sending, with the report; validate: false sends it (REQUEST_REJECTED, never retried)', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    const sent = [];
+    const client = clientOf(sandbox, { onRequest: (e) => sent.push(e) });
+    const body = p2pBody(receiver);
+    body.payment.currency = 'rub';
+    const e = await rejects(client.p2p.payin.create(body), 'REQUEST_INVALID');
+    assert.equal(e.report.valid, false);
+    assert.ok(e.report.errors.some((issue) => issue.path === 'payment.currency'));
+    assert.equal(e.retryable, false);
+    assert.equal(e.statusCode, null);
+    assert.equal(sent.length, 0, 'nothing sent');
+    const rejected = await rejects(clientOf(sandbox, { validate: false, onRequest: (ev) => sent.push(ev) }).p2p.payin.create(body), 'REQUEST_REJECTED');
+    assert.equal(rejected.statusCode, 400);
+    assert.equal(rejected.attempts, 1);
+    assert.equal(sent.length, 1, 'a 4xx is not retried');
+    assert.match(rejected.message, /payment\.currency/);
+    assert.equal(rejected.response.status, 'error');
+    assert.equal(typeof rejected.body, 'string');
+    assert.equal(count(sandbox, body.general.payment_id), 0);
+  }));
+
+  test('REQUEST_REJECTED: status "error" from the service (an unknown payment), its description in the message', () => withSandbox({}, async ({ sandbox }) => {
+    const e = await rejects(clientOf(sandbox).p2p.payin.info({ paymentId: 'nope' }), 'REQUEST_REJECTED');
+    assert.equal(e.statusCode, 404);
+    assert.match(e.message, /no p2p payment 'nope'/);
+  }));
+
+  test('AUTH_REFUSED: another key (Invalid public key), another merchant id, a canonical variant the service does not use (Invalid signature)', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    const key = await rejects(clientOf(sandbox, { key: strangerKey }).p2p.payin.create(p2pBody(receiver)), 'AUTH_REFUSED');
+    assert.equal(key.statusCode, 401);
+    assert.match(key.message, /Invalid public key/);
+    assert.match(key.hint, /private key/);
+    const id = await rejects(clientOf(sandbox, { merchantId: 'someone-else' }).balance(), 'AUTH_REFUSED');
+    assert.match(id.hint, /merchant id 'someone-else'/);
+    const variant = await rejects(clientOf(sandbox, { options: { profile: 'public-js-client' } }).p2p.payin.create(p2pBody(receiver)), 'AUTH_REFUSED');
+    assert.match(variant.message, /Invalid signature/);
+    assert.match(variant.hint, /profile: 'spec'/);
+    assert.equal(variant.attempts, 1);
+  }));
+
+  test('PAYMENT_EXISTS: a create of a payment_id the service holds, with nothing unknown before', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    const client = clientOf(sandbox);
+    const body = p2pBody(receiver);
+    await client.p2p.payin.create(body);
+    const e = await rejects(client.p2p.payin.create(body), 'PAYMENT_EXISTS');
+    assert.equal(e.statusCode, 409);
+    assert.equal(e.status, 500, "the merchant's own payment_id: a 5xx of its server");
+    assert.equal(count(sandbox, body.general.payment_id), 1);
+  }));
+
+  test('SERVICE_UNAVAILABLE after the retries (each 5xx and 429), NETWORK_ERROR after them, INVALID_RESPONSE for HTML and for a shape', () => withSandbox({}, async ({ sandbox }) => {
+    const client = clientOf(sandbox, { retries: 1 });
+    for (const fault of [{ type: 'status', status: 500 }, { type: 'status', status: 502 }, { type: 'status', status: 503 }, { type: 'rate-limit', retryAfter: 0 }, { type: 'html', status: 502 }]) {
+      await setFaults(sandbox, [fault]);
+      const e = await rejects(client.balance(), 'SERVICE_UNAVAILABLE');
+      assert.equal(e.statusCode, fault.status ?? 429);
+      assert.equal(e.retryable, true);
+      assert.equal(e.attempts, 2);
+    }
+    await setFaults(sandbox, [{ type: 'drop-before' }]);
+    const network = await rejects(client.balance(), 'NETWORK_ERROR');
+    assert.equal(network.attempts, 2);
+    assert.equal(network.statusCode, null);
+    await setFaults(sandbox, [{ type: 'html', status: 200 }]);
+    const html = await rejects(client.balance(), 'INVALID_RESPONSE');
+    assert.match(html.body, /<html>/);
+    assert.equal(html.attempts, 1);
+    await setFaults(sandbox, []);
+    const shapeless = clientOf(sandbox, { fetch: async () => new Response('{"balance":[{"currency":"RUB","amount":"1"}]}') });
+    const shape = await rejects(shapeless.balance(), 'INVALID_RESPONSE');
+    assert.equal(shape.path, 'balance[0].amount');
+    const noStatus = clientOf(sandbox, { fetch: async () => new Response('{"request_id":"r"}') });
+    assert.equal((await rejects(noStatus.p2p.payin.confirm({ paymentId: 'p' }), 'INVALID_RESPONSE')).body, '{"request_id":"r"}');
+  }));
+
+  test('TIMEOUT: timeoutMs covers the whole call, across attempts and the body', () => withSandbox({}, async ({ sandbox }) => {
+    await setFaults(sandbox, [{ type: 'delay', ms: 400 }]);
+    const started = Date.now();
+    const e = await rejects(clientOf(sandbox, { timeoutMs: 250, retries: 5 }).balance(), 'TIMEOUT');
+    const took = Date.now() - started;
+    assert.ok(took >= 240 && took < 350, `${took} ms`);
+    assert.equal(e.retryable, true);
+    const perCall = Date.now();
+    await rejects(clientOf(sandbox).balance(undefined, { timeoutMs: 100 }), 'TIMEOUT');
+    assert.ok(Date.now() - perCall < 200);
+  }));
+
+  test('a body cut short is a NETWORK_ERROR, and a slow body counts against the deadline', () => withSandbox({}, async ({ sandbox }) => {
+    await setFaults(sandbox, [{ type: 'truncate' }]);
+    await rejects(clientOf(sandbox, { retries: 0 }).balance(), 'NETWORK_ERROR');
+    const slowBody = clientOf(sandbox, {
+      timeoutMs: 150,
+      fetch: async (url, init) => ({ status: 200, headers: new Headers(), text: () => new Promise((_, reject) => init.signal.addEventListener('abort', () => reject(init.signal.reason))) }),
+    });
+    const started = Date.now();
+    await rejects(slowBody.balance(), 'TIMEOUT');
+    assert.ok(Date.now() - started < 250);
+  }));
+
+  test('signal aborts a call (its reason), and a call of a signal already aborted sends nothing', () => withSandbox({}, async ({ sandbox }) => {
+    await setFaults(sandbox, [{ type: 'delay', ms: 2000 }]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    await assert.rejects(clientOf(sandbox).balance(undefined, { signal: controller.signal }), { name: 'AbortError' });
+    assert.ok(Date.now() - started < 500);
+    let sent = 0;
+    await assert.rejects(clientOf(sandbox, { onRequest: () => (sent += 1) }).balance(undefined, { signal: AbortSignal.abort() }), { name: 'AbortError' });
+    assert.equal(sent, 0);
+  }));
+});
+
+/** Sets the sandbox's faults through its control endpoint. */
+async function setFaults(sandbox, faults) {
+  const res = await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults }) });
+  assert.equal(res.status, 200, await res.clone().text());
+}
+
+describe('retries never make a second payment', () => {
+  for (const type of ['drop-after', 'truncate']) {
+    test(`a create whose answer is lost (${type}) is settled through info: replayed, one payment`, () => withSandbox({}, async ({ sandbox, receiver }) => {
+      await setFaults(sandbox, [{ type, count: 1 }]);
+      const body = p2pBody(receiver);
+      const created = await clientOf(sandbox).p2p.payin.create(body);
+      assert.equal(created.response.replayed, true);
+      assert.equal(created.paymentId, body.general.payment_id);
+      assert.equal(created.status, 'processing');
+      assert.ok(created.response.attempts >= 3, 'create, create (409), info');
+      assert.equal(count(sandbox, body.general.payment_id), 1);
+    }));
+  }
+
+  test('a lost create and then another payment under the same payment_id: PAYMENT_EXISTS, with the stored one', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    const body = p2pBody(receiver);
+    await clientOf(sandbox).p2p.payin.create(body);
+    await setFaults(sandbox, [{ type: 'drop-before', count: 1 }]);
+    const e = await rejects(clientOf(sandbox).p2p.payin.create({ ...body, payment: { ...body.payment, amount: 7 } }), 'PAYMENT_EXISTS');
+    assert.match(e.message, /amount 150000/);
+    assert.equal(e.existing.paymentInfo.amount, 150000);
+  }));
+
+  test('a confirm and a cancel whose answers are lost are settled through info', () => withSandbox({ timeScale: 100 }, async ({ sandbox, receiver }) => {
+    const client = clientOf(sandbox);
+    const body = p2pBody(receiver);
+    await client.p2p.payin.create(body);
+    await client.p2p.payin.waitFor(ref(body), { intervalMs: 20, timeoutMs: 5000 });
+    await setFaults(sandbox, [{ type: 'drop-after', count: 1 }]);
+    const confirmed = await client.p2p.payin.confirm(ref(body));
+    assert.equal(confirmed.response.replayed, true);
+    assert.ok(['paid', null].includes(confirmed.subStatus));
+    const other = p2pBody(receiver);
+    await client.p2p.payin.create(other);
+    await setFaults(sandbox, [{ type: 'truncate', count: 1 }]);
+    const cancelled = await client.p2p.payin.cancel(ref(other));
+    assert.equal(cancelled.status, 'decline');
+    assert.equal(cancelled.response.replayed, true);
+  }));
+
+  test('each fault kind once: the call passes on a retry; Retry-After is waited; a fresh timestamp per attempt', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    for (const fault of [{ type: 'drop-before' }, { type: 'delay', ms: 30 }, { type: 'status', status: 500 }, { type: 'status', status: 502 }, { type: 'status' }, { type: 'rate-limit', retryAfter: 2 }, { type: 'html' }]) {
+      await setFaults(sandbox, [{ ...fault, count: 1 }]);
+      const waits = [];
+      const stamps = [];
+      let now = Date.now();
+      const client = clientOf(sandbox, {
+        clock: () => now, sleep: async (ms) => { waits.push(ms); now += ms; },
+        onRequest: (e) => { stamps.push(e.headers['x-access-timestamp']); now += 1000; },
+      });
+      const body = p2pBody(receiver);
+      const created = await client.p2p.payin.create(body);
+      assert.equal(created.paymentId, body.general.payment_id, fault.type);
+      assert.equal(count(sandbox, body.general.payment_id), 1);
+      if (fault.type === 'delay') continue;
+      assert.equal(created.response.attempts, 2, fault.type);
+      assert.notEqual(stamps[0], stamps[1], 'each attempt signed at its time');
+      if (fault.type === 'rate-limit') assert.ok(waits[0] >= 2000, `${waits}`);
+      else assert.ok(waits[0] >= 2.5 && waits[0] <= 5, `${waits}`);
+    }
+  }));
+
+  test('backoff doubles from retryDelayMs, with jitter, capped at maxRetryDelayMs', () => withSandbox({}, async ({ sandbox }) => {
+    await setFaults(sandbox, [{ type: 'status' }]);
+    const waits = [];
+    const client = clientOf(sandbox, { retries: 5, retryDelayMs: 100, maxRetryDelayMs: 400, random: () => 1, sleep: async (ms) => { waits.push(ms); } });
+    await rejects(client.balance(), 'SERVICE_UNAVAILABLE');
+    assert.deepEqual(waits, [100, 200, 400, 400, 400]);
+    const low = [];
+    await rejects(clientOf(sandbox, { retries: 1, retryDelayMs: 100, maxRetryDelayMs: 400, random: () => 0, sleep: async (ms) => { low.push(ms); } }).balance(), 'SERVICE_UNAVAILABLE');
+    assert.deepEqual(low, [50]);
+  }));
+});
+
+describe('hooks', () => {
+  test('see every attempt, with card data, contacts and the signature masked; a hook that throws breaks nothing', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    const requests = [];
+    const responses = [];
+    await setFaults(sandbox, [{ type: 'status', count: 1 }]);
+    const client = clientOf(sandbox, {
+      onRequest: (e) => { requests.push(e); throw new Error('hook'); },
+      onResponse: (e) => { responses.push(e); return Promise.reject(new Error('async hook')); },
+    });
+    const body = p2pBody(receiver);
+    body.sender = { pan: '4111111111111111', card_holder: 'IVAN IVANOV', phone: '+79991234567' };
+    body.customer.email = 'a@example.com';
+    await client.p2p.payin.create(body);
+    assert.equal(requests.length, 2);
+    assert.deepEqual(requests.map((r) => r.attempt), [1, 2]);
+    assert.equal(requests[0].operation, 'p2p.payin.create');
+    assert.equal(requests[0].url, `${sandbox.url}${P2P}`);
+    const seen = JSON.parse(requests[0].body);
+    assert.deepEqual(seen.sender, { pan: '***', card_holder: '***', phone: '***' });
+    assert.equal(seen.customer.email, '***');
+    assert.equal(seen.customer.ip_address, '***');
+    assert.equal(seen.payment.amount, 150000);
+    assert.equal(requests[0].headers['x-access-signature'], '***');
+    assert.equal(requests[0].headers['x-access-merchant-id'], sandbox.merchantId);
+    for (const r of requests) assert.ok(!r.body.includes('4111111111111111') && !r.body.includes('203.0.113.7'));
+    assert.deepEqual(responses.map((r) => r.statusCode), [503, 200]);
+    assert.ok(responses.every((r) => typeof r.durationMs === 'number'));
+    const shown = [];
+    await clientOf(sandbox, { mask: false, onRequest: (e) => shown.push(e) }).p2p.payin.create({ ...body, general: { ...body.general, payment_id: nextId('m') } });
+    assert.match(shown[0].body, /4111111111111111/);
+  }));
+});
+
+describe('waitFor', () => {
+  test('TIMEOUT when the condition has not held by its deadline; polls on intervalMs', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    const client = clientOf(sandbox);
+    const body = p2pBody(receiver);
+    await client.p2p.payin.create(body);
+    let polls = 0;
+    const started = Date.now();
+    const e = await rejects(client.p2p.payin.waitFor(ref(body), { until: () => (polls += 1) < 0, intervalMs: 40, timeoutMs: 300 }), 'TIMEOUT');
+    const took = Date.now() - started;
+    assert.ok(took >= 290 && took < 400, `${took}`);
+    assert.ok(polls >= 2 && polls <= 9, `${polls}`);
+    assert.ok([polls, polls + 1].includes(e.polls), `${e.polls} polls sent, ${polls} answered`); // a last poll cut by the deadline counts as sent
+    await assert.rejects(client.p2p.payin.waitFor(ref(body), { until: 'soon' }), (err) => err.code === 'INVALID_ARGUMENT');
+    // A poll still in flight at the wait's deadline: the wait's TIMEOUT (with its polls), the poll's as its cause.
+    await setFaults(sandbox, [{ type: 'delay', ms: 1000 }]);
+    const inFlight = Date.now();
+    const cut = await rejects(client.p2p.payin.waitFor(ref(body), { until: 'final', intervalMs: 10, timeoutMs: 150 }), 'TIMEOUT');
+    assert.ok(Date.now() - inFlight < 250);
+    assert.equal(cut.polls, 1);
+    assert.match(cut.message, /^waitFor: 'final' did not hold within 150 ms \(1 polls\)/);
+    assert.equal(cut.cause.code, 'TIMEOUT');
+  }));
+
+  test('polls every 15 s by default (the spec interval)', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    const waits = [];
+    const client = clientOf(sandbox, { sleep: async (ms) => { waits.push(ms); } });
+    const body = p2pBody(receiver);
+    await client.p2p.payin.create(body);
+    let n = 0;
+    await client.p2p.payin.waitFor(ref(body), { until: () => (n += 1) === 3 });
+    assert.deepEqual(waits, [15000, 15000]);
+  }));
+});
+
+test("the types' status and subStatus unions are the spec's states table (specStates())", () => {
+  const types = fs.readFileSync(path.join(pkgDir, 'node', 'client', 'index.d.ts'), 'utf8');
+  const union = (name) => new Set([...types.match(new RegExp(`export type ${name} = ([^;]+);`))[1].matchAll(/'([a-z_]+)'/g)].map((m) => m[1]));
+  const states = api.specStates();
+  assert.deepEqual(union('PaymentStatus'), new Set(states.map((s) => s.status)));
+  assert.deepEqual(union('PaymentSubStatus'), new Set(states.map((s) => s.subStatus).filter((s) => s !== null)));
+  assert.equal(fs.readFileSync(path.join(pkgDir, 'web', 'client', 'index.d.ts'), 'utf8'), types);
+});
+
+test('the web build exports createClient too', async () => {
+  const web = await import(path.join(pkgDir, 'web', 'index.js'));
+  web.initSync({ module: fs.readFileSync(path.join(pkgDir, 'web', 'payment_intake_bg.wasm')) });
+  const client = web.createClient({ baseUrl: 'https://pay.example', merchantId: 'm', key: web.SigningKey.generate() });
+  assert.equal(typeof client.p2p.payin.create, 'function');
+  const e = await client.p2p.payin.create({}).then(() => null, (error) => error);
+  assert.equal(e.code, 'REQUEST_INVALID');
+  assert.ok(e instanceof web.PaymentIntakeError);
+});
+
+test('WIDGET path constant is the client widget path', () => assert.equal(WIDGET, '/api/v1/widget/payin'));
