@@ -6,9 +6,9 @@ use std::fmt::Write;
 use wasm_bindgen::prelude::*;
 
 use super::super::keys::FREED_KEY;
-use crate::options::MAX_BODY_BYTES_CEILING;
 use super::input::ROOM_AFTER_TEXT;
 use crate::error::ErrorCode;
+use crate::options::MAX_BODY_BYTES_CEILING;
 
 /// The JSON text of `{ statuses, maxBodyBytes, stampRoom, freedKey }`: the HTTP status of
 /// every error code (`{ CODE: status }`, from `ErrorCode::http_status`, for the errors the
