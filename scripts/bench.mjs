@@ -6,6 +6,7 @@
 //
 //   npm run bench                 (build first: npm run build)
 //   node scripts/bench.mjs --rounds 9 --ms 300
+//   node scripts/bench.mjs --pkg DIR     measure the built package in DIR instead of pkg/
 //   npm run bench -- --against DIR   also times each of the package's own lines
 //                                 (bench/ab.mjs) in this build against the build in DIR
 //                                 (made by scripts/build-rev.sh REV DIR), in this process,
@@ -23,7 +24,8 @@ import { packageLines } from '../bench/ab.mjs';
 import { payinSchema, plainCanonicalMessage, plainVerifyCallback, largeBody, payinBody } from '../bench/baselines.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const pkgDir = path.join(root, 'pkg');
+const pkgIndex = process.argv.indexOf('--pkg');
+const pkgDir = pkgIndex >= 0 ? path.resolve(process.argv[pkgIndex + 1]) : path.join(root, 'pkg');
 const require = createRequire(import.meta.url);
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
