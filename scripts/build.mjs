@@ -28,6 +28,7 @@
 //   pkg/cli.js  the command line (the package's "bin"), from pkg-template/cli.cjs, executable,
 //              over pkg/cli/ (from pkg-template/cli/: the flags, one file per command)
 //   pkg/sandbox/  the local sandbox (`payment-intake/sandbox`), from pkg-template/sandbox/
+//   pkg/stores/   the callback stores (`payment-intake/stores/redis`, …), from pkg-template/stores/
 // Every .wasm is run through wasm-opt from the npm package `binaryen`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -262,6 +263,9 @@ function copyWrappers() {
   // The local sandbox, `payment-intake/sandbox` (ES modules over ../index.mjs).
   fs.cpSync(path.join(root, 'pkg-template', 'sandbox'), path.join(pkgDir, 'sandbox'), { recursive: true });
   console.log('  pkg-template/sandbox/ -> pkg/sandbox/ (the local sandbox)');
+  // The callback stores, `payment-intake/stores/*` (ES modules over ../index.mjs).
+  fs.cpSync(path.join(root, 'pkg-template', 'stores'), path.join(pkgDir, 'stores'), { recursive: true });
+  console.log('  pkg-template/stores/ -> pkg/stores/ (the callback stores)');
   // The debugger page, for `payment-intake debugger`. Its files are copied as they are:
   // they import `../pkg/web/index.js`, which that command's server maps to <package>/web/.
   fs.cpSync(path.join(root, 'www'), path.join(pkgDir, 'www'), { recursive: true, filter: (f) => !path.basename(f).startsWith('.') });
