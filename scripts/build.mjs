@@ -37,7 +37,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { pinnedBindgenVersion, setup } from './setup.mjs';
-import { copyClient } from './build-client.mjs';
+import { copyClient, copyModules } from './build-client.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkgDir = path.join(root, 'pkg');
@@ -254,6 +254,11 @@ function copyWrappers() {
   }
   // The client (`createClient`), ES modules in web/ and CommonJS in node/ (scripts/build-client.mjs).
   console.log(`  pkg-template/client/ -> pkg/${copyClient(root, pkgDir).join(', pkg/')}`);
+  // The callback handler (`createCallbackHandler`) and memoryStore, the same way; the stores
+  // with an entry of their own (`payment-intake/stores/postgres`) to pkg/stores/ as they are.
+  console.log(`  pkg-template/receiver/ -> pkg/${copyModules(root, pkgDir, 'receiver').join(', pkg/')}`);
+  console.log(`  pkg-template/stores/memory.mjs -> pkg/${copyModules(root, pkgDir, 'stores', ['memory.mjs']).join(', pkg/')}`);
+  copyStoreEntries();
   // The command line: CommonJS whatever the parent says (its shebang runs it through node).
   fs.copyFileSync(path.join(root, 'pkg-template', 'cli.cjs'), path.join(pkgDir, 'cli.js'));
   fs.chmodSync(path.join(pkgDir, 'cli.js'), 0o755);
@@ -287,6 +292,15 @@ export function initSync(module?: unknown): void;
   for (const file of ['core.mjs', 'node-crypto.mjs']) {
     fs.writeFileSync(path.join(pkgDir, 'node', file.replace('.mjs', '.js')), asCommonJs(file));
     console.log(`  pkg-template/${file} -> pkg/node/${file.replace('.mjs', '.js')} (CommonJS)`);
+  }
+}
+
+/** pkg-template/stores/*.mjs and .d.ts but memory.mjs: each its own entry (`payment-intake/stores/<name>`, Node ES modules). */
+function copyStoreEntries() {
+  fs.mkdirSync(path.join(pkgDir, 'stores'), { recursive: true });
+  for (const file of fs.readdirSync(path.join(root, 'pkg-template', 'stores')).filter((f) => f !== 'memory.mjs' && /\.(mjs|d\.ts)$/.test(f))) {
+    fs.copyFileSync(path.join(root, 'pkg-template', 'stores', file), path.join(pkgDir, 'stores', file));
+    console.log(`  pkg-template/stores/${file} -> pkg/stores/${file}`);
   }
 }
 
