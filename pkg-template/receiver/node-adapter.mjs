@@ -44,39 +44,42 @@ function send(res, { status, body, headers }) {
  * INVALID_ARGUMENT answer of a body a parser took before the handler.
  */
 function nodeAdapters(handle, { limit, refuse, unreadable }) {
+  /**
+   * The request's raw body: `req.body` when a raw parser left bytes there, else the stream when
+   * nothing read it; a stream something already read (a parsed `req.body`) is refused, naming
+   * the setting, rather than waited on for ever.
+   */
+  async function answerOf(req) {
+    const given = req.body;
+    let body;
+    if (isBytes(given)) body = given;
+    else if (!consumed(req)) {
+      try {
+        body = await readBody(req, limit);
+      } catch (error) {
+        return unreadable(error);
+      }
+    } else {
+      return refuse(
+        `'rawBody' was read before the callback handler (req.body is ${given === null ? 'null' : typeof given}): the signature covers the body's exact bytes`,
+        "give this route the raw body: Express: app.post(path, express.raw({ type: 'application/json' }), handler.express()), or mount it before express.json(); node:http: pass the request to handler.node before anything reads it",
+      );
+    }
+    return handle(body, req.headers);
+  }
+
   async function node(req, res) {
     if (req.method !== 'POST') {
       send(res, { status: 405, body: JSON.stringify({ ok: false, code: 'METHOD_NOT_ALLOWED' }), headers: { allow: 'POST', 'content-type': 'application/json; charset=utf-8' } });
       return;
     }
-    let body;
-    try {
-      body = await readBody(req, limit);
-    } catch (error) {
-      send(res, unreadable(error));
-      return;
-    }
-    send(res, await handle(body, req.headers));
+    send(res, await answerOf(req));
   }
 
   /** Express 4 and 5: `req.body` as bytes when a raw parser ran, else the stream when unread. */
   function express() {
     return function paymentIntakeCallbacks(req, res, next) {
-      const run = async () => {
-        const given = req.body;
-        let body;
-        if (isBytes(given)) body = given;
-        else if (!consumed(req)) body = await readBody(req, limit);
-        else {
-          send(res, await refuse(
-            `'rawBody' was parsed before the callback handler (req.body is ${given === null ? 'null' : typeof given}): the signature covers the body's exact bytes`,
-            "give this route the raw body: app.post(path, express.raw({ type: 'application/json' }), handler.express()), or mount it before express.json()",
-          ));
-          return;
-        }
-        send(res, await handle(body, req.headers));
-      };
-      run().catch(next);
+      answerOf(req).then((answer) => send(res, answer), next);
     };
   }
 
