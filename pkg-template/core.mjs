@@ -516,8 +516,23 @@ function createApi(glue, provider) {
     return signInWasm(body, signingKey, options, 'prepare').prepared;
   }
 
+  /**
+   * `undefined` or `null` for the raw body, what a framework leaves when nothing read the
+   * body: refused here, since the wasm reads it as an empty body (INVALID_SIGNATURE, hinting at
+   * canonical variants). A parsed object is refused by the wasm with the same advice.
+   */
+  function requireBody(rawBody) {
+    if (rawBody !== undefined && rawBody !== null) return;
+    const error = invalidArgument('rawBody', `is ${rawBody}, not the raw body: nothing read the callback's body before verification, and the signature covers its exact bytes`);
+    error.hint =
+      "pass the raw bytes: Express: express.raw({ type: 'application/json' }) on the route; Fastify: addContentTypeParser('application/json', { parseAs: 'buffer' }, …); " +
+      'Fetch (Next.js, Hono, Workers): await request.arrayBuffer(); or createCallbackHandler, whose adapters read the body themselves';
+    throw error;
+  }
+
   function verifyCallback(rawBody, headers, keys, options) {
     ready();
+    requireBody(rawBody);
     const body = provider.bytes(rawBody, 4096);
     // The native check runs inside the wasm call, before the model is made (a forged body costs
     // no model). The wasm gives where its bytes lie: what RSA-SHA256 verifies, `length` bytes
@@ -545,6 +560,7 @@ function createApi(glue, provider) {
    */
   async function verifyCallbackAsync(rawBody, headers, keys, options) {
     ready();
+    requireBody(rawBody);
     const body = provider.bytes(rawBody, 4096);
     const prepared = glue.__prepareCallback(body, headers, keys, options, asyncRsa(), keyPem);
     // An HMAC signature, or the wasm's RSA (`backend: 'wasm'`): checked in the wasm call.

@@ -8,6 +8,9 @@ const glue = require('../web/payment_intake_node.cjs');
 const { createApi } = require('./core.js');
 const nodeCrypto = require('./node-crypto.js');
 const { clientFactory } = require('./client/index.js');
+const { receiverFactory } = require('./receiver/index.js');
+const { memoryStoreFactory } = require('./stores/memory.js');
+const { createHash } = require('node:crypto');
 
 /**
  * The wasm is ready as soon as the module loads: `init()` and `initSync()` exist so that
@@ -19,4 +22,5 @@ async function init() {}
 function initSync() {}
 
 const api = createApi(glue, nodeCrypto);
-module.exports = Object.assign(init, api, { createClient: clientFactory(api, glue), init, initSync });
+const { createCallbackHandler, memoryStore } = receiverFactory(api, glue, (bytes) => createHash('sha256').update(bytes).digest('hex'), memoryStoreFactory);
+module.exports = Object.assign(init, api, { createClient: clientFactory(api, glue), createCallbackHandler, memoryStore, init, initSync });

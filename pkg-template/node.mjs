@@ -3,10 +3,13 @@
 // that package.json puts under `node`; Node itself does not, and takes ../index.mjs). The JS
 // core over the ES module wasm build, with RSA by node:crypto, the wasm loaded here at once.
 import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import * as glue from './payment_intake.js';
 import { createApi } from './core.js';
 import nodeCrypto from './node-crypto.js';
 import { clientFactory } from './client/index.js';
+import { receiverFactory } from './receiver/index.js';
+import { memoryStoreFactory } from './stores/memory.js';
 
 // The package's one .wasm, next to this file. In a bundle this file is the bundle, so the
 // .wasm is read from next to the bundle: esbuild needs it copied there (the README's one
@@ -40,5 +43,6 @@ export const {
   verifyCallbackAsync, verifyCallbackRequest,
 } = api;
 export const createClient = clientFactory(api, glue);
+export const { createCallbackHandler, memoryStore } = receiverFactory(api, glue, (bytes) => createHash('sha256').update(bytes).digest('hex'), memoryStoreFactory);
 // As in ../index.mjs: the default import is `init`, carrying the whole API.
-export default Object.assign(init, api, { createClient, init, initSync });
+export default Object.assign(init, api, { createClient, createCallbackHandler, memoryStore, init, initSync });

@@ -5,6 +5,8 @@ import init, * as glue from './payment_intake.js';
 import { createApi } from './core.js';
 import webCrypto from './web-crypto.js';
 import { clientFactory } from './client/index.js';
+import { receiverFactory } from './receiver/index.js';
+import { memoryStoreFactory } from './stores/memory.js';
 
 export { initSync } from './payment_intake.js';
 export default init;
@@ -16,3 +18,4 @@ export const {
   verifyCallbackAsync, verifyCallbackRequest,
 } = api;
 export const createClient = clientFactory(api, glue);
+export const { createCallbackHandler, memoryStore } = receiverFactory(api, glue, undefined, memoryStoreFactory);

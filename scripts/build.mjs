@@ -28,7 +28,6 @@
 //   pkg/cli.js  the command line (the package's "bin"), from pkg-template/cli.cjs, executable,
 //              over pkg/cli/ (from pkg-template/cli/: the flags, one file per command)
 //   pkg/sandbox/  the local sandbox (`payment-intake/sandbox`), from pkg-template/sandbox/
-//   pkg/stores/   the callback stores (`payment-intake/stores/redis`, …), from pkg-template/stores/
 // Every .wasm is run through wasm-opt from the npm package `binaryen`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -38,7 +37,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { pinnedBindgenVersion, setup } from './setup.mjs';
-import { copyClient } from './build-client.mjs';
+import { copyClient, copyModules } from './build-client.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkgDir = path.join(root, 'pkg');
@@ -255,6 +254,11 @@ function copyWrappers() {
   }
   // The client (`createClient`), ES modules in web/ and CommonJS in node/ (scripts/build-client.mjs).
   console.log(`  pkg-template/client/ -> pkg/${copyClient(root, pkgDir).join(', pkg/')}`);
+  // The callback handler (`createCallbackHandler`) and memoryStore, the same way; the stores
+  // with an entry of their own (`payment-intake/stores/postgres`) to pkg/stores/ as they are.
+  console.log(`  pkg-template/receiver/ -> pkg/${copyModules(root, pkgDir, 'receiver').join(', pkg/')}`);
+  console.log(`  pkg-template/stores/memory.mjs -> pkg/${copyModules(root, pkgDir, 'stores', ['memory.mjs']).join(', pkg/')}`);
+  copyStoreEntries();
   // The command line: CommonJS whatever the parent says (its shebang runs it through node).
   fs.copyFileSync(path.join(root, 'pkg-template', 'cli.cjs'), path.join(pkgDir, 'cli.js'));
   fs.chmodSync(path.join(pkgDir, 'cli.js'), 0o755);
@@ -263,9 +267,6 @@ function copyWrappers() {
   // The local sandbox, `payment-intake/sandbox` (ES modules over ../index.mjs).
   fs.cpSync(path.join(root, 'pkg-template', 'sandbox'), path.join(pkgDir, 'sandbox'), { recursive: true });
   console.log('  pkg-template/sandbox/ -> pkg/sandbox/ (the local sandbox)');
-  // The callback stores, `payment-intake/stores/*` (ES modules over ../index.mjs).
-  fs.cpSync(path.join(root, 'pkg-template', 'stores'), path.join(pkgDir, 'stores'), { recursive: true });
-  console.log('  pkg-template/stores/ -> pkg/stores/ (the callback stores)');
   // The debugger page, for `payment-intake debugger`. Its files are copied as they are:
   // they import `../pkg/web/index.js`, which that command's server maps to <package>/web/.
   fs.cpSync(path.join(root, 'www'), path.join(pkgDir, 'www'), { recursive: true, filter: (f) => !path.basename(f).startsWith('.') });
@@ -291,6 +292,15 @@ export function initSync(module?: unknown): void;
   for (const file of ['core.mjs', 'node-crypto.mjs']) {
     fs.writeFileSync(path.join(pkgDir, 'node', file.replace('.mjs', '.js')), asCommonJs(file));
     console.log(`  pkg-template/${file} -> pkg/node/${file.replace('.mjs', '.js')} (CommonJS)`);
+  }
+}
+
+/** pkg-template/stores/*.mjs and .d.ts but memory.mjs: each its own entry (`payment-intake/stores/<name>`, Node ES modules). */
+function copyStoreEntries() {
+  fs.mkdirSync(path.join(pkgDir, 'stores'), { recursive: true });
+  for (const file of fs.readdirSync(path.join(root, 'pkg-template', 'stores')).filter((f) => f !== 'memory.mjs' && /\.(mjs|d\.ts)$/.test(f))) {
+    fs.copyFileSync(path.join(root, 'pkg-template', 'stores', file), path.join(pkgDir, 'stores', file));
+    console.log(`  pkg-template/stores/${file} -> pkg/stores/${file}`);
   }
 }
 

@@ -1,0 +1,84 @@
+// `createCallbackHandler(config)`: a callback receiver over the package's public API and a
+// store (store.d.ts, the contract; memoryStore by default). handler.mjs makes the decisions,
+// order.mjs orders the states by the spec's table, the adapters get the raw body of each
+// framework. Each entry makes it, and `memoryStore`, with
+// `receiverFactory(api, glue, sha256Hex, memoryStoreFactory)` (sha256Hex: node:crypto's on
+// Node, else WebCrypto's).
+import { answer, handlerOf } from './handler.mjs';
+import { nodeAdapters } from './node-adapter.mjs';
+import { fastifyPlugin } from './fastify-adapter.mjs';
+import { fetchAdapter } from './fetch-adapter.mjs';
+
+/** The verifier's default body limit (src/wasm/options.rs): what the adapters read at most. */
+const DEFAULT_MAX_BODY_BYTES = 1 << 20;
+const DEFAULT_LEASE_MS = 60000;
+const defaultReport = (error) => console.error('payment-intake callback handler:', error);
+
+/** SHA-256 of bytes as hex, by WebCrypto (browsers, Workers, Node 19+). */
+async function webSha256Hex(bytes) {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory) {
+  const make = (code, message, hint) => {
+    const error = new api.PaymentIntakeError(message);
+    error.code = code;
+    try {
+      error.status = glue.errorStatus(code) ?? 500;
+    } catch {
+      error.status = 500; // the web build before init(): its wasm is not loaded yet
+    }
+    if (hint) error.hint = hint;
+    return error;
+  };
+  const argument = (name, reason) => make('INVALID_ARGUMENT', `createCallbackHandler: '${name}' ${reason}`);
+  const memoryStore = memoryStoreFactory((name, reason) => make('INVALID_ARGUMENT', `memoryStore: '${name}' ${reason}`));
+  const optionalFunction = (config, name) => {
+    if (config[name] !== undefined && typeof config[name] !== 'function') throw argument(name, 'must be a function');
+  };
+
+  function createCallbackHandler(config) {
+    if (config === null || typeof config !== 'object') throw argument('config', 'must be an object with keys and onEvent');
+    if (config.keys === undefined || config.keys === null) throw argument('keys', "must be the service's key(s), as verifyCallback takes them");
+    if (typeof config.onEvent !== 'function') throw argument('onEvent', 'must be a function (event, { tx }) => …: your code for each new state of a payment');
+    optionalFunction(config, 'onReview');
+    optionalFunction(config, 'onError');
+    const store = config.store ?? memoryStore();
+    if (store === null || typeof store !== 'object' || typeof store.claim !== 'function' || typeof store.keep !== 'function') {
+      throw argument('store', 'must be a store (memoryStore(), postgresStore(pool), redisStore(client)): an object with claim() and keep()');
+    }
+    const leaseMs = config.leaseMs ?? DEFAULT_LEASE_MS;
+    if (!(Number.isSafeInteger(leaseMs) && leaseMs > 0)) throw argument('leaseMs', 'must be a whole number of milliseconds above 0');
+    if (config.verify !== undefined && (config.verify === null || typeof config.verify !== 'object')) throw argument('verify', "must be verifyCallback's options object");
+    const verify = config.verify ?? {};
+    const limit = typeof verify.maxBodyBytes === 'number' && verify.maxBodyBytes >= 0 ? verify.maxBodyBytes : DEFAULT_MAX_BODY_BYTES;
+    const onError = config.onError ?? defaultReport;
+    const handle = handlerOf(api, sha256Hex, { keys: config.keys, store, verify, onEvent: config.onEvent, onReview: config.onReview, onError, leaseMs });
+
+    /** The INVALID_ARGUMENT answer of a body some framework took before the handler. */
+    async function refuse(message, hint) {
+      const error = make('INVALID_ARGUMENT', message, hint);
+      try {
+        await onError(error);
+      } catch {
+        // the report failing changes nothing of the answer
+      }
+      return answer(error.status, { ok: false, code: error.code, message, hint });
+    }
+    const unreadable = () => answer(make('BODY_UNREADABLE', 'unreadable').status, { ok: false, code: 'BODY_UNREADABLE' });
+
+    const { node, express } = nodeAdapters(handle, { limit, refuse, unreadable });
+    return Object.freeze({
+      handle: (rawBody, headers) => handle(rawBody, headers),
+      node,
+      express,
+      fastify: fastifyPlugin(handle, limit),
+      fetch: fetchAdapter(handle, { limit, refuse, unreadable }),
+      store,
+    });
+  }
+  return { createCallbackHandler, memoryStore };
+}
+
+export { receiverFactory };

@@ -1,0 +1,82 @@
+// `memoryStore({ maxKeys })`: the callback store (receiver/store.d.ts) in this process's
+// memory. At least once: a claim takes a lease on the idempotency key and on the payment,
+// the key is marked done only when onEvent resolved (`commit`), a lease whose holder never
+// answered expires after `leaseMs` so a retry takes it, and a delivery that finds a live
+// lease is answered busy. Nothing survives a restart, and two processes do not see each
+// other's keys: one process only. Done keys are kept until `maxKeys`, then the oldest go.
+
+const DEFAULT_MAX_KEYS = 100000;
+
+function memoryStoreFactory(invalidArgument) {
+  return function memoryStore(options = {}) {
+    if (options === null || typeof options !== 'object') throw invalidArgument('options', 'must be an object ({ maxKeys })');
+    const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
+    if (!(Number.isSafeInteger(maxKeys) && maxKeys > 0)) throw invalidArgument('maxKeys', 'must be a whole number above 0');
+    /** key -> { done: true } or { holder, until } (a live or expired lease). Map order: oldest first. */
+    const keys = new Map();
+    /** `projectId\u0000paymentId` -> { holder, until }: one open claim per payment. */
+    const leases = new Map();
+    const payments = new Map();
+    const reviews = new Map();
+    const live = (lease, now) => lease !== undefined && lease.until > now;
+    const paymentOf = (projectId, paymentId) => `${projectId}\u0000${paymentId}`;
+
+    function markDone(key) {
+      keys.delete(key);
+      keys.set(key, { done: true });
+      for (const [old, entry] of keys) {
+        if (keys.size <= maxKeys) break;
+        if (entry.done) keys.delete(old);
+      }
+    }
+
+    return Object.freeze({
+      guarantee: 'at-least-once',
+      async claim({ key, projectId, paymentId, leaseMs }) {
+        const now = Date.now();
+        const entry = keys.get(key);
+        if (entry?.done) return { outcome: 'done' };
+        const payment = paymentOf(projectId, paymentId);
+        if (live(entry, now) || live(leases.get(payment), now)) return { outcome: 'busy' };
+        const holder = {};
+        const lease = { holder, until: now + leaseMs };
+        keys.set(key, lease);
+        leases.set(payment, lease);
+        const holds = () => keys.get(key)?.holder === holder;
+        const drop = () => {
+          if (leases.get(payment)?.holder === holder) leases.delete(payment);
+        };
+        return {
+          outcome: 'claimed',
+          previous: payments.get(payment) ?? null,
+          tx: null,
+          async commit(next) {
+            // A lease that expired and was taken by a retry is that retry's to commit.
+            if (!holds()) return;
+            markDone(key);
+            if (next) payments.set(payment, { ...next });
+            drop();
+          },
+          async release() {
+            if (holds()) keys.delete(key);
+            drop();
+          },
+        };
+      },
+      async keep(review) {
+        if (reviews.has(review.id)) return { isNew: false };
+        reviews.set(review.id, { ...review, headers: { ...review.headers } });
+        return { isNew: true };
+      },
+      async payment(projectId, paymentId) {
+        const state = payments.get(paymentOf(projectId, paymentId));
+        return state ? { ...state } : null;
+      },
+      async reviews({ limit = Infinity } = {}) {
+        return [...reviews.values()].slice(0, limit).map((review) => ({ ...review, headers: { ...review.headers } }));
+      },
+    });
+  };
+}
+
+export { memoryStoreFactory };

@@ -1,0 +1,36 @@
+// Types of `payment-intake/stores/postgres` (pkg-template/stores/postgres.mjs).
+import type { CallbackStore } from '../node/receiver/index.js';
+
+/** What postgresStore takes of a `pg` Pool: `connect()` gives a client to query and release. */
+export interface PgPoolLike {
+  connect(): Promise<PgClientLike>;
+  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+export interface PgClientLike {
+  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  release(destroy?: boolean | Error): void;
+}
+/** What postgresStore takes of a PGlite instance. */
+export interface PgliteLike {
+  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  transaction<T>(fn: (tx: PgliteTransactionLike) => Promise<T>): Promise<T>;
+}
+export interface PgliteTransactionLike {
+  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+export interface PostgresStoreOptions {
+  /** The schema its tables live in (default 'payment_intake'), created on first use. */
+  schema?: string;
+}
+
+/**
+ * The callback store in PostgreSQL, exactly once: one transaction per callback (its key
+ * unique, the payment's row locked), your onEvent's writes through `tx` commit with it.
+ * Takes your own `pg` Pool (tx: the PoolClient inside BEGIN) or PGlite (tx: its transaction).
+ */
+export function postgresStore<Db extends PgPoolLike | PgliteLike>(db: Db, options?: PostgresStoreOptions): CallbackStore<TxOf<Db>>;
+/** The `tx` onEvent gets: PGlite's transaction, or the pool's client. */
+export type TxOf<Db> = Db extends { transaction(fn: (tx: infer T) => any): any }
+  ? T
+  : Db extends { connect(): Promise<infer C> } ? C : unknown;
