@@ -150,20 +150,18 @@ export function redisStore(client, given = {}) {
       const [outcome, stateText] = await run(CLAIM, scriptKeys, [token, lease]);
       if (outcome !== 'claimed') return { outcome };
       const seen = String(stateText ?? '');
-      let settled = false;
-      const settle = () => {
-        if (settled) throw storeError('INVALID_ARGUMENT', 'commit() or release() was already called for this claim');
-        settled = true;
-      };
+      let committed = false;
       return {
         outcome,
         previous: seen === '' ? null : JSON.parse(seen),
         tx: null,
         async commit(next) {
-          settle();
+          if (committed) throw storeError('INVALID_ARGUMENT', 'commit() was already called for this claim');
+          committed = true;
           const state = next ? JSON.stringify({ ...next, updatedAt: new Date().toISOString() }) : '';
           const done = await run(COMMIT, scriptKeys, [token, keepSeconds, state, seen]);
           if (Number(done) !== 1) {
+            committed = false;
             throw storeError(
               'TIMEOUT',
               `the lease on payment '${paymentId}' (project '${projectId}') expired before commit (the work took over ${lease} ms) and another delivery holds it now: ` +
@@ -171,8 +169,9 @@ export function redisStore(client, given = {}) {
             );
           }
         },
+        // Harmless after anything (the handler releases after a failed commit): it drops the
+        // lease only while this claim's token holds it.
         async release() {
-          settle();
           await run(RELEASE, [keys.lease], [token]);
         },
       };

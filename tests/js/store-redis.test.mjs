@@ -82,7 +82,7 @@ for (const [name, kind] of Object.entries(CLIENTS)) {
       assert.equal(String(await send(client, ['GET', `${p}:version`])), String(REDIS_LAYOUT_VERSION));
       const ttl = Number(await send(client, ['TTL', `${p}:{proj:pay-1}:done:k1`]));
       assert.ok(ttl > 7 * 86400, `done keys are kept at least 7 days: TTL ${ttl}`);
-      await assert.rejects(claim.commit(null), { code: 'INVALID_ARGUMENT' }, 'a claim settles once');
+      await assert.rejects(claim.commit(null), { code: 'INVALID_ARGUMENT' }, 'a claim commits once');
     });
 
     test('while a claim of a payment is open, another key of that payment is busy; release lets the retry claim it', async () => {
@@ -117,6 +117,8 @@ for (const [name, kind] of Object.entries(CLIENTS)) {
       assert.equal(taker.outcome, 'claimed');
       await assert.rejects(late.commit(state('decline', 'k3')), (e) => e.name === 'PaymentIntakeError' && e.code === 'TIMEOUT' && /lease/.test(e.message));
       assert.equal((await store.payment('p', 'pay')).status, 'success', 'the late commit recorded nothing');
+      await late.release(); // as the handler does after a failed commit: the taker's lease stays
+      assert.deepEqual(await store.claim({ key: 'k5', projectId: 'p', paymentId: 'pay', leaseMs: 5000 }), { outcome: 'busy' });
       await taker.release();
       assert.equal((await store.claim({ key: 'k3', projectId: 'p', paymentId: 'pay', leaseMs: 5000 })).outcome, 'claimed', 'k3 is not done: its retry handles it');
     });
