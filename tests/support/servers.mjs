@@ -78,10 +78,21 @@ function hookExit() {
   }
 }
 
-/** As root, run `args` as `user` (setpriv); always with the parent-death signal KILL. */
+/** util-linux's setpriv, if on PATH. */
+const SETPRIV = (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir || '.', 'setpriv')).find((file) => fs.existsSync(file)) ?? null;
+
+/**
+ * As root, run `args` as `user` (setpriv); with the parent-death signal KILL when setpriv is
+ * there. Without setpriv, not as root: the command itself (only a SIGKILLed test process then
+ * leaves its servers running).
+ */
 function command(args, user) {
   const asUser = user && process.getuid?.() === 0 ? ['--reuid', user, '--regid', user, '--init-groups'] : [];
-  return ['setpriv', [...asUser, '--pdeathsig', 'KILL', '--', ...args]];
+  if (!SETPRIV) {
+    if (asUser.length) throw new Error(`PostgreSQL refuses to run as root, and setpriv (util-linux) is not on PATH to run it as '${user}': install util-linux, or run the tests as another user`);
+    return [args[0], args.slice(1)];
+  }
+  return [SETPRIV, [...asUser, '--pdeathsig', 'KILL', '--', ...args]];
 }
 
 /**
@@ -145,13 +156,14 @@ function stopper(server, signal) {
 }
 
 const OWNER_FILE = 'owner.pid';
+const TEMP_PREFIXES = ['pi-postgres-', 'pi-redis-'];
 
 /**
  * Removes the folders of servers whose test process was SIGKILLed (their servers died with it,
  * by the parent-death signal, but no code of that process could remove the folder).
  */
-function sweepOrphans(prefix) {
-  for (const name of fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(prefix))) {
+function sweepOrphans() {
+  for (const name of fs.readdirSync(os.tmpdir()).filter((n) => TEMP_PREFIXES.some((p) => n.startsWith(p)))) {
     const dir = path.join(os.tmpdir(), name);
     let owner;
     try {
@@ -168,7 +180,7 @@ function sweepOrphans(prefix) {
 }
 
 function tempDir(prefix, user) {
-  sweepOrphans(prefix);
+  sweepOrphans();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   fs.writeFileSync(path.join(dir, OWNER_FILE), String(process.pid));
   if (user && process.getuid?.() === 0) {
