@@ -24,34 +24,39 @@ const databases = [
     async start() {
       const db = new PGlite();
       await db.waitReady;
-      return { db, tx: 'transaction', stop: () => db.close() };
+      return { db, stop: () => db.close() };
     },
   },
 ];
 
-// A real PostgreSQL (tests/support/servers.mjs, on branch `stores`): when the harness is here.
+// A real PostgreSQL (tests/support/servers.mjs: a throwaway cluster on a Unix socket), through
+// `pg`: skipped with the reason when its binaries are missing, unless CI=true.
 const harness = path.join(root, 'tests', 'support', 'servers.mjs');
 if (fs.existsSync(harness)) {
   const servers = await import(pathToFileURL(harness).href);
+  const skip = servers.serverSkip('postgres');
   databases.push({
     name: 'PostgreSQL (pg Pool)',
-    async start(t) {
-      const server = await servers.startPostgres?.();
-      if (!server || server.skip) {
-        t?.skip(server?.skip ?? 'no PostgreSQL');
-        return null;
-      }
+    skip,
+    async start() {
+      const server = await servers.startPostgres();
       const { default: pg } = await import('pg');
-      const pool = new pg.Pool({ ...server.connection, max: 8 });
-      return { db: pool, tx: 'client', stop: async () => { await pool.end(); await server.stop?.(); } };
+      const pool = new pg.Pool({ ...server.config, max: 8 });
+      return {
+        db: pool,
+        stop: async () => {
+          await pool.end();
+          await server.stop();
+        },
+      };
     },
   });
 }
 
 for (const database of databases) {
-  describe(`postgresStore on ${database.name}`, async () => {
+  describe(`postgresStore on ${database.name}`, { skip: database.skip ?? false }, async () => {
+    if (database.skip) return;
     const started = await database.start();
-    if (!started) return;
     after(() => started.stop());
     const { db } = started;
     const open = async (options = {}) => {
