@@ -9,6 +9,9 @@
 //   bindgen    wasm-bindgen and wasm-bindgen-test-runner at exactly the version
 //              Cargo.toml pins: `cargo install wasm-bindgen-cli --version X`
 //   browser    Chromium and chromedriver, Debian packages (needs root or sudo)
+//   servers    PostgreSQL and Redis, Debian packages `postgresql` and `redis-server` (needs
+//              root or sudo): the store tests and the multi-process receiver test start a
+//              throwaway server of each (tests/support/servers.mjs); no service is used
 //   lint       the rustup components rustfmt and clippy
 //
 // Every install says what it runs and about how long it takes; a failure names the
@@ -16,7 +19,7 @@
 // nothing ends with "[setup] nothing to install", one that did with "[setup] installed: …".
 //
 //   node scripts/setup.mjs                 what `npm start` needs (npm wasm32 bindgen)
-//   node scripts/setup.mjs test            what `npm test` needs (adds browser)
+//   node scripts/setup.mjs test            what `npm test` needs (adds browser, servers)
 //   node scripts/setup.mjs ci              what .ci/run needs (test + lint)
 //   node scripts/setup.mjs npm bindgen …   just those
 import { spawnSync } from 'node:child_process';
@@ -29,11 +32,11 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const WASM_TARGET = 'wasm32-unknown-unknown';
 const PROFILES = {
   build: ['npm', 'wasm32', 'bindgen'],
-  test: ['npm', 'wasm32', 'bindgen', 'browser'],
+  test: ['npm', 'wasm32', 'bindgen', 'browser', 'servers'],
   lint: ['npm', 'wasm32', 'lint'],
-  ci: ['npm', 'wasm32', 'bindgen', 'browser', 'lint'],
+  ci: ['npm', 'wasm32', 'bindgen', 'browser', 'servers', 'lint'],
 };
-const ORDER = ['cargo', 'npm', 'wasm32', 'lint', 'bindgen', 'browser'];
+const ORDER = ['cargo', 'npm', 'wasm32', 'lint', 'bindgen', 'browser', 'servers'];
 
 /** Where `cargo install` puts binaries: $CARGO_INSTALL_ROOT/bin, else $CARGO_HOME/bin. */
 function cargoBinDir() {
@@ -245,6 +248,25 @@ export function browserPaths() {
   return [fs.existsSync(chromium) ? chromium : null, driver && fs.existsSync(driver) ? driver : null];
 }
 
+/**
+ * How to run a command as root: [] when this is root, ['sudo'] with password-less sudo;
+ * throws SetupError (`why`, `fix`) otherwise.
+ */
+function rootPrefix(why, fix) {
+  if (process.getuid?.() === 0) return [];
+  if (which('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0) return ['sudo'];
+  throw new SetupError(`${why}, and installing Debian packages needs root (this user is not root and has no password-less sudo)`, fix);
+}
+
+/** apt-get update, then apt-get install -y `packages`; the time it took. */
+function aptInstall(what, packages, about, missingWhy, fix) {
+  const asRoot = rootPrefix(missingWhy, fix);
+  const run = (args) => (asRoot.length ? ['sudo', [...args]] : [args[0], args.slice(1)]);
+  let took = install('the Debian package index', ...run(['apt-get', 'update']), 'about 5 s', fix);
+  took += install(what, ...run(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', ...packages]), about, fix);
+  return took;
+}
+
 function ensureBrowser() {
   const [chromium, driver] = browserPaths();
   if (chromium && driver) {
@@ -264,25 +286,71 @@ function ensureBrowser() {
       'CHROMIUM_PATH=/path/to/chromium CHROMEDRIVER=/path/to/chromedriver npm test',
     );
   }
-  let asRoot;
-  if (process.getuid?.() === 0) asRoot = [];
-  else if (which('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0) asRoot = ['sudo'];
-  else {
-    throw new SetupError(
-      `${missing} missing: the browser tests need them, and installing Debian packages needs root (this user is not root and has no password-less sudo)`,
-      CHROMIUM_FIX,
-    );
-  }
-  const run = (args) => (asRoot.length ? ['sudo', [...args]] : [args[0], args.slice(1)]);
-  let took = install('the Debian package index', ...run(['apt-get', 'update']), 'about 5 s', CHROMIUM_FIX);
-  took += install(
+  const took = aptInstall(
     'chromium and chromium-driver (Debian packages)',
-    ...run(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', 'chromium', 'chromium-driver']),
+    ['chromium', 'chromium-driver'],
     'about 30 s: downloads about 165 MB',
+    `${missing} missing: the browser tests need them`,
     CHROMIUM_FIX,
   );
   const [c2, d2] = browserPaths();
   if (!c2 || !d2) throw new SetupError(`apt-get installed the packages but ${c2 ? 'chromedriver' : '/usr/bin/chromium'} is still missing`, CHROMIUM_FIX);
+  return took;
+}
+
+// ---------------------------------------------------------------------------
+// PostgreSQL and Redis (the store tests and the multi-process receiver test)
+
+export const SERVERS_FIX = 'sudo apt-get update && sudo apt-get install -y postgresql redis-server';
+
+/** The folder of PostgreSQL's initdb and postgres: $PG_BIN, Debian's newest /usr/lib/postgresql/N/bin, or PATH; null when none. */
+function postgresBinDir() {
+  const has = (dir) => dir && ['initdb', 'postgres'].every((b) => fs.existsSync(path.join(dir, b)));
+  if (process.env.PG_BIN) return has(process.env.PG_BIN) ? process.env.PG_BIN : null;
+  const debian = '/usr/lib/postgresql';
+  if (fs.existsSync(debian)) {
+    const versions = fs.readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    for (const v of versions) if (has(path.join(debian, v, 'bin'))) return path.join(debian, v, 'bin');
+  }
+  const initdb = which('initdb');
+  return initdb && has(path.dirname(initdb)) ? path.dirname(initdb) : null;
+}
+
+/** { postgres: folder of initdb and postgres, redis: redis-server }, null where missing. */
+export function serverPaths() {
+  const redis = process.env.REDIS_SERVER || which('redis-server') || (fs.existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : null);
+  return { postgres: postgresBinDir(), redis: redis && fs.existsSync(redis) ? redis : null };
+}
+
+function ensureServers() {
+  const found = serverPaths();
+  if (found.postgres && found.redis) {
+    const pg = output(path.join(found.postgres, 'postgres'), ['--version']) ?? 'postgres';
+    const redis = output(found.redis, ['--version'])?.split(' sha=')[0] ?? 'redis-server';
+    say(`ok: ${pg} (${found.postgres}), ${redis} (${found.redis})`);
+    return null;
+  }
+  const packages = [found.postgres ? null : 'postgresql', found.redis ? null : 'redis-server'].filter(Boolean);
+  const fix = `sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}`;
+  if (process.env.PG_BIN || process.env.REDIS_SERVER) {
+    throw new SetupError(`${packages.join(' and ')} not found where PG_BIN/REDIS_SERVER point`, 'unset PG_BIN REDIS_SERVER');
+  }
+  if (!which('apt-get')) {
+    throw new SetupError(
+      `${packages.join(' and ')} missing, and this is not a Debian-like system (no apt-get) where the tests could install them. ` +
+        'Install PostgreSQL and Redis with the system package manager, then set PG_BIN (the folder of initdb and postgres) and REDIS_SERVER if they are not found',
+      'PG_BIN=/path/to/postgresql/bin REDIS_SERVER=/path/to/redis-server npm test',
+    );
+  }
+  const took = aptInstall(
+    `${packages.join(' and ')} (Debian packages)`,
+    packages,
+    'about 20 s: downloads about 60 MB; the tests start their own throwaway servers, not these services',
+    `${packages.join(' and ')} missing: the store tests need them`,
+    fix,
+  );
+  const after = serverPaths();
+  if (!after.postgres || !after.redis) throw new SetupError(`apt-get installed the packages but ${after.postgres ? 'redis-server' : 'initdb/postgres'} is still missing`, fix);
   return took;
 }
 
@@ -295,6 +363,7 @@ const STEPS = {
   lint: ['rustfmt and clippy', () => (requireCargo(), ensureLintComponents())],
   bindgen: ['wasm-bindgen-cli', ensureBindgen],
   browser: ['chromium and chromedriver', ensureBrowser],
+  servers: ['postgresql and redis-server', ensureServers],
 };
 
 /**

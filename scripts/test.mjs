@@ -8,7 +8,8 @@
 //   node scripts/test.mjs js browser   only the named ones (native, node, browser, build, types, js, e2e)
 // The e2e suite runs when tests/e2e/ has test files.
 // First scripts/setup.mjs installs what the chosen suites need and is missing (npm
-// packages, the wasm32 target, wasm-bindgen-cli, Chromium and chromedriver), or
+// packages, the wasm32 target, wasm-bindgen-cli, Chromium and chromedriver, PostgreSQL
+// and Redis), or
 // stops with the command that would.
 //
 // The wasm suites run `cargo test --target wasm32-unknown-unknown` with
@@ -116,18 +117,19 @@ const SUITES = [
     mustRun: true,
     needs: 'build',
     files: 'js',
-    setup: ['npm'],
+    // The store tests start a throwaway PostgreSQL and Redis (tests/support/servers.mjs).
+    setup: ['npm', 'servers'],
   },
   {
     id: 'e2e',
-    title: 'Debugger page end to end in headless Chromium (node --test tests/e2e/)',
+    title: 'End to end: the debugger page in headless Chromium, receivers on PostgreSQL and Redis (node --test tests/e2e/)',
     cmd: () => [process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=1', ...testFiles('e2e')]],
     counts: nodeCounts,
     mustRun: true,
     needs: 'build',
     files: 'e2e',
     optional: true,
-    setup: ['npm', 'browser'],
+    setup: ['npm', 'browser', 'servers'],
   },
 ];
 

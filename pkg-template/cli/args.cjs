@@ -103,6 +103,8 @@ const COMMANDS = {
       host: { type: 'string', arg: 'H', help: 'address to listen on (default 127.0.0.1)' },
       'time-scale': { type: 'string', arg: 'N', help: 'run N times faster than the service: 60 makes a 300 s lifetime last 5 s (default 1)' },
       'duplicate-callbacks': { type: 'boolean', help: 'send every delivered callback twice' },
+      'shuffle-callbacks': { type: 'boolean', help: "a payment's callbacks may arrive out of order (each held a random 0 to 3 s of service time)" },
+      'concurrent-callbacks': { type: 'string', arg: 'N', help: 'deliver callbacks and their duplicates at once, at most N attempts in flight (default: one after the other per payment)' },
       profile: { type: 'string', arg: 'NAME', help: 'signing rules for requests and callbacks: spec (default), public-js-client, callback-docs' },
       'allowed-origin': { type: 'string', arg: 'ORIGIN', help: 'a browser origin allowed besides loopback ones (CORS)' },
       'timestamp-tolerance': { type: 'string', arg: 'S', help: "refuse a request whose x-access-timestamp is more than S seconds from the sandbox's clock (default 300); 'off' serves it with a TIMESTAMP_SKEW warning" },

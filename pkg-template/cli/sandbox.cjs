@@ -46,6 +46,13 @@ function toleranceFlag(value) {
   return Number(value);
 }
 
+/** --concurrent-callbacks N: a whole number from 1. */
+function concurrencyFlag(value) {
+  if (value === undefined) return 0;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new UsageError(`--concurrent-callbacks must be a whole number from 1, got '${value}'`);
+  return Number(value);
+}
+
 /** --faults FILE: the JSON array startSandbox({ faults }) takes (checked there). */
 function faultsFlag(file) {
   if (file === undefined) return undefined;
@@ -82,6 +89,8 @@ function sandbox({ values }) {
     timeScale: Number(scale),
     profile: options.profile,
     duplicateCallbacks: Boolean(values['duplicate-callbacks']),
+    shuffleCallbacks: Boolean(values['shuffle-callbacks']),
+    concurrentCallbacks: concurrencyFlag(values['concurrent-callbacks']),
     allowedOrigin: values['allowed-origin'],
     timestampToleranceSeconds: toleranceFlag(values['timestamp-tolerance']),
     faults: faultsFlag(values.faults),
@@ -90,7 +99,8 @@ function sandbox({ values }) {
     .then(({ startSandbox }) => startSandbox(settings))
     .then((box) => {
       if (out !== undefined) fs.writeFileSync(out, box.servicePublicKeyPem);
-      const about = { url: box.url, merchantId: box.merchantId, timeScale: settings.timeScale, servicePublicKeyFile: out ?? null };
+      const callbacks = { duplicate: settings.duplicateCallbacks, shuffle: settings.shuffleCallbacks, concurrent: settings.concurrentCallbacks };
+      const about = { url: box.url, merchantId: box.merchantId, timeScale: settings.timeScale, callbacks, servicePublicKeyFile: out ?? null };
       const keyNote = out === undefined ? 'give --service-public-key-out FILE to save the key callbacks are signed with' : `callbacks are signed with the key in ${out}`;
       if (values.json) process.stdout.write(`${JSON.stringify({ event: 'ready', ...about, note: 'state in memory; not for production' })}\n`);
       else process.stdout.write(`${PROG} sandbox: ${box.url} (merchant id ${box.merchantId}; ${keyNote}; Ctrl-C stops it)\nState lives in memory and is lost on exit. Nothing here is for production.\n`);

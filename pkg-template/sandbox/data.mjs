@@ -51,6 +51,8 @@ export const DELAY = Object.freeze({
   /** First callback retry; each next one doubles, up to `retryMax`. */
   retry: 2,
   retryMax: 60,
+  /** The longest random hold of a callback before its first attempt (startSandbox({ shuffleCallbacks })). */
+  shuffle: 3,
 });
 
 /** Lifetime when the body gives none (the spec: 10 minutes everywhere). */

@@ -22,6 +22,18 @@ export interface SandboxOptions {
   profile?: string;
   /** Send every delivered callback a second time, so receivers can test duplicate handling. */
   duplicateCallbacks?: boolean;
+  /**
+   * Let a payment's callbacks arrive out of order: each is held a random 0 to 3 s of the
+   * service's time (scaled by `timeScale`) before its first attempt, instead of waiting for
+   * the one before it. Default false.
+   */
+  shuffleCallbacks?: boolean;
+  /**
+   * Deliver concurrently: nothing waits for another callback, the `duplicateCallbacks` copy
+   * goes out at once beside the original, and at most N attempts are in flight across the
+   * sandbox. Default 0: a payment's callbacks one after the other (no limit across payments).
+   */
+  concurrentCallbacks?: number;
   /** Attempts per callback until a receiver answers HTTP 200; default 6. */
   callbackAttempts?: number;
   /** A browser origin allowed besides loopback ones (CORS), e.g. 'https://debugger.example'. */

@@ -142,7 +142,9 @@ function describeIssues(report) {
  * SigningKey; generated when absent), `port` (0: any free one), `host` ('127.0.0.1'),
  * `timeScale` (1; 60 makes a 300 s lifetime last 5 s), `profile` ('spec': the rules
  * requests are checked and callbacks signed with), `duplicateCallbacks` (false),
- * `callbackAttempts` (6), `allowedOrigin` (a browser origin besides loopback ones),
+ * `shuffleCallbacks` (false: a payment's callbacks may arrive out of order),
+ * `concurrentCallbacks` (0; N: callbacks and their duplicates go out at once, at most N
+ * attempts in flight; callbacks.mjs), `callbackAttempts` (6), `allowedOrigin` (a browser origin besides loopback ones),
  * `timestampToleranceSeconds` (300: a request whose x-access-timestamp is further from the
  * sandbox's clock is refused; Infinity or false: served, with a warning past 300),
  * `faults` (failures injected into the spec's operations: faults.mjs).
@@ -155,6 +157,8 @@ export async function startSandbox(options = {}) {
     timeScale = 1,
     profile = 'spec',
     duplicateCallbacks = false,
+    shuffleCallbacks = false,
+    concurrentCallbacks = 0,
     callbackAttempts = 6,
     allowedOrigin,
   } = options;
@@ -163,6 +167,8 @@ export async function startSandbox(options = {}) {
   if (!(Number.isFinite(timeScale) && timeScale > 0)) throw optionError("'timeScale' must be a number above 0");
   if (!api.profiles().some((p) => p.name === profile)) throw optionError(`'profile' must be one of ${api.profiles().map((p) => p.name).join(', ')}`);
   if (!(Number.isSafeInteger(callbackAttempts) && callbackAttempts >= 1)) throw optionError("'callbackAttempts' must be a whole number from 1");
+  if (typeof shuffleCallbacks !== 'boolean') throw optionError("'shuffleCallbacks' must be true or false");
+  if (!(Number.isSafeInteger(concurrentCallbacks) && concurrentCallbacks >= 0)) throw optionError("'concurrentCallbacks' must be a whole number from 0 (0: a payment's callbacks one after the other)");
   const toleranceSeconds = toleranceOption(options.timestampToleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS);
   let faults;
   try {
@@ -202,7 +208,9 @@ export async function startSandbox(options = {}) {
     const payment = book.byRequestId(requestId);
     if (payment) book.record(payment, delivery);
   };
-  const sender = new CallbackSender({ api, key: serviceKey, merchantId, profile, clock, attempts: callbackAttempts, duplicates: duplicateCallbacks, emit, record });
+  const sender = new CallbackSender({
+    api, key: serviceKey, merchantId, profile, clock, attempts: callbackAttempts, duplicates: duplicateCallbacks, shuffle: shuffleCallbacks, concurrent: concurrentCallbacks, emit, record,
+  });
   let baseUrl;
   book = new PaymentBook({
     clock,

@@ -530,7 +530,7 @@ describe('sandbox', () => {
   test('--help exits 0; bad arguments exit 2 naming the problem', () => {
     const help = run(['sandbox', '--help']);
     assert.equal(help.code, 0);
-    for (const flag of ['--merchant-key FILE', '--service-key FILE', '--service-public-key-out FILE', '--time-scale N', '--duplicate-callbacks', '--profile NAME', '--timestamp-tolerance S', '--faults FILE']) {
+    for (const flag of ['--merchant-key FILE', '--service-key FILE', '--service-public-key-out FILE', '--time-scale N', '--duplicate-callbacks', '--shuffle-callbacks', '--concurrent-callbacks N', '--profile NAME', '--timestamp-tolerance S', '--faults FILE']) {
       assert.ok(help.out.includes(flag), flag);
     }
     const cases = [
@@ -546,6 +546,8 @@ describe('sandbox', () => {
       [['sandbox', '--merchant-key', path.join(keys, 'rsa2048.public.pem'), '--merchant-id', 'my shop'], /cannot start: INVALID_OPTION .*merchantId/],
       [args('--timestamp-tolerance', 'soon').slice(1), /--timestamp-tolerance must be whole seconds or 'off'/],
       [args('--faults', path.join(tmp, 'missing-faults.json')).slice(1), /--faults: cannot read/],
+      [args('--concurrent-callbacks', '0').slice(1), /--concurrent-callbacks must be a whole number from 1, got '0'/],
+      [args('--concurrent-callbacks', 'many').slice(1), /--concurrent-callbacks must be a whole number from 1/],
       [args('--faults', write('faults-not-json.json', '[{')).slice(1), /--faults: .* is not JSON/],
       [args('--faults', write('faults-bad.json', '[{"type":"explode"}]')).slice(1), /cannot start: INVALID_OPTION .*faults\[0\]\.type must be one of/],
     ];
@@ -604,6 +606,21 @@ describe('sandbox', () => {
       const late = await fetch(`${url}/api/v1/balance/info`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed.headers }, body: signed.body });
       assert.equal(late.status, 200);
       assert.match(late.headers.get('x-sandbox-warning') ?? '', /TIMESTAMP_SKEW/);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  test('--duplicate-callbacks, --shuffle-callbacks and --concurrent-callbacks N reach the sandbox (the ready line says so)', async () => {
+    const plain = await serve(process.execPath, args('--json'));
+    try {
+      assert.deepEqual(JSON.parse(plain.line).callbacks, { duplicate: false, shuffle: false, concurrent: 0 });
+    } finally {
+      await stop(plain.child);
+    }
+    const { child, line } = await serve(process.execPath, args('--duplicate-callbacks', '--shuffle-callbacks', '--concurrent-callbacks', '8', '--json'));
+    try {
+      assert.deepEqual(JSON.parse(line).callbacks, { duplicate: true, shuffle: true, concurrent: 8 });
     } finally {
       await stop(child);
     }

@@ -7,6 +7,9 @@ export async function run(): Promise<SandboxPayment[]> {
   const sandbox: Sandbox = await startSandbox({ merchantKey: merchant.publicKeyPem(), timeScale: 60, duplicateCallbacks: true, profile: 'spec', timestampToleranceSeconds: 300 });
   const faults: SandboxFault[] = [{ type: 'drop-after', count: 1 }, { type: 'status', status: 502, share: 0.1 }, { type: 'rate-limit', retryAfter: 2 }, { type: 'delay', ms: 300 }];
   await (await startSandbox({ merchantKey: merchant.publicKeyPem(), timestampToleranceSeconds: false, faults })).close();
+  await (await startSandbox({ merchantKey: merchant.publicKeyPem(), duplicateCallbacks: true, shuffleCallbacks: true, concurrentCallbacks: 8 })).close();
+  // @ts-expect-error concurrentCallbacks is a number of attempts in flight
+  void startSandbox({ merchantKey: merchant.publicKeyPem(), concurrentCallbacks: '8' });
   sandbox.events.on('fault', ({ path, fault }) => `${path}: ${fault.type} (${fault.remaining ?? 'share'})`);
   sandbox.events.on('callback', (event: SandboxCallbackEvent) => {
     const outcome: number | null = event.status;

@@ -1,0 +1,202 @@
+// payment-intake/stores/redis: the callback store of createCallbackHandler on Redis, over the
+// merchant's own client (node-redis v4+ or ioredis; the package imports neither). At least
+// once, deduplicated: a callback's idempotency key is claimed with a lease on its payment,
+// recorded as done only after onEvent resolved, and a lease whose holder died expires so the
+// service's retry can take it (onEvent may then run again for that callback: the one case).
+//
+// Keys (`prefix` default 'payment-intake'; P = the payment, project and payment id URI-encoded,
+// inside braces so that a payment's keys share one Redis Cluster slot):
+//   <prefix>:version               the layout's version (1), set on first use
+//   <prefix>:{P}:lease             the holder's random token while a callback of P is handled (PX leaseMs)
+//   <prefix>:{P}:done:<key>        'done' once the callback with idempotency key <key> is handled
+//   <prefix>:{P}:state             the payment's recorded state (JSON PaymentState)
+//   <prefix>:review:<id>           a kept review (JSON ReviewRecord); <prefix>:reviews indexes them by time
+// Done keys and states expire `keepSeconds` after their last write (default 30 days, at least
+// 7); reviews are kept until removed. Each step is one Lua script, so it is atomic.
+import crypto from 'node:crypto';
+
+import { PaymentIntakeError } from '../index.mjs';
+
+/** The key layout's version: a store finding a higher one refuses to run (a newer package wrote it). */
+export const REDIS_LAYOUT_VERSION = 1;
+const DAY = 86400;
+const DEFAULTS = { prefix: 'payment-intake', keepSeconds: 30 * DAY };
+
+function storeError(code, message, status = 500) {
+  const error = new PaymentIntakeError(`redisStore: ${message}`);
+  error.code = code;
+  error.status = status;
+  return error;
+}
+
+// KEYS: lease, done, state. ARGV: token, leaseMs.
+// 'done' when the key was handled; 'busy' when a live lease holds the payment; else the lease
+// is taken and the payment's recorded state (or '') comes back with 'claimed'.
+const CLAIM = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return {'done'} end
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {'busy'} end
+return {'claimed', redis.call('GET', KEYS[3]) or ''}`;
+
+// KEYS: lease, done, state. ARGV: token, keepSeconds, next state JSON or '', the state read at claim.
+// Acts when the lease is still this token's, or when it expired and nobody changed the payment
+// since the claim (no one else acted on it); then marks the key done, records the state and
+// drops the lease: 1. Another holder has the payment now: nothing is written: 0.
+const COMMIT = `
+local holder = redis.call('GET', KEYS[1])
+if holder ~= ARGV[1] then
+  if holder then return 0 end
+  if (redis.call('GET', KEYS[3]) or '') ~= ARGV[4] then return 0 end
+end
+redis.call('SET', KEYS[2], 'done', 'EX', ARGV[2])
+if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3], 'EX', ARGV[2]) end
+if holder then redis.call('DEL', KEYS[1]) end
+return 1`;
+
+// KEYS: lease. ARGV: token. Drops the lease only when it is still this token's.
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+// KEYS: review, index. ARGV: JSON, score (ms). 1 when the review is new.
+const KEEP = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
+return 1`;
+
+/** `send(args)` for the client: ioredis (`call`) or node-redis v4+ (`sendCommand([...])`), found by shape. */
+function commandSender(client) {
+  if (client && typeof client.call === 'function') return (args) => client.call(...args);
+  if (client && typeof client.sendCommand === 'function') return (args) => client.sendCommand(args);
+  throw storeError(
+    'INVALID_ARGUMENT',
+    "'client' must be a connected node-redis v4+ client (it has sendCommand([...])) or an ioredis client (it has call(...)); " +
+      'a node-redis cluster is not supported (use ioredis\'s Cluster)',
+  );
+}
+
+/** Runs a Lua script by its SHA-1, loading it on the first NOSCRIPT. */
+function scripter(send) {
+  const shas = new Map();
+  return async (script, keys, args) => {
+    let sha = shas.get(script);
+    if (!sha) shas.set(script, (sha = crypto.createHash('sha1').update(script).digest('hex')));
+    const argv = [String(keys.length), ...keys, ...args.map(String)];
+    try {
+      return await send(['EVALSHA', sha, ...argv]);
+    } catch (e) {
+      if (!/NOSCRIPT/.test(String(e?.message))) throw e;
+      return send(['EVAL', script, ...argv]);
+    }
+  };
+}
+
+function options(given) {
+  const o = { ...DEFAULTS, ...given };
+  if (typeof o.prefix !== 'string' || o.prefix === '' || /[{}]/.test(o.prefix)) {
+    throw storeError('INVALID_OPTION', "'prefix' must be a non-empty string without braces");
+  }
+  if (!(Number.isSafeInteger(o.keepSeconds) && o.keepSeconds >= 7 * DAY)) {
+    throw storeError('INVALID_OPTION', `'keepSeconds' must be whole seconds, at least 7 days (${7 * DAY}): the service retries a callback for days`);
+  }
+  if (o.leaseMs !== undefined && !(Number.isSafeInteger(o.leaseMs) && o.leaseMs >= 100)) {
+    throw storeError('INVALID_OPTION', "'leaseMs' must be whole milliseconds, at least 100");
+  }
+  return o;
+}
+
+const part = (text) => encodeURIComponent(String(text));
+
+/**
+ * The store. `client`: a connected node-redis v4+ or ioredis client. Options: `prefix`
+ * ('payment-intake'), `leaseMs` (when given, used instead of the handler's), `keepSeconds`
+ * (how long done keys and payment states are kept after their last write; default 30 days,
+ * at least 7).
+ */
+export function redisStore(client, given = {}) {
+  const send = commandSender(client);
+  const { prefix, keepSeconds, leaseMs: fixedLeaseMs } = options(given);
+  const run = scripter(send);
+  const paymentKeys = (projectId, paymentId) => {
+    const base = `${prefix}:{${part(projectId)}:${part(paymentId)}}`;
+    return { lease: `${base}:lease`, state: `${base}:state`, done: (key) => `${base}:done:${part(key)}` };
+  };
+
+  let ready = null;
+  /** Sets the version on first use; refuses a layout written by a newer version. */
+  function migrate() {
+    ready ??= (async () => {
+      await send(['SET', `${prefix}:version`, String(REDIS_LAYOUT_VERSION), 'NX']);
+      const found = Number(await send(['GET', `${prefix}:version`]));
+      if (found > REDIS_LAYOUT_VERSION) {
+        throw storeError('INVALID_OPTION', `the keys under '${prefix}' have layout version ${found}, newer than this package's ${REDIS_LAYOUT_VERSION}: upgrade payment-intake, or give another prefix`);
+      }
+    })().catch((e) => {
+      ready = null;
+      throw e;
+    });
+    return ready;
+  }
+
+  return {
+    guarantee: 'at-least-once',
+
+    async claim({ key, projectId, paymentId, leaseMs }) {
+      await migrate();
+      const lease = fixedLeaseMs ?? leaseMs ?? 30000;
+      if (!(Number.isSafeInteger(lease) && lease > 0)) throw storeError('INVALID_ARGUMENT', `'leaseMs' must be whole milliseconds above 0, got ${leaseMs}`);
+      const keys = paymentKeys(projectId, paymentId);
+      const token = crypto.randomUUID();
+      const scriptKeys = [keys.lease, keys.done(key), keys.state];
+      const [outcome, stateText] = await run(CLAIM, scriptKeys, [token, lease]);
+      if (outcome !== 'claimed') return { outcome };
+      const seen = String(stateText ?? '');
+      let committed = false;
+      return {
+        outcome,
+        previous: seen === '' ? null : JSON.parse(seen),
+        tx: null,
+        async commit(next) {
+          if (committed) throw storeError('INVALID_ARGUMENT', 'commit() was already called for this claim');
+          committed = true;
+          const state = next ? JSON.stringify({ ...next, updatedAt: new Date().toISOString() }) : '';
+          const done = await run(COMMIT, scriptKeys, [token, keepSeconds, state, seen]);
+          if (Number(done) !== 1) {
+            committed = false;
+            throw storeError(
+              'TIMEOUT',
+              `the lease on payment '${paymentId}' (project '${projectId}') expired before commit (the work took over ${lease} ms) and another delivery holds it now: ` +
+                'nothing was recorded, so the service\'s retry handles this callback again (raise leaseMs above the time onEvent takes)',
+            );
+          }
+        },
+        // Harmless after anything (the handler releases after a failed commit): it drops the
+        // lease only while this claim's token holds it.
+        async release() {
+          await run(RELEASE, [keys.lease], [token]);
+        },
+      };
+    },
+
+    async keep(review) {
+      await migrate();
+      const isNew = await run(KEEP, [`${prefix}:review:${review.id}`, `${prefix}:reviews`], [JSON.stringify(review), Date.parse(review.receivedAt) || Date.now()]);
+      return { isNew: Number(isNew) === 1 };
+    },
+
+    async payment(projectId, paymentId) {
+      await migrate();
+      const text = await send(['GET', paymentKeys(projectId, paymentId).state]);
+      return text === null || text === undefined ? null : JSON.parse(String(text));
+    },
+
+    /** The kept reviews, oldest first, at most `limit` (default 100). */
+    async reviews({ limit = 100 } = {}) {
+      await migrate();
+      if (!(Number.isSafeInteger(limit) && limit > 0)) throw storeError('INVALID_ARGUMENT', "'limit' must be a whole number above 0");
+      const ids = await send(['ZRANGE', `${prefix}:reviews`, '0', String(limit - 1)]);
+      if (!ids.length) return [];
+      const texts = await send(['MGET', ...ids.map(String)]);
+      return texts.filter((t) => t !== null).map((t) => JSON.parse(String(t)));
+    },
+  };
+}
