@@ -49,6 +49,20 @@ describe('handler.node (node:http)', () => {
     }
   });
 
+  test("a body past maxBodyBytes's default (the options table's) is refused BODY_TOO_LARGE", async () => {
+    const handler = pkg.createCallbackHandler(recorder().config);
+    const server = await listening(http.createServer(handler.node));
+    try {
+      const sent = callback('success');
+      const limit = pkg.optionTable().find((row) => row.name === 'maxBodyBytes').default;
+      const padded = `${sent.body}${' '.repeat(limit - sent.body.length + 1)}`;
+      assert.equal((await poster(server.url)({ body: padded, headers: sent.headers })).json.code, 'BODY_TOO_LARGE');
+      assert.deepEqual(await poster(server.url)({ body: padded.slice(0, limit), headers: sent.headers }), { status: 200, json: { ok: true } }, 'a body of exactly the limit is read whole');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('a body past verify.maxBodyBytes is read no further and refused BODY_TOO_LARGE', async () => {
     const { config } = recorder({ verify: { toleranceSeconds: 600, maxBodyBytes: 256 } });
     const handler = pkg.createCallbackHandler(config);
