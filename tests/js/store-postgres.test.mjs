@@ -114,6 +114,32 @@ for (const database of databases) {
       assert.equal((await store.payment('prj_1', 'order-af')).status, 'decline');
     });
 
+    test('the connection dies inside onEvent (the server ends it): rolled back by the server, answered 500; the retry credits once', { skip: database.name.startsWith('PGlite') && 'PGlite has one connection in this process' }, async () => {
+      const { store, schema } = await open();
+      const credits = `"${schema}".merchant_credits`;
+      await store.payment('prj_1', 'x');
+      await db.query(`CREATE TABLE ${credits} (payment_id text NOT NULL)`);
+      let kill = true;
+      const { seen, config } = recorder({
+        onEvent: async (event, { tx }) => {
+          await tx.query(`INSERT INTO ${credits} (payment_id) VALUES ($1)`, [event.callback.paymentId]);
+          if (kill) {
+            kill = false;
+            await tx.query('SELECT pg_terminate_backend(pg_backend_pid())'); // as if this process were killed
+          }
+        },
+      });
+      const handler = pkg.createCallbackHandler({ ...config, store });
+      const sent = callback('success', { paymentId: 'order-killed' });
+      assert.deepEqual(JSON.parse((await handler.handle(sent.body, sent.headers)).body), { ok: false, code: 'EVENT_FAILED' });
+      assert.equal(seen.errors.length >= 1, true);
+      assert.deepEqual((await db.query(`SELECT count(*)::int AS n FROM ${credits}`)).rows, [{ n: 0 }]);
+      assert.equal(await store.payment('prj_1', 'order-killed'), null);
+      assert.deepEqual(await deliver(handler, sent), { ok: true });
+      assert.deepEqual((await db.query(`SELECT payment_id FROM ${credits}`)).rows, [{ payment_id: 'order-killed' }]);
+      assert.equal((await store.payment('prj_1', 'order-killed')).status, 'success');
+    });
+
     test('tables made by a newer version are refused, not written', async () => {
       const { store, schema } = await open();
       await store.payment('prj_1', 'x');
