@@ -371,15 +371,42 @@ describe('waitFor', () => {
     assert.equal(cut.cause.code, 'TIMEOUT');
   }));
 
-  test('polls every 15 s by default (the spec interval)', () => withSandbox({}, async ({ sandbox, receiver }) => {
-    const waits = [];
-    const client = clientOf(sandbox, { sleep: async (ms) => { waits.push(ms); } });
-    const body = p2pBody(receiver);
-    await client.p2p.payin.create(body);
-    let n = 0;
-    await client.p2p.payin.waitFor(ref(body), { until: () => (n += 1) === 3 });
-    assert.deepEqual(waits, [15000, 15000]);
-  }));
+  /**
+   * A client on a fake clock whose every info answer takes `pollMs` of it, answering
+   * `answers[i]` (a state) to the i-th poll; `log` holds each poll's time and each sleep.
+   */
+  function clockedClient(answers, pollMs) {
+    let now = 1_700_000_000_000;
+    const log = [];
+    const fetch = async (url, init) => {
+      const { general } = JSON.parse(init.body);
+      const [status, subStatus] = answers[log.filter((e) => e.poll !== undefined).length] ?? answers.at(-1);
+      log.push({ poll: now });
+      now += pollMs;
+      const text = JSON.stringify({ status, sub_status: subStatus, status_description: null, request_id: 'r1', project_id: general.project_id, payment_id: general.payment_id });
+      return { status: 200, headers: new Headers(), text: async () => text };
+    };
+    const sleep = async (ms) => {
+      log.push({ sleep: ms });
+      now += ms;
+    };
+    const client = api.createClient({ baseUrl: 'https://pay.example', merchantId: 'm', key: merchantKey, projectId: 'prj_1', fetch, sleep, clock: () => now });
+    return { client, log };
+  }
+
+  test('polls at once, then every 15 s by default (the spec interval), start to start', async () => {
+    const ready = clockedClient([['success', null]], 40);
+    assert.equal((await ready.client.p2p.payin.waitFor({ paymentId: 'p1' }, { until: 'final' })).status, 'success');
+    assert.deepEqual(ready.log.map((e) => Object.keys(e)[0]), ['poll'], 'a payment already final: one poll, no wait');
+    const { client, log } = clockedClient([['processing', 'requisites'], ['processing', 'awaiting_confirm'], ['success', null]], 400);
+    assert.equal((await client.widget.payin.waitFor({ paymentId: 'p2' }, { until: 'final' })).status, 'success');
+    const polls = log.filter((e) => e.poll !== undefined).map((e) => e.poll - log[0].poll);
+    assert.deepEqual(polls, [0, 15000, 30000], 'each poll 15 s after the one before it began');
+    assert.deepEqual(log.filter((e) => e.sleep !== undefined).map((e) => e.sleep), [14600, 14600], "the poll's own 400 ms are not added");
+    const every = clockedClient([['processing', 'new'], ['success', null]], 20);
+    await every.client.p2p.payin.waitFor({ paymentId: 'p3' }, { until: 'final', intervalMs: 1000 });
+    assert.deepEqual(every.log.map((e) => e.poll ?? `sleep ${e.sleep}`).map((v, i, all) => (typeof v === 'number' ? v - all[0] : v)), [0, 'sleep 980', 1000]);
+  });
 });
 
 test("the types' status and subStatus unions are the spec's states table (specStates())", () => {
