@@ -3,6 +3,7 @@
 // The load test (500 creates under faults) is in client-load.test.mjs.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
@@ -240,6 +241,74 @@ async function setFaults(sandbox, faults) {
   const res = await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults }) });
   assert.equal(res.status, 200, await res.clone().text());
 }
+
+/** A loopback server answering every request with `answer(body)` (`[status, text]`); the client's `baseUrl`. */
+async function answering(answer) {
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const [status, text] = answer(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe("answers read by the package's own JSON reader", () => {
+  const status = (body) => JSON.stringify({ status: 'processing', sub_status: 'new', status_description: null, request_id: 'r', project_id: 'prj_1', payment_id: JSON.parse(body).general.payment_id ?? 'p' });
+  const hostile = [
+    ['duplicate keys', '{"balance":[],"balance":[{"currency":"RUB","amount":1,"locked_amount":0}]}', /DUPLICATE_KEY/],
+    ['nesting past 64 levels', `{"balance":${'['.repeat(70)}${']'.repeat(70)}}`, /BODY_TOO_DEEP/],
+    ['over 64 KiB', JSON.stringify({ balance: [], pad: 'x'.repeat(70 * 1024) }), /BODY_TOO_LARGE/],
+    ['a number with no exact form', '{"balance":[{"currency":"RUB","amount":1e400,"locked_amount":0}]}', /INVALID_NUMBER/],
+    ['not JSON', '<html>502</html>', /is not JSON/],
+    ['two values', '[] []', /is not JSON|INVALID_JSON/],
+  ];
+  for (const [name, text, reason] of hostile) {
+    test(`${name}: INVALID_RESPONSE for the balance, the bank list, client.request and a create, the text kept`, async () => {
+      const server = await answering(() => [200, text]);
+      try {
+        const client = api.createClient({ baseUrl: server.url, merchantId: 'm', key: merchantKey, projectId: 'prj_1', retries: 0 });
+        for (const call of [() => client.balance(), () => client.banks(), () => client.request('/api/v1/bank/other', { general: { project_id: 'prj_1' } })]) {
+          const e = await rejects(call(), 'INVALID_RESPONSE');
+          assert.equal(e.body, text);
+          assert.equal(e.statusCode, 200);
+          assert.match(e.message, reason);
+        }
+        const create = await rejects(client.p2p.payin.create(p2pBody({ urls: () => ({}) })), 'INVALID_RESPONSE');
+        assert.equal(create.body, text);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  test('typed balance entries and bank records, read from the text; a duplicate key in an error answer is no description', async () => {
+    const banks = [{ id: 'b1', name: 'Bank', symbol: 'bank', sbp_code: '100', is_sbp_bank: true, country_code: 'RU' }, { symbol: 'other' }];
+    const server = await answering((body) => {
+      const path = JSON.parse(body).general.payment_id === undefined ? 'project' : 'payment';
+      if (body.includes('"bad-1"')) return [400, '{"status":"error","status_description":"one","status_description":"two"}'];
+      return path === 'project' && body.includes('prj_banks') ? [200, JSON.stringify(banks)] : path === 'project' ? [200, '{"balance":[{"currency":"RUB","amount":150000,"locked_amount":2500}]}'] : [200, status(body)];
+    });
+    try {
+      const client = api.createClient({ baseUrl: server.url, merchantId: 'm', key: merchantKey, projectId: 'prj_1', retries: 0 });
+      const balance = await client.balance();
+      assert.deepEqual(balance.balance, [{ currency: 'RUB', amount: 150000, lockedAmount: 2500 }]);
+      assert.equal(balance.response.statusCode, 200);
+      const list = await client.banks({ projectId: 'prj_banks' });
+      assert.deepEqual(list.banks, [
+        { id: 'b1', name: 'Bank', symbol: 'bank', sbpCode: '100', isSbpBank: true, countryCode: 'RU' },
+        { id: null, name: null, symbol: 'other', sbpCode: null, isSbpBank: null, countryCode: null },
+      ]);
+      const rejected = await rejects(client.p2p.payin.info({ paymentId: 'bad-1' }), 'INVALID_RESPONSE');
+      assert.match(rejected.message, /DUPLICATE_KEY/);
+    } finally {
+      await server.close();
+    }
+  });
+});
 
 describe('retries never make a second payment', () => {
   for (const type of ['drop-after', 'truncate']) {
