@@ -333,6 +333,21 @@ describe('retries never make a second payment', () => {
     assert.equal(e.existing.paymentInfo.amount, 150000);
   }));
 
+  test('a P2P payout or ECOM create whose answer is lost: PAYMENT_EXISTS saying why it cannot be told, the stored payment in .existing, one payment', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    const client = clientOf(sandbox);
+    for (const [name, create] of [['/api/v1/payment/p2p/payout', client.p2p.payout.create], ['/api/v1/payment/ecom/payin', client.ecom.payin.create], ['/api/v1/payment/ecom/payout', client.ecom.payout.create]]) {
+      await setFaults(sandbox, [{ type: 'drop-after', count: 1 }]);
+      const paymentId = nextId('po');
+      const e = await rejects(create({ general: { project_id: 'prj_1', payment_id: paymentId, ...receiver.urls(paymentId) } }), 'PAYMENT_EXISTS');
+      assert.match(e.message, new RegExp(`^${name}: payment_id '${paymentId}' is already used .* an earlier attempt of this call may have made it`));
+      assert.match(e.hint, /cannot tell whether the stored payment is this call's own \(the spec does not show the body of .*info/);
+      assert.equal(e.existing.paymentId, paymentId);
+      assert.equal(e.existing.status, 'processing');
+      assert.equal(e.statusCode, 409);
+      assert.equal(count(sandbox, paymentId), 1, name);
+    }
+  }));
+
   test('a confirm and a cancel whose answers are lost are settled through info', () => withSandbox({ timeScale: 100 }, async ({ sandbox, receiver }) => {
     const client = clientOf(sandbox);
     const body = p2pBody(receiver);
