@@ -156,7 +156,15 @@ function caller(ctx) {
       if (deadline.signal?.aborted) throw deadline.signal.reason;
       const remainingMs = deadline.at - clock();
       if (remainingMs <= 0) throw failureError({ code: 'TIMEOUT', statusCode: null }, operation, deadline, attempts - 1);
-      const signed = api.signRequest(text, ctx.key, { merchantId: ctx.merchantId, options: ctx.options, timestamp: Math.floor(clock() / 1000) });
+      let signed;
+      try {
+        signed = api.signRequest(text, ctx.key, { merchantId: ctx.merchantId, options: ctx.options, timestamp: Math.floor(clock() / 1000) });
+      } catch (error) {
+        // A body the signing refuses (not an object, a number with no exact form) is refused
+        // by the validation too: REQUEST_INVALID with its report, as any invalid body.
+        if (attempts === 1 && check) check(body);
+        throw error;
+      }
       if (attempts === 1) {
         text = signed.body;
         if (check) check(text);

@@ -46,15 +46,16 @@ function clientFactory(api, glue) {
     const send = caller(ctx);
 
     /**
-     * Refuses (REQUEST_INVALID) the text about to be sent when it fails the operation's
+     * Refuses (REQUEST_INVALID) the text about to be sent (or a body the signing refused)
+     * when it fails the operation's
      * schema. Checked without options first: the options only relax (a loopback http URL),
      * so a body valid without them is valid with them, and reading them costs as much as the check.
      */
     function validated(operation) {
       if (validation === false || operation.model === 'json') return undefined;
-      return (text) => {
-        let report = api.validateRequest(operation.path, text);
-        if (!report.valid && validation !== undefined) report = api.validateRequest(operation.path, text, validation);
+      return (body) => {
+        let report = api.validateRequest(operation.path, body);
+        if (!report.valid && validation !== undefined) report = api.validateRequest(operation.path, body, validation);
         if (report.valid) return;
         const issues = report.errors.map((issue) => `${issue.path || 'body'}: ${issue.code}`).join('; ');
         throw make('REQUEST_INVALID', `${operation.path}: the body is refused before sending (${issues})`, { report, hint: 'each issue is in .report.errors; createClient({ validate: false }) sends without checking' });

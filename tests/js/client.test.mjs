@@ -145,6 +145,20 @@ describe('errors', () => {
     assert.equal(count(sandbox, body.general.payment_id), 0);
   }));
 
+  test('REQUEST_INVALID too for a body the signing refuses (not an object, a number with no exact form), nothing sent', async () => {
+    let sent = 0;
+    const client = api.createClient({ baseUrl: 'https://pay.example', merchantId: 'm', key: merchantKey, fetch: async () => { sent += 1; throw new Error('sent'); } });
+    for (const [body, code] of [[null, 'INVALID_BODY'], ['[1]', 'BODY_NOT_OBJECT'], ['{"general":{},"payment":{"amount":1e400}}', 'INVALID_NUMBER']]) {
+      const e = await rejects(client.p2p.payin.create(body), 'REQUEST_INVALID');
+      assert.ok(e.report.errors.some((issue) => issue.code === code), `${JSON.stringify(body)}: ${JSON.stringify(e.report.errors)}`);
+    }
+    assert.equal(sent, 0);
+    // validate: false sends what it can sign, and the signing's own refusal is thrown as it is.
+    const unchecked = api.createClient({ baseUrl: 'https://pay.example', merchantId: 'm', key: merchantKey, validate: false, fetch: async () => { sent += 1; throw new Error('sent'); } });
+    await rejects(unchecked.p2p.payin.create('[1]'), 'BODY_NOT_OBJECT');
+    assert.equal(sent, 0);
+  });
+
   test('REQUEST_REJECTED: status "error" from the service (an unknown payment), its description in the message', () => withSandbox({}, async ({ sandbox }) => {
     const e = await rejects(clientOf(sandbox).p2p.payin.info({ paymentId: 'nope' }), 'REQUEST_REJECTED');
     assert.equal(e.statusCode, 404);
