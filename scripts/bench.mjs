@@ -11,6 +11,8 @@
 //                                 (bench/ab.mjs) in this build against the build in DIR
 //                                 (made by scripts/build-rev.sh REV DIR), in this process,
 //                                 and writes that A/B table to BENCHMARKS.md too
+//   npm run bench -- --only receiver   only the receiver's line (bench/receiver.mjs: callbacks
+//                                 handled per second with each store; its own section)
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -39,6 +41,17 @@ const againstIndex = process.argv.indexOf('--against');
 const AGAINST = againstIndex >= 0 ? path.resolve(process.argv[againstIndex + 1]) : null;
 const onlyIndex = process.argv.indexOf('--only');
 const ONLY = onlyIndex >= 0 ? process.argv[onlyIndex + 1] : null;
+
+/**
+ * The receiver's line (bench/receiver.mjs: callbacks handled per second with each store, one
+ * and four processes; writes its own section of BENCHMARKS.md), in a child process.
+ */
+function receiverBench() {
+  const r = spawnSync(process.execPath, [path.join(root, 'bench', 'receiver.mjs'), '--pkg', pkgDir], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) console.error(`bench/receiver.mjs failed (${r.status ?? r.signal})`);
+  return r.status ?? 1;
+}
+if (ONLY === 'receiver') process.exit(receiverBench());
 
 if (!fs.existsSync(path.join(pkgDir, 'node', 'index.js'))) {
   console.error('pkg/ is not built: run `npm run build` first');
@@ -385,3 +398,6 @@ if (abTable) {
 }
 fs.writeFileSync(mdPath, md);
 console.log(`\nwrote bench/results.json and BENCHMARKS.md`);
+
+console.log('\ncallbacks handled per second with each store (bench/receiver.mjs)');
+receiverBench();
