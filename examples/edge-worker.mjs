@@ -1,8 +1,10 @@
 // A callback receiver as a Cloudflare Worker (the same handler runs on Vercel Edge). The
 // package's `workerd` / `edge-light` entry loads its WebAssembly itself: no init() call.
 // The service's public key comes from the Worker's environment (a secret:
-// `wrangler secret put SERVICE_PUBLIC_KEY < service-public.pem`). What verifies is passed on
-// to your backend through a service binding, EVENTS; a queue or a database does as well.
+// `wrangler secret put SERVICE_PUBLIC_KEY < service-public.pem`). New states are passed on to
+// your backend through a service binding, EVENTS. The default store (memoryStore) drops repeats
+// within one isolate only: the backend must still act once per idempotencyKey (or give the
+// handler a store all isolates share).
 import { VerifyingKey } from 'payment-intake';
 import { createFetchHandler } from './fetch-handler.mjs';
 
@@ -40,20 +42,11 @@ export default {
     let handler = handlers.get(env.SERVICE_PUBLIC_KEY);
     if (!handler) {
       handler = createFetchHandler(VerifyingKey.fromPem(env.SERVICE_PUBLIC_KEY), {
-        onCallback: (callback) => forward(env, '/payment-events', callback),
-        keep: (rawBody, error) =>
-          forward(env, '/kept-callbacks', {
-            rawBody: typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody),
-            reason: error.message,
-          }),
+        onEvent: (event) => forward(env, '/payment-events', { ...event.callback, previous: event.previous, forward: event.forward }),
+        onReview: (review) => forward(env, '/kept-callbacks', review),
       });
       handlers.set(env.SERVICE_PUBLIC_KEY, handler);
     }
-    try {
-      return await handler(request);
-    } catch (error) {
-      console.error('callback handler failed:', error);
-      return new Response('ERROR', { status: 500 });
-    }
+    return handler(request);
   },
 };

@@ -1,14 +1,14 @@
-// A callback receiver with Express. `express.json()` would parse the body and lose the
-// bytes the signature covers: this route takes them with `express.raw()`, whose `type`
-// must match what the service sends (application/json), since its default is
-// application/octet-stream and leaves `req.body` empty otherwise.
+// A callback receiver with Express (4 or 5). handler.express() reads the raw body itself, or
+// takes the Buffer of express.raw({ type: 'application/json' }) when a route has it; mount it
+// before an app-wide express.json(), which would parse the body and lose the bytes the
+// signature covers (it then answers INVALID_ARGUMENT, naming express.raw).
 //
 //   SERVICE_PUBLIC_KEY=service-public.pem PORT=3000 node examples/express.mjs
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { VerifyingKey } from 'payment-intake';
-import { handleCallback } from './handle-callback.mjs';
+import { createHandler, printing } from './handle-callback.mjs';
 
 /**
  * @param {import('payment-intake').KeyInput} keys
@@ -16,19 +16,13 @@ import { handleCallback } from './handle-callback.mjs';
  */
 export function createApp(keys, handlers) {
   const app = express();
-  app.post('/payment-callback', express.raw({ type: 'application/json', limit: '64kb' }), async (req, res) => {
-    // req.body is a Buffer holding the bytes as received.
-    const { status, body } = await handleCallback(req.body, req.headers, keys, handlers);
-    res.status(status).type('text/plain').send(body);
-  });
-  // The rest of the app may use express.json() on its own routes.
+  app.post('/payment-callback', createHandler(keys, handlers).express());
+  // The rest of the app may parse JSON: routes after the callback route.
+  app.use(express.json());
   return app;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const key = VerifyingKey.fromPem(fs.readFileSync(process.env.SERVICE_PUBLIC_KEY ?? 'service-public.pem', 'utf8'));
-  createApp(key, {
-    onCallback: (callback) => console.log('payment', callback.paymentId, 'is', callback.status, callback.subStatus),
-    keep: (rawBody, error) => console.warn('kept a genuine callback to look up:', error.message, String(rawBody)),
-  }).listen(Number(process.env.PORT ?? 3000));
+  createApp(key, printing).listen(Number(process.env.PORT ?? 3000));
 }

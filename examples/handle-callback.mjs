@@ -1,49 +1,46 @@
-// What every receiver in this folder does with a callback, whatever the framework: verify
-// the raw body against the service's key(s), hand a genuine callback to your code, keep a
-// genuine one that cannot be acted on as it is, and answer the service with an HTTP status.
-// The framework examples only differ in how they get the raw body (see each file).
-import { verifyCallback } from 'payment-intake';
+// What every receiver in this folder does, whatever the framework: one handler from
+// createCallbackHandler, which verifies the raw body against the service's key(s), drops
+// repeats, orders the payment's states, and calls your code once per new state. The
+// framework examples only differ in how they mount it (see each file).
+import { createCallbackHandler } from 'payment-intake';
 
 /**
- * @typedef {import('payment-intake').VerifiedCallback} VerifiedCallback
  * @typedef {import('payment-intake').KeyInput} KeyInput
- * @typedef {import('payment-intake').HeadersInput} HeadersInput
+ * @typedef {import('payment-intake').CallbackEvent} CallbackEvent
+ * @typedef {import('payment-intake').ReviewRecord} ReviewRecord
  * @typedef {object} Handlers
- * @property {(callback: VerifiedCallback) => void | Promise<void>} onCallback
- *   Your code for a verified callback. The service may send a callback again: skip an
- *   `idempotencyKey` already handled, and act only on a change of the payment's state.
- * @property {(rawBody: Uint8Array | string, error: Error) => void | Promise<void>} keep
- *   Your code for a callback whose signature is genuine but which is not to be acted on as
- *   it is: store the raw body, and ask the service for the payment's state.
- * @property {number} [toleranceSeconds] How old a callback may be (default 10 minutes).
+ * @property {(event: CallbackEvent, context: { tx: unknown }) => void | Promise<void>} onEvent
+ *   Your code for a new state of a payment (`event.callback` is the verified callback,
+ *   `event.previous` the state recorded before). A repeat never reaches it; a throw answers
+ *   500, so the service sends the callback again.
+ * @property {(review: ReviewRecord) => void | Promise<void>} [onReview]
+ *   Your code for a genuine callback that is not acted on as it is (ambiguous, not the spec's
+ *   shape, another final state after a final one): it is kept in the store with its raw body.
+ * @property {import('payment-intake').CallbackStore<any>} [store]
+ *   Where handled keys and states are recorded: memoryStore() by default (one process);
+ *   postgresStore(pool) for exactly once across machines (see postgres.mjs).
  */
 
 /**
- * Verifies one callback and says what to answer.
- * @param {Uint8Array | string} rawBody the bytes as received, never a re-serialized object
- * @param {HeadersInput} headers
+ * The callback handler of these examples.
  * @param {KeyInput} keys the service's public key(s) or HMAC secret; an array during a rotation
  * @param {Handlers} handlers
- * @returns {Promise<{ status: number, body: string }>}
  */
-export async function handleCallback(rawBody, headers, keys, { onCallback, keep, toleranceSeconds = 600 }) {
-  /** @type {VerifiedCallback} */
-  let callback;
-  try {
-    callback = verifyCallback(rawBody, headers, keys, { toleranceSeconds });
-  } catch (caught) {
-    const error = /** @type {Error & { code?: string, status?: number, verified?: boolean }} */ (caught);
-    if (error.verified === true) {
-      // Signed by the service, but its body is not one to act on (say, ambiguous): nothing
-      // is lost if it is kept, and 200 stops the service from sending it again and again.
-      await keep(rawBody, error);
-      return { status: 200, body: 'OK' };
-    }
-    // Not from the service, too old, or unreadable: refused, with the error's `status` (the
-    // HTTP status the package suggests) where it has one, else 400 for an error of the
-    // package (it has a `code`); anything else is a failure of ours: 500, the service retries.
-    return { status: error.status ?? (error.code ? 400 : 500), body: error.code ?? 'ERROR' };
-  }
-  await onCallback(callback);
-  return { status: 200, body: 'OK' };
+export function createHandler(keys, { onEvent, onReview, store }) {
+  return createCallbackHandler({
+    keys,
+    // Refuse replays older than 10 minutes. Add expectedMerchantId: x-access-merchant-id is not signed.
+    verify: { toleranceSeconds: 600 },
+    onEvent,
+    ...(onReview ? { onReview } : {}),
+    ...(store ? { store } : {}),
+  });
 }
+
+/** What the examples do when run as they are: print what arrives. */
+export const printing = {
+  /** @param {CallbackEvent} event */
+  onEvent: (event) => console.log('payment', event.callback.paymentId, 'is', event.state.status, event.state.subStatus ?? '', event.forward ? '(new)' : ''),
+  /** @param {ReviewRecord} review */
+  onReview: (review) => console.warn('kept a genuine callback to look up:', review.code, review.message),
+};

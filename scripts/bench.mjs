@@ -23,6 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 
 import { packageLines } from '../bench/ab.mjs';
+import { CLIENT_LINE, clientLine } from '../bench/client.mjs';
 import { payinSchema, plainCanonicalMessage, plainVerifyCallback, largeBody, payinBody } from '../bench/baselines.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -230,6 +231,9 @@ push(await compare('canonicalMessage 60 KB vs plain JS', { name: 'canonicalMessa
 
 console.log('\nvalidation of raw JSON text (P2P payin create body)');
 push(await compare('validateRequest vs ajv (JSON.parse + compiled schema, allErrors)', { name: 'validateRequest(path, text)', fn: () => pi.validateRequest(validatePath, payinText) }, { name: 'ajv', fn: () => ajvValidate(JSON.parse(payinText)) }, { target: 1.5 }));
+
+if (!ONLY || CLIENT_LINE.includes(ONLY)) console.log('\nthe client: a P2P payin create against the loopback sandbox (bench/client.mjs)');
+push(await clientLine({ pi, pkgDir, signingPem, publicPem, only: ONLY, rounds: Math.max(ROUNDS, 11) }));
 
 console.log('\nhostile bodies up to the default 16 KiB callback limit: valid token, wrong signature (cost against a genuine 1 KB callback)');
 const genuineVerify = { name: 'verifyCallback, genuine 1 KB', fn: () => pi.verifyCallback(callbackBody, callbackHeaders, verifyingKey) };

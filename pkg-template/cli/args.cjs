@@ -113,13 +113,13 @@ const COMMANDS = {
     },
   },
   call: {
-    usage: `call OPERATION --base-url URL --merchant-id ID (--key ${KEY_FILES.private} | --hmac-secret FILE) [--body FILE|-] [--project-id ID] [--timeout MS] [--retries N] [options] [--json]`,
+    usage: `call OPERATION --base-url URL --merchant-id ID (--key ${KEY_FILES.private} | --hmac-secret-file FILE) [--body FILE|-] [--project-id ID] [--timeout MS] [--retries N] [options] [--json]`,
     about: "Calls an operation of the service (e.g. /api/v1/payment/p2p/payin) through the package's client: validated, signed, sent, retried; prints the answer's model (exit 1 with the error code).",
     flags: {
       'base-url': { type: 'string', arg: 'URL', help: "the service's base URL, e.g. a sandbox's http://127.0.0.1:PORT (required)" },
       'merchant-id': { type: 'string', arg: 'ID', help: 'x-access-merchant-id (required)' },
       key: { type: 'string', arg: 'FILE', help: `RSA private key PEM (PKCS#8 or PKCS#1), e.g. ${KEY_FILES.private}` },
-      'hmac-secret': { type: 'string', arg: 'FILE', help: HMAC_HELP },
+      'hmac-secret-file': { type: 'string', arg: 'FILE', help: HMAC_HELP },
       'project-id': { type: 'string', arg: 'ID', help: 'the project of a body-less info, confirm, cancel, balance or bank list' },
       'payment-id': { type: 'string', arg: 'ID', help: 'the payment of a body-less info, confirm or cancel' },
       timeout: { type: 'string', arg: 'MS', help: 'the whole call, across attempts (default 30000)' },

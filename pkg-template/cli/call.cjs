@@ -28,7 +28,7 @@ function call({ values, positionals }) {
   const [path] = positionals;
   if (values['base-url'] === undefined) throw new UsageError('--base-url URL is required');
   if (values['merchant-id'] === undefined) throw new UsageError('--merchant-id ID is required');
-  if ((values.key === undefined) === (values['hmac-secret'] === undefined)) throw new UsageError('give one of --key FILE or --hmac-secret FILE');
+  if ((values.key === undefined) === (values['hmac-secret-file'] === undefined)) throw new UsageError('give one of --key FILE or --hmac-secret-file FILE');
   const options = canonicalOptions(values);
   const timeoutMs = whole(values, 'timeout');
   const retries = whole(values, 'retries');
@@ -36,7 +36,7 @@ function call({ values, positionals }) {
   if (values.body !== undefined) input = values.body === '-' ? readBody({}) : readBody(values);
   else if (values['project-id'] === undefined) throw new UsageError('give --body FILE|-, or --project-id (and --payment-id) for an operation on a payment or a project');
   else input = { projectId: values['project-id'], paymentId: values['payment-id'] };
-  const key = values.key !== undefined ? readPem(values.key, 'key', false) : readSecret(values['hmac-secret']);
+  const key = values.key !== undefined ? readPem(values.key, 'key', false) : readSecret(values['hmac-secret-file'], 'hmac-secret-file');
   let client;
   try {
     client = api().createClient({

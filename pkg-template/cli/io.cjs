@@ -44,13 +44,13 @@ function canonicalOptions(values) {
   return options;
 }
 
-/** An HMAC secret file: its bytes, less one trailing "\n" or "\r\n". */
-function readSecret(file) {
-  const text = readFile(file, 'hmac-secret').toString('utf8').replace(/\r?\n$/, '');
+/** An HMAC secret file (given by --`flag`): its bytes, less one trailing "\n" or "\r\n". */
+function readSecret(file, flag = 'hmac-secret') {
+  const text = readFile(file, flag).toString('utf8').replace(/\r?\n$/, '');
   try {
     return api().HmacKey.fromSecret(text);
   } catch (e) {
-    throw new UsageError(`--hmac-secret: ${file}: ${e.code}: ${e.message}`);
+    throw new UsageError(`--${flag}: ${file}: ${e.code}: ${e.message}`);
   }
 }
 

@@ -4,25 +4,28 @@
 // may have reached the service is settled through the info operation, never sent as new.
 import { attempt, retryAfterMs } from './attempt.mjs';
 import { authHint } from './errors.mjs';
-import { modelOf, statusModel } from './models.mjs';
+import { ShapeError, modelOf, readJson, statusModel } from './models.mjs';
 import { OPERATIONS, reached } from './operations.mjs';
 
 const BY_PATH = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
-
-/** The JSON of an answer's text, or undefined when it is not JSON. */
-function jsonOf(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+/** Creates whose info model the spec shows (with the payment's amount, currency and method). */
+const COMPARABLE = new Set(['/api/v1/payment/p2p/payin', '/api/v1/widget/payin']);
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** `send(operation, body, deadline)`: the exchange of one call, over `ctx` (the client's config read once). */
 function caller(ctx) {
   const { api, make, hooks, clock } = ctx;
+
+  /** The JSON of an answer's text read by the package's reader, or undefined when it refuses it. */
+  function jsonOf(text) {
+    try {
+      return readJson(api, text);
+    } catch (error) {
+      if (error instanceof ShapeError) return undefined;
+      throw error;
+    }
+  }
 
   function failureError(failure, operation, deadline, attempts) {
     const common = { statusCode: failure.statusCode, retryable: true, attempts, cause: failure.cause, body: failure.text ?? undefined, response: failure.json };
@@ -46,8 +49,8 @@ function caller(ctx) {
   const meta = (deadline, statusCode, attempts, extra) => ({ statusCode, attempts, durationMs: clock() - deadline.started, ...extra });
 
   /** A create answered "exists", or an action refused, after an attempt that may have reached the service: read the payment. */
-  async function settle(operation, body, deadline, attempts, answer) {
-    const request = typeof body === 'string' ? jsonOf(body) : body;
+  async function settle(operation, text, deadline, attempts, answer) {
+    const request = JSON.parse(text);
     const general = request?.general ?? {};
     const info = await send(BY_PATH.get(operation.info), { general: { project_id: general.project_id, payment_id: general.payment_id } }, deadline);
     const response = meta(deadline, info.response.statusCode, attempts + info.response.attempts, { replayed: true });
@@ -57,10 +60,18 @@ function caller(ctx) {
       const fields = ['amount', 'currency', 'method', 'widget_method'].filter((name) => asked[name] !== undefined);
       const same = isObject(stored) && fields.every((name) => stored[name] === asked[name]);
       if (same) return { ...statusModel(info), response };
-      const differ = isObject(stored) ? fields.filter((name) => stored[name] !== asked[name]).map((name) => `${name} ${JSON.stringify(stored[name])}`).join(', ') : 'no payment_info to compare';
+      const exists = { statusCode: answer.statusCode, body: answer.text, response: answer.json, existing: info, attempts: response.attempts };
+      if (!isObject(stored)) {
+        // Payout and ECOM infos: the spec does not show their bodies, and the sandbox's carry
+        // only the StatusResponse, so nothing says whether the stored payment is this one.
+        const why = COMPARABLE.has(operation.path) ? 'its info answer carries no payment_info' : `the spec does not show the body of ${operation.info}, so its answer carries no amount, currency or method to compare`;
+        throw make('PAYMENT_EXISTS', `${operation.path}: payment_id '${general.payment_id}' is already used in project '${general.project_id}', and an earlier attempt of this call may have made it`, {
+          ...exists, hint: `the client cannot tell whether the stored payment is this call's own (${why}): read .existing (its state) and compare it with your order before using a new payment_id, which would make a second payment`,
+        });
+      }
+      const differ = fields.filter((name) => stored[name] !== asked[name]).map((name) => `${name} ${JSON.stringify(stored[name])}`).join(', ');
       throw make('PAYMENT_EXISTS', `${operation.path}: payment_id '${general.payment_id}' is already used in project '${general.project_id}' by another payment (${differ})`, {
-        statusCode: answer.statusCode, body: answer.text, response: answer.json, existing: info, attempts: response.attempts,
-        hint: 'use a new payment_id for a new payment; the stored one is in .existing',
+        ...exists, hint: 'use a new payment_id for a new payment; the stored one is in .existing',
       });
     }
     if (reached(operation.target, info)) return { ...statusModel(info), response };
@@ -68,27 +79,45 @@ function caller(ctx) {
   }
 
   /** What a read answer (not 5xx or 429) means: a result, a thrown error, or `settle` first. */
-  async function answered(operation, body, deadline, attempts, out, mayHaveReached) {
-    const { statusCode, text } = out;
-    const json = jsonOf(text);
-    const details = { statusCode, body: text, response: json, attempts };
+  async function answered(operation, text, deadline, attempts, out, mayHaveReached) {
+    const { statusCode } = out;
+    // The common case first: a 2xx answer read straight into its model by the package's reader.
+    let failed = null;
+    if (statusCode >= 200 && statusCode < 300 && operation.model !== 'json') {
+      try {
+        const model = modelOf(api, operation, out.text);
+        if (model.status !== 'error') return { ...model, response: meta(deadline, statusCode, attempts) };
+      } catch (cause) {
+        if (!(cause instanceof ShapeError) && cause?.code === undefined) throw cause;
+        failed = cause;
+      }
+    }
+    let json;
+    let unread = null;
+    try {
+      json = readJson(api, out.text);
+    } catch (cause) {
+      if (!(cause instanceof ShapeError)) throw cause;
+      unread = cause;
+    }
+    const details = { statusCode, body: out.text, response: json, attempts };
     const description = isObject(json) ? json.status_description : undefined;
     if (statusCode === 401) {
       throw make('AUTH_REFUSED', `${operation.path}: the service refused the request: ${description ?? `HTTP 401`}`, { ...details, hint: authHint(description, ctx) });
     }
-    if (json === undefined) {
-      throw make('INVALID_RESPONSE', `${operation.path}: the answer (HTTP ${statusCode}) is not JSON`, { ...details, hint: 'the text the service sent is in .body' });
+    if (unread) {
+      throw make('INVALID_RESPONSE', `${operation.path}: the answer (HTTP ${statusCode}) ${unread.reason}`, { ...details, cause: unread.cause, hint: 'the text the service sent is in .body' });
     }
     if (operation.create && statusCode === 409) {
       // The spec does not show how the service answers a payment_id it already holds; the
       // sandbox answers 409, taken here to mean "payment exists".
-      if (mayHaveReached) return settle(operation, body, deadline, attempts, { statusCode, text, json });
+      if (mayHaveReached) return settle(operation, text, deadline, attempts, { statusCode, text: out.text, json });
       throw make('PAYMENT_EXISTS', `${operation.path}: ${description ?? 'the payment_id is already used in this project'}`, {
         ...details, hint: 'use a new payment_id for a new payment (the spec does not show how the service answers one it already holds)',
       });
     }
     if (operation.target && mayHaveReached && (statusCode === 409 || (isObject(json) && json.status === 'error'))) {
-      const settled = await settle(operation, body, deadline, attempts, { statusCode, text, json });
+      const settled = await settle(operation, text, deadline, attempts, { statusCode, text: out.text, json });
       if (settled) return settled;
     }
     if ((isObject(json) && json.status === 'error') || statusCode >= 400) {
@@ -99,24 +128,47 @@ function caller(ctx) {
       if (json !== null && typeof json === 'object') Object.defineProperty(json, 'response', { value: meta(deadline, statusCode, attempts), enumerable: false });
       return json;
     }
-    let model;
-    try {
-      model = modelOf(api, operation, text, json);
-    } catch (cause) {
-      if (cause?.code !== undefined && cause.code !== 'INVALID_RESPONSE') throw cause;
-      throw make('INVALID_RESPONSE', `${operation.path}: the answer lacks the operation's shape: ${cause.message}`, { ...details, path: cause.path, cause });
+    let model = null;
+    if (!failed) {
+      try {
+        model = modelOf(api, operation, out.text);
+      } catch (cause) {
+        if (!(cause instanceof ShapeError) && cause?.code === undefined) throw cause;
+        failed = cause;
+      }
+    }
+    if (failed) {
+      throw make('INVALID_RESPONSE', `${operation.path}: the answer lacks the operation's shape: ${failed.message}`, { ...details, path: failed.path, cause: failed });
     }
     return { ...model, response: meta(deadline, statusCode, attempts) };
   }
 
-  async function send(operation, body, deadline) {
+  /**
+   * Sends `body` (the caller's object or text; once signed, the signed text is what every
+   * later attempt signs again). `check(text)`, when given, refuses the first signed text
+   * before anything is sent (the client's validation of exactly the text it sends).
+   */
+  async function send(operation, body, deadline, check) {
     const url = ctx.baseUrl + operation.path;
     let mayHaveReached = false;
+    let text = body;
     for (let attempts = 1; ; attempts += 1) {
       if (deadline.signal?.aborted) throw deadline.signal.reason;
       const remainingMs = deadline.at - clock();
       if (remainingMs <= 0) throw failureError({ code: 'TIMEOUT', statusCode: null }, operation, deadline, attempts - 1);
-      const signed = api.signRequest(body, ctx.key, { merchantId: ctx.merchantId, options: ctx.options, timestamp: Math.floor(clock() / 1000) });
+      let signed;
+      try {
+        signed = api.signRequest(text, ctx.key, { merchantId: ctx.merchantId, options: ctx.options, timestamp: Math.floor(clock() / 1000) });
+      } catch (error) {
+        // A body the signing refuses (not an object, a number with no exact form) is refused
+        // by the validation too: REQUEST_INVALID with its report, as any invalid body.
+        if (attempts === 1 && check) check(body);
+        throw error;
+      }
+      if (attempts === 1) {
+        text = signed.body;
+        if (check) check(text);
+      }
       const headers = { 'content-type': 'application/json', 'user-agent': ctx.userAgent, ...signed.headers };
       hooks.request({ operation: operation.name, url, attempt: attempts, headers, body: signed.body });
       const begun = clock();
@@ -130,7 +182,7 @@ function caller(ctx) {
         // A 429 was not handled; a 5xx may have been (a proxy's answer tells nothing).
         failure = { code: 'SERVICE_UNAVAILABLE', statusCode: out.statusCode, text: out.text, json: jsonOf(out.text), reached: out.statusCode !== 429, retryAfterMs: retryAfterMs(out.headers, Date.now()) };
       }
-      if (!failure) return answered(operation, body, deadline, attempts, out, mayHaveReached);
+      if (!failure) return answered(operation, text, deadline, attempts, out, mayHaveReached);
       mayHaveReached ||= failure.reached;
       if (attempts > deadline.retries) throw failureError(failure, operation, deadline, attempts);
       const wait = backoff(attempts, failure);

@@ -47,6 +47,7 @@ export type InfoResult = Omit<InfoResponse, 'status' | 'subStatus'> & {
 };
 /** A Balance entry. */
 export interface BalanceEntry { currency: string; amount: number; lockedAmount: number; }
+/** The balance answer (read by the package's JSON reader, then entry by entry). */
 export interface BalanceResult { balance: BalanceEntry[]; raw: unknown; response: ClientResponseInfo; }
 /** A Bank record; fields the answer leaves out are null. */
 export interface BankRecord { id: string | null; name: string | null; symbol: string; sbpCode: string | null; isSbpBank: boolean | null; countryCode: string | null; }
@@ -93,7 +94,7 @@ export interface CallOptions {
 export interface WaitForOptions {
   /** 'requisites' (requisites or, for a widget, the form URL; or the payment final), 'final', or a condition of the info model. Default 'requisites'. */
   until?: 'requisites' | 'final' | ((info: InfoResult) => boolean);
-  /** Between polls; default 15000 (the spec's interval). */
+  /** From the start of one poll to the start of the next (the first poll is at once); default 15000 (the spec's interval). */
   intervalMs?: number;
   /** TIMEOUT when the condition has not held by then; default none. */
   timeoutMs?: number;
@@ -134,6 +135,7 @@ export interface ClientConfig {
   mask?: false | string[];
   onRequest?: (event: RequestEvent) => void;
   onResponse?: (event: ResponseEvent) => void;
+  /** The User-Agent header; default `payment-intake/<the package's version>`. */
   userAgent?: string;
 }
 

@@ -9,6 +9,9 @@ import { OPERATIONS, bodyOf } from './operations.mjs';
 import { sleep } from './attempt.mjs';
 import { waiter } from './wait.mjs';
 
+/** The package's version, written here from its package.json by the build (scripts/build-client.mjs). */
+const VERSION = '__PACKAGE_VERSION__';
+
 const DEFAULTS = { timeoutMs: 30000, retries: 2, retryDelayMs: 500, maxRetryDelayMs: 5000 };
 
 const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
@@ -35,27 +38,37 @@ function clientFactory(api, glue) {
     const ctx = {
       api, make, baseUrl, merchantId: config.merchantId, key: config.key, options: config.options, profile: config.options?.profile,
       fetch: fetchFn, clock: config.clock ?? Date.now, sleep: config.sleep ?? sleep, random: config.random ?? Math.random,
-      userAgent: config.userAgent ?? 'payment-intake-client', hooks: hooksOf(config),
+      userAgent: config.userAgent ?? `payment-intake/${VERSION}`, hooks: hooksOf(config),
       timeoutMs: wholeOption(config, 'timeoutMs', 1), retries: wholeOption(config, 'retries', 0),
       retryDelayMs: wholeOption(config, 'retryDelayMs', 0), maxRetryDelayMs: wholeOption(config, 'maxRetryDelayMs', 0),
     };
     const validation = config.validate === false ? false : typeof config.validate === 'object' && config.validate !== null ? config.validate : LOOPBACK.test(baseUrl) ? { allowLoopbackHttp: true } : undefined;
     const send = caller(ctx);
 
-    /** One call: the body made and validated, then sent under a deadline of its own. */
+    /**
+     * Refuses (REQUEST_INVALID) the text about to be sent (or a body the signing refused)
+     * when it fails the operation's
+     * schema. Checked without options first: the options only relax (a loopback http URL),
+     * so a body valid without them is valid with them, and reading them costs as much as the check.
+     */
+    function validated(operation) {
+      if (validation === false || operation.model === 'json') return undefined;
+      return (body) => {
+        let report = api.validateRequest(operation.path, body);
+        if (!report.valid && validation !== undefined) report = api.validateRequest(operation.path, body, validation);
+        if (report.valid) return;
+        const issues = report.errors.map((issue) => `${issue.path || 'body'}: ${issue.code}`).join('; ');
+        throw make('REQUEST_INVALID', `${operation.path}: the body is refused before sending (${issues})`, { report, hint: 'each issue is in .report.errors; createClient({ validate: false }) sends without checking' });
+      };
+    }
+
+    /** One call: the body made, then signed, validated and sent under a deadline of its own. */
     async function perform(operation, input, callOptions = {}) {
       const body = bodyOf(operation, input, config.projectId);
-      if (validation !== false && operation.model !== 'json') {
-        const report = api.validateRequest(operation.path, body, validation);
-        if (!report.valid) {
-          const issues = report.errors.map((issue) => `${issue.path || 'body'}: ${issue.code}`).join('; ');
-          throw make('REQUEST_INVALID', `${operation.path}: the body is refused before sending (${issues})`, { report, hint: 'each issue is in .report.errors; createClient({ validate: false }) sends without checking' });
-        }
-      }
       const started = ctx.clock();
       const timeoutMs = callOptions.timeoutMs ?? ctx.timeoutMs;
       const deadline = { started, at: started + timeoutMs, timeoutMs, retries: callOptions.retries ?? ctx.retries, signal: callOptions.signal };
-      return send(operation, body, deadline);
+      return send(operation, body, deadline, validated(operation));
     }
 
     const client = {};

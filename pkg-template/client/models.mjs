@@ -1,7 +1,9 @@
-// The answers of the service as typed models. StatusResponses and info responses are read
-// by the package's own reader and checks (`parseInfoResponse`: the StatusResponse is the
-// top of an info response, its required fields enforced the same way); the balance and the
-// bank list, whose shapes are plain, are checked here field by field.
+// The answers of the service as typed models, every one read by the package's own reader:
+// StatusResponses and info responses by `parseInfoResponse` (the StatusResponse is the top of
+// an info response, its required fields enforced the same way); every other answer (the
+// balance, the bank list, an error's body, `client.request`'s) is checked by the same reader
+// (`canonicalEntries`: duplicate keys, nesting past 64 levels, over 64 KiB, numbers with no
+// exact form are refused) before `JSON.parse` gives its values, then read field by field here.
 
 const P2P_INFO = '/api/v1/payment/p2p/payin/info';
 const INFO_MODELS = new Set([P2P_INFO, '/api/v1/widget/payin/info']);
@@ -11,6 +13,7 @@ class ShapeError extends Error {
   constructor(path, reason) {
     super(`the answer's ${path} ${reason}`);
     this.path = path;
+    this.reason = reason;
   }
 }
 
@@ -25,6 +28,33 @@ function infoModel(api, path, text) {
   const info = api.parseInfoResponse(INFO_MODELS.has(path) ? path : P2P_INFO, text);
   if (!INFO_MODELS.has(path)) info.warnings = [];
   return info;
+}
+
+/** The package reader's limit on a body's size (src/spec/limits.rs): a longer answer is refused. */
+const READER_LIMIT = 'the package reads at most 64 KiB and 64 levels of nesting';
+
+/**
+ * The JSON of an answer's text, read strictly: the package's reader checks it (an answer
+ * that is not an object is checked as the member of one), then `JSON.parse` gives its values.
+ * Throws a ShapeError (with the reader's code as `.readerCode`) when the reader refuses it.
+ */
+function readJson(api, text) {
+  const refused = (code, cause) => {
+    const reason = code === 'INVALID_JSON' ? 'is not JSON' : `is refused by the package's JSON reader (${code}: ${cause.message}; ${READER_LIMIT})`;
+    return Object.assign(new ShapeError('body', reason), { readerCode: code, cause });
+  };
+  try {
+    api.canonicalEntries(text.trimStart().startsWith('{') ? text : `{"answer":${text}}`);
+  } catch (cause) {
+    if (cause?.code === undefined) throw cause;
+    throw refused(cause.code, cause);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    // Text the reader took only as a member of the object around it (`1,"b":2`).
+    throw refused('INVALID_JSON', cause);
+  }
 }
 
 const integer = (value) => Number.isSafeInteger(value);
@@ -64,20 +94,20 @@ function banksModel(json) {
   return { banks, raw: json };
 }
 
-/** The model of `operation`'s answer: `text` as sent, `json` its JSON.parse (for the checks here). */
-function modelOf(api, operation, text, json) {
+/** The model of `operation`'s answer from its text (as sent), read by the package's reader. */
+function modelOf(api, operation, text) {
   switch (operation.model) {
     case 'status':
       return statusModel(api.parseInfoResponse(P2P_INFO, text));
     case 'info':
       return infoModel(api, operation.path, text);
     case 'balance':
-      return balanceModel(json);
+      return balanceModel(readJson(api, text));
     case 'banks':
-      return banksModel(json);
+      return banksModel(readJson(api, text));
     default:
-      return json;
+      return readJson(api, text);
   }
 }
 
-export { ShapeError, infoModel, modelOf, statusModel };
+export { ShapeError, infoModel, modelOf, readJson, statusModel };

@@ -1,5 +1,6 @@
-// `waitFor`: the info operation polled on the spec's interval (15 s) until a condition
-// holds: 'requisites', 'final', or a function of the info model.
+// `waitFor`: the info operation polled at once, then on the spec's interval (15 s, start to
+// start: a poll's own time is not added to the wait) until a condition holds: 'requisites',
+// 'final', or a function of the info model.
 
 const SPEC_INTERVAL_MS = 15000;
 
@@ -22,7 +23,8 @@ function waiter(ctx) {
     const deadline = started + timeoutMs;
     const timeout = (polls) => make('TIMEOUT', `waitFor: '${typeof until === 'function' ? 'until' : until}' did not hold within ${timeoutMs} ms (${polls} polls)`, { retryable: true, polls });
     for (let polls = 1; ; polls += 1) {
-      const remaining = deadline - clock();
+      const begun = clock();
+      const remaining = deadline - begun;
       if (remaining <= 0) throw timeout(polls - 1);
       let model;
       try {
@@ -35,7 +37,8 @@ function waiter(ctx) {
       if (holds(model)) return model;
       const left = deadline - clock();
       if (left <= 0) throw timeout(polls);
-      await ctx.sleep(Math.min(intervalMs, left), signal);
+      const pause = Math.min(Math.max(0, begun + intervalMs - clock()), left);
+      if (pause > 0) await ctx.sleep(pause, signal);
       if (clock() >= deadline) throw timeout(polls);
     }
   };

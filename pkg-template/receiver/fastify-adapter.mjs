@@ -4,9 +4,10 @@
 
 function fastifyPlugin(handle, limit) {
   return async function paymentIntakeCallbacks(instance, options) {
+    const bodyLimit = limit();
     instance.removeAllContentTypeParsers();
-    instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limit }, (_request, body, done) => done(null, body));
-    instance.post(options?.url ?? '/', { bodyLimit: limit }, async (request, reply) => {
+    instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => done(null, body));
+    instance.post(options?.url ?? '/', { bodyLimit }, async (request, reply) => {
       const { status, body, headers } = await handle(request.body ?? new Uint8Array(0), request.headers);
       return reply.code(status).headers(headers).send(body);
     });

@@ -35,7 +35,7 @@ function fetchAdapter(handle, { limit, refuse, unreadable }) {
     }
     let body;
     try {
-      body = await requestBytes(request, limit);
+      body = await requestBytes(request, limit());
     } catch (error) {
       return respond(unreadable(error));
     }

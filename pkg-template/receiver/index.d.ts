@@ -51,7 +51,7 @@ export interface CallbackAnswer {
 export interface CallbackHandler<Tx = unknown> {
   /** Any framework: the raw body (text or bytes, never a parsed object) and the headers in, the answer out. */
   handle(rawBody: RawBody, headers: HeadersInput): Promise<CallbackAnswer>;
-  /** node:http: `http.createServer(handler.node)`; reads the raw body itself (up to verify.maxBodyBytes, default 1 MiB). */
+  /** node:http: `http.createServer(handler.node)`; reads the raw body itself (up to verify.maxBodyBytes, its default 16 KiB). */
   node(req: any, res: any): Promise<void>;
   /** Express 4 and 5: `app.post(path, handler.express())`; reads the raw body itself, or takes express.raw()'s Buffer. */
   express(): (req: any, res: any, next: (error?: unknown) => void) => void;

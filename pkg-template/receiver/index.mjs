@@ -9,8 +9,8 @@ import { nodeAdapters } from './node-adapter.mjs';
 import { fastifyPlugin } from './fastify-adapter.mjs';
 import { fetchAdapter } from './fetch-adapter.mjs';
 
-/** The verifier's default body limit (src/wasm/options.rs): what the adapters read at most. */
-const DEFAULT_MAX_BODY_BYTES = 1 << 20;
+/** The largest body the verifier's options take (src/wasm/options.rs): a fallback only. */
+const MAX_BODY_BYTES_CEILING = 1 << 20;
 const DEFAULT_LEASE_MS = 60000;
 const defaultReport = (error) => console.error('payment-intake callback handler:', error);
 
@@ -52,7 +52,12 @@ function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory
     if (!(Number.isSafeInteger(leaseMs) && leaseMs > 0)) throw argument('leaseMs', 'must be a whole number of milliseconds above 0');
     if (config.verify !== undefined && (config.verify === null || typeof config.verify !== 'object')) throw argument('verify', "must be verifyCallback's options object");
     const verify = config.verify ?? {};
-    const limit = typeof verify.maxBodyBytes === 'number' && verify.maxBodyBytes >= 0 ? verify.maxBodyBytes : DEFAULT_MAX_BODY_BYTES;
+    let limitRead;
+    /** What the adapters read at most: verify.maxBodyBytes, else its default in the options table (read once the wasm is loaded). */
+    const limit = () =>
+      (limitRead ??= typeof verify.maxBodyBytes === 'number' && verify.maxBodyBytes >= 0
+        ? verify.maxBodyBytes
+        : (api.optionTable().find((row) => row.name === 'maxBodyBytes')?.default ?? MAX_BODY_BYTES_CEILING));
     const onError = config.onError ?? defaultReport;
     const handle = handlerOf(api, sha256Hex, { keys: config.keys, store, verify, onEvent: config.onEvent, onReview: config.onReview, onError, leaseMs });
 

@@ -40,8 +40,8 @@ function send(res, { status, body, headers }) {
 }
 
 /**
- * `handler.node` and `handler.express()` over `handle`. `refuse(message, hint)` is the
- * INVALID_ARGUMENT answer of a body a parser took before the handler.
+ * `handler.node` and `handler.express()` over `handle`; `limit()` is the most bytes read,
+ * `refuse(message, hint)` the INVALID_ARGUMENT answer of a body read before the handler.
  */
 function nodeAdapters(handle, { limit, refuse, unreadable }) {
   /**
@@ -55,7 +55,7 @@ function nodeAdapters(handle, { limit, refuse, unreadable }) {
     if (isBytes(given)) body = given;
     else if (!consumed(req)) {
       try {
-        body = await readBody(req, limit);
+        body = await readBody(req, limit());
       } catch (error) {
         return unreadable(error);
       }

@@ -30,7 +30,9 @@ export interface PostgresStoreOptions {
  * Takes your own `pg` Pool (tx: the PoolClient inside BEGIN) or PGlite (tx: its transaction).
  */
 export function postgresStore<Db extends PgPoolLike | PgliteLike>(db: Db, options?: PostgresStoreOptions): CallbackStore<TxOf<Db>>;
-/** The `tx` onEvent gets: PGlite's transaction, or the pool's client. */
+/** The `tx` onEvent gets: PGlite's transaction, or the pool's client (`pg`'s Pool has a callback overload of connect besides). */
 export type TxOf<Db> = Db extends { transaction(fn: (tx: infer T) => any): any }
   ? T
-  : Db extends { connect(): Promise<infer C> } ? C : unknown;
+  : Db extends { connect(): Promise<infer C>; connect(callback: any): void }
+    ? C
+    : Db extends { connect(): Promise<infer C> } ? C : unknown;

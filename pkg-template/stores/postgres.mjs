@@ -79,22 +79,35 @@ function postgresStore(db, options = {}) {
     if (!client || typeof client.query !== 'function' || typeof client.release !== 'function') {
       throw invalidArgument('db', "gave no client from connect(): give a pg Pool (new pg.Pool(...))");
     }
-    return client;
+    // A connection the server ends while we hold it (a restart, a failover) emits 'error': with
+    // no listener that would end the process. Its query fails too; the client is then destroyed.
+    let lost = false;
+    const onError = () => {
+      lost = true;
+    };
+    client.on?.('error', onError);
+    return {
+      client,
+      release(destroy) {
+        client.removeListener?.('error', onError);
+        client.release(destroy || lost ? true : undefined);
+      },
+    };
   }
 
   /** `fn(tx)` in one transaction, committed when it resolves, rolled back when it throws. */
   async function inTransaction(fn) {
     if (isPglite) return db.transaction(fn);
-    const client = await connect();
+    const { client, release } = await connect();
     try {
       await client.query('BEGIN');
       const result = await fn(client);
       await client.query('COMMIT');
-      client.release();
+      release();
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
-      client.release(true);
+      release(true);
       throw error;
     }
   }
@@ -133,11 +146,11 @@ function postgresStore(db, options = {}) {
   }
 
   async function claimPool(c) {
-    const client = await connect();
+    const { client, release } = await connect();
     let finished = false;
     const end = (destroy) => {
       finished = true;
-      client.release(destroy);
+      release(destroy);
     };
     let opened;
     try {
@@ -213,7 +226,7 @@ function postgresStore(db, options = {}) {
       });
       // A rollback asked for is no failure of the transaction's promise.
       finished.catch(() => {});
-    }).then((claim) => claim);
+    });
   }
 
   return Object.freeze({

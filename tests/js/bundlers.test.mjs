@@ -146,7 +146,7 @@ function freePort() {
 }
 
 describe('the edge entry in workerd (the `workerd` condition, no init call)', () => {
-  test('examples/edge-worker.mjs, bundled as wrangler does, verifies callbacks and passes them to its backend', async (t) => {
+  test('examples/edge-worker.mjs, bundled as wrangler does: handler.fetch verifies callbacks, drops a repeat and passes the rest to its backend', async (t) => {
     const workerdBin = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'workerd.cmd' : 'workerd');
     const out = path.join(app.work, 'worker');
     fs.cpSync(path.join(root, 'examples'), path.join(app.dir, 'examples'), { recursive: true });
@@ -226,19 +226,24 @@ const worker :Workerd.Worker = (
     const sent = api.signRequest(text, service, { merchantId: 'merchant-1' });
     const post = async (b, h) => {
       const r = await fetch(url, { method: 'POST', body: b, headers: { 'content-type': 'application/json', ...h } });
-      return { status: r.status, text: await r.text() };
+      return { status: r.status, json: await r.json() };
     };
-    assert.deepEqual(await post(sent.body, sent.headers), { status: 200, text: 'OK' }, log);
+    // handler.fetch in workerd: a new state is passed on once; a repeat is acknowledged, not passed on.
+    assert.deepEqual(await post(sent.body, sent.headers), { status: 200, json: { ok: true } }, log);
+    assert.deepEqual(await post(sent.body, sent.headers), { status: 200, json: { ok: true, code: 'DUPLICATE' } }, log);
     const tampered = await post(sent.body.replace('success', 'decline'), sent.headers);
-    assert.equal(tampered.text, 'INVALID_SIGNATURE');
+    assert.deepEqual(tampered.json, { ok: false, code: 'INVALID_SIGNATURE' });
     assert.ok(tampered.status >= 400 && tampered.status < 500);
     const ambiguousText = '{"project_id":"prj_1","general":{"payment_id":"order-9"},"status":{"status":"success"},"integration":{"redirect_url":"https://s.example/?q=1;status:status:decline"}}';
     const ambiguous = api.signRequest(ambiguousText, service, { merchantId: 'merchant-1' });
-    assert.deepEqual(await post(ambiguous.body, ambiguous.headers), { status: 200, text: 'OK' });
+    assert.deepEqual(await post(ambiguous.body, ambiguous.headers), { status: 200, json: { ok: true, code: 'AMBIGUOUS_CALLBACK' } });
 
     assert.deepEqual(events.map((e) => e.path), ['/payment-events', '/kept-callbacks']);
     assert.equal(events[0].event.paymentId, 'order-9');
     assert.equal(events[0].event.status, 'success');
+    assert.equal(events[0].event.forward, true);
     assert.equal(events[1].event.rawBody, ambiguousText);
+    assert.equal(events[1].event.code, 'AMBIGUOUS_CALLBACK');
+    assert.match(events[1].event.id, /^[0-9a-f]{64}$/, "the review id is the body's SHA-256, by WebCrypto in workerd");
   });
 });

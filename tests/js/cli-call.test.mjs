@@ -3,11 +3,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { keysDir, pkgDir } from './helpers.mjs';
+import { cjs as api, keysDir, pkgDir } from './helpers.mjs';
 import { nextId, withSandbox } from './support/sandbox-kit.mjs';
 
 const cli = path.join(pkgDir, 'cli.js');
@@ -65,5 +66,44 @@ test('call: creates, reads, refuses; exit codes 0, 1 with the code named, 2 for 
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /--base-url URL is required/);
   const help = await run(['call', '--help']);
-  assert.match(help.stdout, /--hmac-secret FILE/);
+  assert.match(help.stdout, /--hmac-secret-file FILE/);
 }));
+
+test('call --hmac-secret-file: signs with the secret (x-access-merchant-algorithm sent), User-Agent payment-intake/<version>', async () => {
+  const secretFile = path.join(tmp, 'secret.txt');
+  fs.writeFileSync(secretFile, 'a-merchant-secret-of-32-bytes-or-more\n');
+  const secret = api.HmacKey.fromSecret('a-merchant-secret-of-32-bytes-or-more');
+  const seen = [];
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      seen.push({ headers: req.headers, text });
+      const { general } = JSON.parse(text);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'processing', sub_status: 'new', status_description: null, request_id: 'r-1', project_id: general.project_id, payment_id: general.payment_id }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const base = `http://127.0.0.1:${server.address().port}`;
+    const out = await run(['call', '/api/v1/payment/p2p/payin/info', '--base-url', base, '--merchant-id', 'm-hmac', '--hmac-secret-file', secretFile, '--project-id', 'prj_1', '--payment-id', 'p-1', '--json']);
+    assert.equal(out.status, 0, out.stderr);
+    assert.equal(JSON.parse(out.stdout).paymentId, 'p-1');
+    const [{ headers, text }] = seen;
+    assert.equal(headers['x-access-merchant-algorithm'], 'HMAC-SHA512');
+    assert.equal(headers['x-access-merchant-id'], 'm-hmac');
+    assert.equal(headers['user-agent'], `payment-intake/${JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version}`);
+    // The signature is the secret's over the text sent (the trailing newline of the file dropped).
+    const again = api.signRequest(text, secret, { merchantId: 'm-hmac', timestamp: headers['x-access-timestamp'] });
+    assert.equal(headers['x-access-signature'], again.headers['x-access-signature']);
+    const old = await run(['call', '/api/v1/payment/p2p/payin/info', '--base-url', base, '--merchant-id', 'm', '--hmac-secret', secretFile, '--project-id', 'p']);
+    assert.equal(old.status, 2, 'the flag is --hmac-secret-file (nothing shipped the other spelling)');
+    const unreadable = await run(['call', '/api/v1/payment/p2p/payin/info', '--base-url', base, '--merchant-id', 'm', '--hmac-secret-file', path.join(tmp, 'none'), '--project-id', 'p']);
+    assert.equal(unreadable.status, 2);
+    assert.match(unreadable.stderr, /--hmac-secret-file: cannot read/);
+  } finally {
+    secret.free();
+    server.close();
+  }
+});

@@ -3,6 +3,7 @@
 // The load test (500 creates under faults) is in client-load.test.mjs.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
@@ -144,6 +145,20 @@ describe('errors', () => {
     assert.equal(count(sandbox, body.general.payment_id), 0);
   }));
 
+  test('REQUEST_INVALID too for a body the signing refuses (not an object, a number with no exact form), nothing sent', async () => {
+    let sent = 0;
+    const client = api.createClient({ baseUrl: 'https://pay.example', merchantId: 'm', key: merchantKey, fetch: async () => { sent += 1; throw new Error('sent'); } });
+    for (const [body, code] of [[null, 'INVALID_BODY'], ['[1]', 'BODY_NOT_OBJECT'], ['{"general":{},"payment":{"amount":1e400}}', 'INVALID_NUMBER']]) {
+      const e = await rejects(client.p2p.payin.create(body), 'REQUEST_INVALID');
+      assert.ok(e.report.errors.some((issue) => issue.code === code), `${JSON.stringify(body)}: ${JSON.stringify(e.report.errors)}`);
+    }
+    assert.equal(sent, 0);
+    // validate: false sends what it can sign, and the signing's own refusal is thrown as it is.
+    const unchecked = api.createClient({ baseUrl: 'https://pay.example', merchantId: 'm', key: merchantKey, validate: false, fetch: async () => { sent += 1; throw new Error('sent'); } });
+    await rejects(unchecked.p2p.payin.create('[1]'), 'BODY_NOT_OBJECT');
+    assert.equal(sent, 0);
+  });
+
   test('REQUEST_REJECTED: status "error" from the service (an unknown payment), its description in the message', () => withSandbox({}, async ({ sandbox }) => {
     const e = await rejects(clientOf(sandbox).p2p.payin.info({ paymentId: 'nope' }), 'REQUEST_REJECTED');
     assert.equal(e.statusCode, 404);
@@ -241,6 +256,74 @@ async function setFaults(sandbox, faults) {
   assert.equal(res.status, 200, await res.clone().text());
 }
 
+/** A loopback server answering every request with `answer(body)` (`[status, text]`); the client's `baseUrl`. */
+async function answering(answer) {
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const [status, text] = answer(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe("answers read by the package's own JSON reader", () => {
+  const status = (body) => JSON.stringify({ status: 'processing', sub_status: 'new', status_description: null, request_id: 'r', project_id: 'prj_1', payment_id: JSON.parse(body).general.payment_id ?? 'p' });
+  const hostile = [
+    ['duplicate keys', '{"balance":[],"balance":[{"currency":"RUB","amount":1,"locked_amount":0}]}', /DUPLICATE_KEY/],
+    ['nesting past 64 levels', `{"balance":${'['.repeat(70)}${']'.repeat(70)}}`, /BODY_TOO_DEEP/],
+    ['over 64 KiB', JSON.stringify({ balance: [], pad: 'x'.repeat(70 * 1024) }), /BODY_TOO_LARGE/],
+    ['a number with no exact form', '{"balance":[{"currency":"RUB","amount":1e400,"locked_amount":0}]}', /INVALID_NUMBER/],
+    ['not JSON', '<html>502</html>', /is not JSON/],
+    ['two values', '[] []', /is not JSON|INVALID_JSON/],
+  ];
+  for (const [name, text, reason] of hostile) {
+    test(`${name}: INVALID_RESPONSE for the balance, the bank list, client.request and a create, the text kept`, async () => {
+      const server = await answering(() => [200, text]);
+      try {
+        const client = api.createClient({ baseUrl: server.url, merchantId: 'm', key: merchantKey, projectId: 'prj_1', retries: 0 });
+        for (const call of [() => client.balance(), () => client.banks(), () => client.request('/api/v1/bank/other', { general: { project_id: 'prj_1' } })]) {
+          const e = await rejects(call(), 'INVALID_RESPONSE');
+          assert.equal(e.body, text);
+          assert.equal(e.statusCode, 200);
+          assert.match(e.message, reason);
+        }
+        const create = await rejects(client.p2p.payin.create(p2pBody({ urls: () => ({}) })), 'INVALID_RESPONSE');
+        assert.equal(create.body, text);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  test('typed balance entries and bank records, read from the text; a duplicate key in an error answer is no description', async () => {
+    const banks = [{ id: 'b1', name: 'Bank', symbol: 'bank', sbp_code: '100', is_sbp_bank: true, country_code: 'RU' }, { symbol: 'other' }];
+    const server = await answering((body) => {
+      const path = JSON.parse(body).general.payment_id === undefined ? 'project' : 'payment';
+      if (body.includes('"bad-1"')) return [400, '{"status":"error","status_description":"one","status_description":"two"}'];
+      return path === 'project' && body.includes('prj_banks') ? [200, JSON.stringify(banks)] : path === 'project' ? [200, '{"balance":[{"currency":"RUB","amount":150000,"locked_amount":2500}]}'] : [200, status(body)];
+    });
+    try {
+      const client = api.createClient({ baseUrl: server.url, merchantId: 'm', key: merchantKey, projectId: 'prj_1', retries: 0 });
+      const balance = await client.balance();
+      assert.deepEqual(balance.balance, [{ currency: 'RUB', amount: 150000, lockedAmount: 2500 }]);
+      assert.equal(balance.response.statusCode, 200);
+      const list = await client.banks({ projectId: 'prj_banks' });
+      assert.deepEqual(list.banks, [
+        { id: 'b1', name: 'Bank', symbol: 'bank', sbpCode: '100', isSbpBank: true, countryCode: 'RU' },
+        { id: null, name: null, symbol: 'other', sbpCode: null, isSbpBank: null, countryCode: null },
+      ]);
+      const rejected = await rejects(client.p2p.payin.info({ paymentId: 'bad-1' }), 'INVALID_RESPONSE');
+      assert.match(rejected.message, /DUPLICATE_KEY/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('retries never make a second payment', () => {
   for (const type of ['drop-after', 'truncate']) {
     test(`a create whose answer is lost (${type}) is settled through info: replayed, one payment`, () => withSandbox({}, async ({ sandbox, receiver }) => {
@@ -262,6 +345,21 @@ describe('retries never make a second payment', () => {
     const e = await rejects(clientOf(sandbox).p2p.payin.create({ ...body, payment: { ...body.payment, amount: 7 } }), 'PAYMENT_EXISTS');
     assert.match(e.message, /amount 150000/);
     assert.equal(e.existing.paymentInfo.amount, 150000);
+  }));
+
+  test('a P2P payout or ECOM create whose answer is lost: PAYMENT_EXISTS saying why it cannot be told, the stored payment in .existing, one payment', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    const client = clientOf(sandbox);
+    for (const [name, create] of [['/api/v1/payment/p2p/payout', client.p2p.payout.create], ['/api/v1/payment/ecom/payin', client.ecom.payin.create], ['/api/v1/payment/ecom/payout', client.ecom.payout.create]]) {
+      await setFaults(sandbox, [{ type: 'drop-after', count: 1 }]);
+      const paymentId = nextId('po');
+      const e = await rejects(create({ general: { project_id: 'prj_1', payment_id: paymentId, ...receiver.urls(paymentId) } }), 'PAYMENT_EXISTS');
+      assert.match(e.message, new RegExp(`^${name}: payment_id '${paymentId}' is already used .* an earlier attempt of this call may have made it`));
+      assert.match(e.hint, /cannot tell whether the stored payment is this call's own \(the spec does not show the body of .*info/);
+      assert.equal(e.existing.paymentId, paymentId);
+      assert.equal(e.existing.status, 'processing');
+      assert.equal(e.statusCode, 409);
+      assert.equal(count(sandbox, paymentId), 1, name);
+    }
   }));
 
   test('a confirm and a cancel whose answers are lost are settled through info', () => withSandbox({ timeScale: 100 }, async ({ sandbox, receiver }) => {
@@ -371,15 +469,42 @@ describe('waitFor', () => {
     assert.equal(cut.cause.code, 'TIMEOUT');
   }));
 
-  test('polls every 15 s by default (the spec interval)', () => withSandbox({}, async ({ sandbox, receiver }) => {
-    const waits = [];
-    const client = clientOf(sandbox, { sleep: async (ms) => { waits.push(ms); } });
-    const body = p2pBody(receiver);
-    await client.p2p.payin.create(body);
-    let n = 0;
-    await client.p2p.payin.waitFor(ref(body), { until: () => (n += 1) === 3 });
-    assert.deepEqual(waits, [15000, 15000]);
-  }));
+  /**
+   * A client on a fake clock whose every info answer takes `pollMs` of it, answering
+   * `answers[i]` (a state) to the i-th poll; `log` holds each poll's time and each sleep.
+   */
+  function clockedClient(answers, pollMs) {
+    let now = 1_700_000_000_000;
+    const log = [];
+    const fetch = async (url, init) => {
+      const { general } = JSON.parse(init.body);
+      const [status, subStatus] = answers[log.filter((e) => e.poll !== undefined).length] ?? answers.at(-1);
+      log.push({ poll: now });
+      now += pollMs;
+      const text = JSON.stringify({ status, sub_status: subStatus, status_description: null, request_id: 'r1', project_id: general.project_id, payment_id: general.payment_id });
+      return { status: 200, headers: new Headers(), text: async () => text };
+    };
+    const sleep = async (ms) => {
+      log.push({ sleep: ms });
+      now += ms;
+    };
+    const client = api.createClient({ baseUrl: 'https://pay.example', merchantId: 'm', key: merchantKey, projectId: 'prj_1', fetch, sleep, clock: () => now });
+    return { client, log };
+  }
+
+  test('polls at once, then every 15 s by default (the spec interval), start to start', async () => {
+    const ready = clockedClient([['success', null]], 40);
+    assert.equal((await ready.client.p2p.payin.waitFor({ paymentId: 'p1' }, { until: 'final' })).status, 'success');
+    assert.deepEqual(ready.log.map((e) => Object.keys(e)[0]), ['poll'], 'a payment already final: one poll, no wait');
+    const { client, log } = clockedClient([['processing', 'requisites'], ['processing', 'awaiting_confirm'], ['success', null]], 400);
+    assert.equal((await client.widget.payin.waitFor({ paymentId: 'p2' }, { until: 'final' })).status, 'success');
+    const polls = log.filter((e) => e.poll !== undefined).map((e) => e.poll - log[0].poll);
+    assert.deepEqual(polls, [0, 15000, 30000], 'each poll 15 s after the one before it began');
+    assert.deepEqual(log.filter((e) => e.sleep !== undefined).map((e) => e.sleep), [14600, 14600], "the poll's own 400 ms are not added");
+    const every = clockedClient([['processing', 'new'], ['success', null]], 20);
+    await every.client.p2p.payin.waitFor({ paymentId: 'p3' }, { until: 'final', intervalMs: 1000 });
+    assert.deepEqual(every.log.map((e) => e.poll ?? `sleep ${e.sleep}`).map((v, i, all) => (typeof v === 'number' ? v - all[0] : v)), [0, 'sleep 980', 1000]);
+  });
 });
 
 test("the types' status and subStatus unions are the spec's states table (specStates())", () => {

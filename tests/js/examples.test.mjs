@@ -1,8 +1,9 @@
 // Every receiver of examples/ end to end, as a merchant runs it: the examples are copied
 // into a fresh project that installed the packed package (and express, fastify), each is
 // served on a real loopback port, and signed callbacks are POSTed to it: a genuine one is
-// handed to the merchant's code once, a genuine but ambiguous one is kept and answered 200,
-// and forged, tampered, stale and unsigned ones are refused with the package's code.
+// handed to the merchant's code once, a repeat and a late state are acknowledged without
+// reaching it, a genuine but ambiguous one is kept and answered 200, and forged and tampered
+// ones are refused with the package's code (support/receiver-kit.mjs, exerciseAdapter).
 // (The edge worker runs in workerd: bundlers.test.mjs.)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,75 +12,36 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { esm as api, readKey, root } from './helpers.mjs';
+import { PGlite } from '@electric-sql/pglite';
+
+import { root } from './helpers.mjs';
 import { installPacked, run } from './support/packed.mjs';
-
-const service = api.SigningKey.fromPem(readKey('keys/rsa2048.pkcs8.pem'));
-const attacker = api.SigningKey.fromPem(readKey('keys/attacker2048.pkcs8.pem'));
-const servicePublicPem = readKey('keys/rsa2048.public.pem');
-
-const body = (redirect = 'https://shop.example/back') =>
-  JSON.stringify({
-    project_id: 'prj_1',
-    general: { payment_id: 'order-10045', request_id: 'r-1' },
-    status: { status: 'success', sub_status: null, status_description: 'Paid' },
-    payment_info: { amount: 150000, currency: 'RUB' },
-    integration: { form_url: 'https://pay.example/f', redirect_url: redirect },
-  });
-const now = () => Math.floor(Date.now() / 1000);
-/** A callback as the service sends it: the body signed with `key` at `timestamp`. */
-const callback = (key, text = body(), timestamp = now()) => api.signRequest(text, key, { merchantId: 'merchant-1', timestamp });
+import { callback, exerciseAdapter, poster, recorder as kitRecorder, servicePublicPem } from './support/receiver-kit.mjs';
 
 let app;
-before(() => {
+let pkg;
+before(async () => {
   app = installPacked({ link: ['express', 'fastify'] });
   fs.cpSync(path.join(root, 'examples'), path.join(app.dir, 'examples'), { recursive: true });
+  fs.writeFileSync(path.join(app.dir, 'load.mjs'), "export * from 'payment-intake';\n");
+  pkg = await import(pathToFileURL(path.join(app.dir, 'load.mjs')).href);
 });
 after(() => app?.remove());
 
 const example = (file) => import(pathToFileURL(path.join(app.dir, 'examples', file)).href);
 
-/** Handlers that record what reaches the merchant's code. */
+/** Handlers that record what reaches the merchant's code, over a store the test reads. */
 function recorder() {
-  const seen = { handled: [], kept: [] };
-  return {
-    seen,
-    handlers: {
-      onCallback: (cb) => seen.handled.push(cb),
-      keep: (rawBody, error) => seen.kept.push({ rawBody: Buffer.from(rawBody).toString('utf8'), code: error.code }),
-    },
-  };
+  const { seen, config } = kitRecorder();
+  const store = pkg.memoryStore();
+  return { seen, store, handlers: { onEvent: config.onEvent, onReview: config.onReview, store } };
 }
 
 /** POSTs every kind of callback to `url` and checks each answer and what reached the handlers. */
-async function exercise(url, seen) {
-  const post = async ({ body: text, headers }, extra = {}) => {
-    const response = await fetch(url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...headers, ...extra } });
-    return { status: response.status, text: await response.text() };
-  };
-  const refused = (answer, code) => {
-    assert.equal(answer.text, code);
-    assert.ok(answer.status >= 400 && answer.status < 500, `${code} is answered ${answer.status}, a 4xx`);
-  };
-
-  const genuine = callback(service);
-  assert.deepEqual(await post(genuine), { status: 200, text: 'OK' });
-
-  refused(await post({ ...genuine, body: genuine.body.replace('150000', '150001') }), 'INVALID_SIGNATURE');
-  refused(await post(callback(attacker)), 'INVALID_PUBLIC_KEY');
-  refused(await post(callback(service, body(), now() - 3600)), 'TIMESTAMP_OUT_OF_TOLERANCE');
-  const { 'x-access-signature': _, ...unsigned } = genuine.headers;
-  refused(await post({ body: genuine.body, headers: unsigned }), 'MISSING_HEADER');
-
-  // Genuine, but its signed message does not pin the body down: kept, answered 200.
-  const ambiguous = callback(service, body('https://shop.example/back?q=1;status:status:success'));
-  assert.deepEqual(await post(ambiguous), { status: 200, text: 'OK' });
-
-  assert.equal(seen.handled.length, 1, 'only the genuine callback reached onCallback');
-  assert.equal(seen.handled[0].paymentId, 'order-10045');
-  assert.equal(seen.handled[0].status, 'success');
-  assert.equal(seen.handled[0].verification.merchantId, 'merchant-1');
-  assert.deepEqual(seen.kept, [{ rawBody: ambiguous.body, code: 'AMBIGUOUS_CALLBACK' }]);
+async function exercise(url, seen, store) {
+  await exerciseAdapter(poster(url), { seen, store });
+  const stale = await poster(url)(callback('processing:new', { paymentId: 'order-7' }));
+  assert.deepEqual(stale, { status: 200, json: { ok: true, code: 'STALE' } });
 }
 
 /** Serves a node:http server on a loopback port for the test, closed after it. */
@@ -102,33 +64,33 @@ describe('examples/ through the packed package', () => {
 
   test('node-http.mjs', async () => {
     const { createServer } = await example('node-http.mjs');
-    const { seen, handlers } = recorder();
-    const server = await listening(createServer(api.VerifyingKey.fromPem(servicePublicPem), handlers));
+    const { seen, store, handlers } = recorder();
+    const server = await listening(createServer(pkg.VerifyingKey.fromPem(servicePublicPem), handlers));
     try {
-      await exercise(server.url, seen);
+      await exercise(server.url, seen, store);
     } finally {
       await server.close();
     }
   });
 
-  test('express.mjs (express.raw with type application/json)', async () => {
+  test('express.mjs (handler.express(), express.json() for the rest of the app)', async () => {
     const { createApp } = await example('express.mjs');
-    const { seen, handlers } = recorder();
+    const { seen, store, handlers } = recorder();
     const server = await listening(http.createServer(createApp(servicePublicPem, handlers)));
     try {
-      await exercise(server.url, seen);
+      await exercise(server.url, seen, store);
     } finally {
       await server.close();
     }
   });
 
-  test('fastify.mjs (a buffer content-type parser)', async () => {
+  test('fastify.mjs (handler.fastify, scoped to its route)', async () => {
     const { createApp } = await example('fastify.mjs');
-    const { seen, handlers } = recorder();
+    const { seen, store, handlers } = recorder();
     const fastify = createApp([servicePublicPem], handlers);
     const address = await fastify.listen({ port: 0, host: '127.0.0.1' });
     try {
-      await exercise(`${address}/payment-callback`, seen);
+      await exercise(`${address}/payment-callback`, seen, store);
     } finally {
       await fastify.close();
     }
@@ -136,7 +98,7 @@ describe('examples/ through the packed package', () => {
 
   test('fetch-handler.mjs (a Request in, a Response out), served through node:http', async () => {
     const { createFetchHandler } = await example('fetch-handler.mjs');
-    const { seen, handlers } = recorder();
+    const { seen, store, handlers } = recorder();
     const handle = createFetchHandler(servicePublicPem, handlers);
     // The adapter a Fetch-style framework provides on Node: node:http request -> Request.
     const server = await listening(
@@ -153,9 +115,27 @@ describe('examples/ through the packed package', () => {
       }),
     );
     try {
-      await exercise(server.url, seen);
+      await exercise(server.url, seen, store);
     } finally {
       await server.close();
+    }
+  });
+
+  test('postgres.mjs (postgresStore over PGlite): the order credited once, through tx', async () => {
+    const { createServer } = await example('postgres.mjs');
+    const db = new PGlite();
+    const { seen, config } = kitRecorder();
+    const server = await listening(await createServer(pkg.VerifyingKey.fromPem(servicePublicPem), db, { onReview: config.onReview }));
+    try {
+      const post = poster(server.url);
+      const sent = callback('success', { paymentId: 'order-pg' });
+      const answers = await Promise.all(Array.from({ length: 5 }, () => post(sent)));
+      assert.deepEqual(answers.map((a) => a.json.code ?? 'acted').sort(), ['DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'acted']);
+      assert.deepEqual((await db.query('SELECT payment_id, amount::int AS amount FROM order_credits')).rows, [{ payment_id: 'order-pg', amount: 150000 }]);
+      assert.equal(seen.reviews.length, 0);
+    } finally {
+      await server.close();
+      await db.close();
     }
   });
 });

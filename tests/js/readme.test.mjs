@@ -73,12 +73,14 @@ test('the canonical options table names every option the package accepts', () =>
   for (const name of Object.keys(api.profiles()[0].options)) assert.match(readme, new RegExp(`^\\| \`${name}\` \\|`, 'm'), name);
 });
 
-test("a merchant's path, top-down: install, quick start, receiving, testing locally, deploying, API reference, error codes", () => {
+test("a merchant's path, top-down: quick start first, install, calling the service, receiving, testing locally, deploying, API reference, error codes", () => {
   assert.match(section('## Install'), /^npm install payment-intake$/m);
+  assert.match(section('## Quick start'), /^npm install payment-intake$/m);
   const headings = [...readme.matchAll(/^(#{2,3}) (.+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
   const order = [
-    '## Install',
     '## Quick start',
+    '## Install',
+    '## Calling the service: `createClient`',
     '## Receiving callbacks',
     '### In your framework',
     '## Testing locally',
@@ -96,10 +98,14 @@ test("a merchant's path, top-down: install, quick start, receiving, testing loca
   const at = order.map((h) => headings.indexOf(h));
   for (const [i, h] of order.entries()) assert.ok(at[i] >= 0, `section ${h}`);
   assert.deepEqual([...at].sort((a, b) => a - b), at, 'in this order');
-  // The quick start's steps, in order: keygen, the sandbox, signRequest + fetch, verifyCallback.
+  // The quick start is the first section, its steps in order: install, keygen, the sandbox,
+  // createClient, the create; the receiver verifies callbacks with verifyCallback.
+  assert.equal(headings[0], '## Quick start');
   const quick = section('## Quick start');
-  const steps = ['npx payment-intake keygen', 'npx payment-intake sandbox', 'signRequest(', 'fetch(', 'verifyCallback('].map((s) => quick.indexOf(s));
+  const steps = ['npm install payment-intake', 'npx payment-intake keygen', 'npx payment-intake sandbox', 'createClient(', 'client.p2p.payin.create('].map((s) => quick.indexOf(s));
   assert.ok(steps.every((i) => i >= 0) && steps.every((i, n) => n === 0 || i > steps[n - 1]), `quick start steps at ${steps}`);
+  assert.ok(quick.includes('verifyCallback('), 'the quick start verifies its callbacks');
+  assert.ok(!/signRequest\(|fetch\(/.test(quick.slice(quick.indexOf('```js'))), 'the quick start calls the service through the client, not by hand');
   // Both ways to bundle: the copy step names the file the package ships; the inline entry is an export.
   const step = readme.match(/^cp node_modules\/payment-intake\/(\S+) dist\/$/m);
   assert.ok(step, 'the copy step');
@@ -179,11 +185,18 @@ describe('the README against the packed package', () => {
       const files = { ...keys, 'service-public.pem': sandbox.servicePublicKeyPem };
       const ran = await runBlock('quick-start', quick.code, files, { SANDBOX_URL: sandbox.url });
       assert.equal(ran.status, 0, `${ran.stdout}\n${ran.stderr}`);
-      assert.match(ran.stdout, /^created: processing:requisites, request_id \S+$/m);
+      // The create's model, as the client read it: the sandbox's payment, its request id.
+      const created = ran.stdout.match(/^created: processing:requisites, request_id (\S+)$/m);
+      assert.ok(created, ran.stdout);
       assert.match(ran.stdout, /^callback: processing:awaiting_confirm$/m);
       assert.match(ran.stdout, /^confirmed: processing:paid$/m);
       assert.match(ran.stdout, /^payment order-\d+: success$/m);
       const [payment] = sandbox.payments();
+      assert.equal(sandbox.payments().length, 1, 'one payment');
+      assert.equal(created[1], payment.requestId);
+      // Callbacks the script verified with service-public.pem, the sandbox's key.
+      assert.ok(ran.stdout.match(/^callback: /gm).length >= 3, ran.stdout);
+      assert.doesNotMatch(ran.stderr, /callback refused/);
       assert.deepEqual(
         payment.history.map((m) => (m.subStatus ? `${m.status}:${m.subStatus}` : m.status)),
         ['processing:requisites', 'processing:awaiting_confirm', 'processing:paid', 'success'],

@@ -52,6 +52,29 @@ function describeSubStatus(subStatus: PaymentSubStatus | null): string {
     }
   }
 }
+/** A `switch` that forgets a state does not compile: the forgotten one reaches the `never`. */
+function forgetsDispute(status: StatusResponse['status']): string {
+  switch (status) {
+    case 'error': case 'processing': case 'decline': case 'success': return 'known';
+    default: {
+      // @ts-expect-error: 'dispute' has no case, so it is not never here
+      const unreachable: never = status;
+      return unreachable;
+    }
+  }
+}
+function forgetsConfirmTimeout(subStatus: InfoResult['subStatus']): string {
+  switch (subStatus) {
+    case null: case 'new': case 'requisites': case 'awaiting_confirm': case 'paid': case 'no_payment': case 'different_amount': return 'known';
+    default: {
+      // @ts-expect-error: 'confirm_timeout' has no case, so it is not never here
+      const unreachable: never = subStatus;
+      return unreachable;
+    }
+  }
+}
+void forgetsDispute;
+void forgetsConfirmTimeout;
 // @ts-expect-error: 'refunded' is no status of the spec
 describeStatus('refunded');
 

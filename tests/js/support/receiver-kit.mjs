@@ -131,3 +131,23 @@ export function assertRawBodyRefused(answer, setting = "express.raw({ type: 'app
   assert.equal(answer.status, 500, 'the receiver is misconfigured: 5xx, so the service sends it again once fixed');
   assert.ok(`${answer.json.message} ${answer.json.hint}`.includes(setting), `names ${setting}: ${JSON.stringify(answer.json)}`);
 }
+
+/** `post(sent, extraHeaders)` to `url`: `{ status, json }`. */
+export function poster(url) {
+  return async ({ body: text, headers }, extra = {}) => {
+    const response = await fetch(url, { method: 'POST', body: text, headers: { 'content-type': 'application/json', ...headers, ...extra } });
+    return { status: response.status, json: await response.json() };
+  };
+}
+
+/** Serves a node:http server on a loopback port: `{ url, close() }`. */
+export async function listening(server, pathname = '/callbacks') {
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}${pathname}`,
+    close: () => {
+      server.closeAllConnections?.();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

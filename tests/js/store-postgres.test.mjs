@@ -1,0 +1,167 @@
+// postgresStore (payment-intake/stores/postgres, from the packed package) on PGlite in this
+// process, and on a real PostgreSQL through `pg` when tests/support/servers.mjs can start one:
+// the store contract (support/store-kit.mjs), and exactly once with the merchant's own
+// writes through `tx`: they commit with the record, or roll back with it.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+
+import { root } from './helpers.mjs';
+import { callback, installed, recorder } from './support/receiver-kit.mjs';
+import { deliver, storeContract } from './support/store-kit.mjs';
+
+const { pkg, postgres, app } = await installed();
+after(() => app.remove());
+
+let schemas = 0;
+/** Each database of the suite: `open()` gives a fresh schema on it, `query` reads it. */
+const databases = [
+  {
+    name: 'PGlite',
+    async start() {
+      const db = new PGlite();
+      await db.waitReady;
+      return { db, stop: () => db.close() };
+    },
+  },
+];
+
+// A real PostgreSQL (tests/support/servers.mjs: a throwaway cluster on a Unix socket), through
+// `pg`: skipped with the reason when its binaries are missing, unless CI=true.
+const harness = path.join(root, 'tests', 'support', 'servers.mjs');
+if (fs.existsSync(harness)) {
+  const servers = await import(pathToFileURL(harness).href);
+  const skip = servers.serverSkip('postgres');
+  databases.push({
+    name: 'PostgreSQL (pg Pool)',
+    skip,
+    async start() {
+      const server = await servers.startPostgres();
+      const { default: pg } = await import('pg');
+      const pool = new pg.Pool({ ...server.config, max: 8 });
+      return {
+        db: pool,
+        stop: async () => {
+          await pool.end();
+          await server.stop();
+        },
+      };
+    },
+  });
+}
+
+for (const database of databases) {
+  describe(`postgresStore on ${database.name}`, { skip: database.skip ?? false }, async () => {
+    if (database.skip) return;
+    const started = await database.start();
+    after(() => started.stop());
+    const { db } = started;
+    const open = async (options = {}) => {
+      schemas += 1;
+      const schema = options.schema ?? `pi_test_${process.pid}_${schemas}`;
+      return { store: postgres.postgresStore(db, { schema }), schema, close: async () => {} };
+    };
+
+    test('exactly once: its guarantee says so; the tables come with a version row', async () => {
+      const { store, schema } = await open();
+      assert.equal(store.guarantee, 'exactly-once');
+      assert.equal(await store.payment('prj_1', 'x'), null);
+      const { rows } = await db.query(`SELECT name, version FROM "${schema}".payment_intake_meta`);
+      assert.deepEqual(rows, [{ name: 'schema', version: 1 }]);
+    });
+
+    storeContract(`postgresStore on ${database.name}`, { pkg, open });
+
+    test("the merchant's writes through tx commit with the record, once; a throw rolls both back", async () => {
+      const { store, schema } = await open();
+      const credits = `"${schema}".merchant_credits`;
+      await store.payment('prj_1', 'x'); // the store makes its schema on first use
+      await db.query(`CREATE TABLE ${credits} (payment_id text NOT NULL, amount integer NOT NULL)`);
+      let crash = true;
+      const { config } = recorder({
+        onEvent: async (event, { tx }) => {
+          assert.equal(typeof tx.query, 'function', 'tx is the transaction');
+          if (event.final && event.callback.status === 'success') {
+            await tx.query(`INSERT INTO ${credits} (payment_id, amount) VALUES ($1, $2)`, [event.callback.paymentId, event.callback.paymentInfo.amount]);
+          }
+          if (crash) throw new Error('killed after crediting, before the record');
+        },
+      });
+      const handler = pkg.createCallbackHandler({ ...config, store });
+      const sent = callback('success', { paymentId: 'order-credit' });
+      assert.equal((await handler.handle(sent.body, sent.headers)).status, 500);
+      assert.deepEqual((await db.query(`SELECT count(*)::int AS n FROM ${credits}`)).rows, [{ n: 0 }], 'the credit rolled back with the record');
+      assert.equal(await store.payment('prj_1', 'order-credit'), null);
+      crash = false;
+      await Promise.all(Array.from({ length: 10 }, () => deliver(handler, sent)));
+      assert.deepEqual((await db.query(`SELECT payment_id, amount FROM ${credits}`)).rows, [{ payment_id: 'order-credit', amount: 150000 }]);
+      assert.equal((await store.payment('prj_1', 'order-credit')).status, 'success');
+    });
+
+    test('AFTER_FINAL is kept in the claim’s transaction and read back by reviews()', async () => {
+      const { store } = await open();
+      const { seen, config } = recorder();
+      const handler = pkg.createCallbackHandler({ ...config, store });
+      await deliver(handler, callback('decline', { paymentId: 'order-af' }));
+      assert.deepEqual(await deliver(handler, callback('success', { paymentId: 'order-af' })), { ok: true, code: 'AFTER_FINAL' });
+      const [review] = await store.reviews();
+      assert.equal(review.code, 'AFTER_FINAL');
+      assert.equal(review.paymentId, 'order-af');
+      assert.deepEqual(review, seen.reviews[0]);
+      assert.equal((await store.payment('prj_1', 'order-af')).status, 'decline');
+    });
+
+    test('the connection dies inside onEvent (the server ends it): rolled back by the server, answered 500; the retry credits once', { skip: database.name.startsWith('PGlite') && 'PGlite has one connection in this process' }, async () => {
+      const { store, schema } = await open();
+      const credits = `"${schema}".merchant_credits`;
+      await store.payment('prj_1', 'x');
+      await db.query(`CREATE TABLE ${credits} (payment_id text NOT NULL)`);
+      let kill = true;
+      const { seen, config } = recorder({
+        onEvent: async (event, { tx }) => {
+          await tx.query(`INSERT INTO ${credits} (payment_id) VALUES ($1)`, [event.callback.paymentId]);
+          if (kill) {
+            kill = false;
+            await tx.query('SELECT pg_terminate_backend(pg_backend_pid())'); // as if this process were killed
+          }
+        },
+      });
+      const handler = pkg.createCallbackHandler({ ...config, store });
+      const sent = callback('success', { paymentId: 'order-killed' });
+      assert.deepEqual(JSON.parse((await handler.handle(sent.body, sent.headers)).body), { ok: false, code: 'EVENT_FAILED' });
+      assert.equal(seen.errors.length >= 1, true);
+      assert.deepEqual((await db.query(`SELECT count(*)::int AS n FROM ${credits}`)).rows, [{ n: 0 }]);
+      assert.equal(await store.payment('prj_1', 'order-killed'), null);
+      assert.deepEqual(await deliver(handler, sent), { ok: true });
+      assert.deepEqual((await db.query(`SELECT payment_id FROM ${credits}`)).rows, [{ payment_id: 'order-killed' }]);
+      assert.equal((await store.payment('prj_1', 'order-killed')).status, 'success');
+    });
+
+    test('tables made by a newer version are refused, not written', async () => {
+      const { store, schema } = await open();
+      await store.payment('prj_1', 'x');
+      await db.query(`UPDATE "${schema}".payment_intake_meta SET version = 99`);
+      const again = postgres.postgresStore(db, { schema });
+      await assert.rejects(again.payment('prj_1', 'x'), (error) => error.code === 'INVALID_ARGUMENT' && /version 99/.test(error.message));
+    });
+  });
+}
+
+describe('postgresStore arguments', () => {
+  test('neither a Pool nor PGlite, or a bad schema name: INVALID_ARGUMENT with the status of the package table', () => {
+    const status = (() => {
+      try {
+        pkg.createCallbackHandler(null);
+      } catch (error) {
+        return error.status;
+      }
+      return assert.fail('no error');
+    })();
+    for (const [db, options] of [[undefined, {}], [{}, {}], [{ query() {}, transaction() {} }, { schema: 'Bad-Name' }]]) {
+      assert.throws(() => postgres.postgresStore(db, options), (error) => error instanceof pkg.PaymentIntakeError && error.code === 'INVALID_ARGUMENT' && error.status === status);
+    }
+  });
+});
