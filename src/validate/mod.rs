@@ -19,6 +19,8 @@ pub(crate) mod operations;
 mod rules;
 mod walk;
 
+pub(crate) use rules::CUSTOMER_TYPES;
+
 use serde::Serialize;
 
 use crate::error::Error;
