@@ -128,7 +128,6 @@ pub fn diagnose_callback<K: ConfiguredKey>(
     let limits = Limits { max_bytes: limits.max_bytes.min(DIAGNOSE_MAX_BYTES), ..*limits };
     let body = parse_body(raw_body, &limits)?;
     let default_options = VerifyOptions { limits, ..VerifyOptions::default() };
-    let default_error = verify_callback(raw_body, headers, keys, &default_options).err();
     let token = headers.token.as_deref();
     let token_matches_key = token.is_some_and(|token| match_token(token, keys).is_ok());
     let token_seen = token.and_then(token_encoding);
@@ -188,34 +187,46 @@ pub fn diagnose_callback<K: ConfiguredKey>(
         }
     }
 
-    let by_preference = preference_order(&found, |index| keys[index].rsa().is_some());
-    // Verifying with a combination: the key it verifies with, or what it reports.
-    let verifies = |profile: &Profile| -> Result<usize> {
-        let options = VerifyOptions { limits, ..VerifyOptions::with_profile(profile) };
-        let same_as_default = options.canonical == default_options.canonical
-            && options.digest == default_options.digest
-            && options.signature_encoding == default_options.signature_encoding;
-        match (&default_error, same_as_default) {
-            // Already verified with these options above.
-            (Some(error), true) => Err(error.clone()),
-            _ => verify_callback(raw_body, headers, keys, &options).map(|verified| verified.key_index),
-        }
-    };
-    // The first combination, in the order `options` names them, that verifyCallback takes
-    // and returns a model with; else the first one the signature matches under, and why.
+    // Verifying: with the default options first (for `default_error`), then with each
+    // combination in the order `options` names them until one returns a model. One call
+    // site, so the verification is in the code once.
+    let is_rsa_key = |index: usize| keys[index].rsa().is_some();
+    let mut remaining = found.clone();
+    let mut default_error: Option<Error> = None;
     let mut first_refusal: Option<((usize, Profile), Error)> = None;
     let mut best: Option<(usize, Profile)> = None;
-    for (index, profile) in by_preference {
-        match verifies(&profile) {
-            Ok(verified_with) => {
-                best = Some((verified_with, profile));
+    let mut attempt: Option<(usize, Profile)> = None;
+    loop {
+        let profile = attempt.map_or(Profile::SPEC, |(_, profile)| profile);
+        let options = VerifyOptions { limits, ..VerifyOptions::with_profile(&profile) };
+        let as_default = attempt.is_some()
+            && default_error.is_none()
+            && options.canonical == default_options.canonical
+            && options.digest == default_options.digest
+            && options.signature_encoding == default_options.signature_encoding;
+        let verified = if as_default {
+            // The default options, which verified above.
+            Ok(usize::MAX)
+        } else {
+            verify_callback(raw_body, headers, keys, &options).map(|verified| verified.key_index)
+        };
+        match (attempt, verified) {
+            (None, Ok(_)) => {}
+            (None, Err(error)) => default_error = Some(error),
+            (Some((index, profile)), Ok(key_index)) => {
+                best = Some((if key_index == usize::MAX { index } else { key_index }, profile));
                 break;
             }
-            Err(error) => {
+            (Some(tried), Err(error)) => {
                 if first_refusal.is_none() {
-                    first_refusal = Some(((index, profile), error));
+                    first_refusal = Some((tried, error));
                 }
             }
+        }
+        attempt = best_match(&remaining, &is_rsa_key);
+        match attempt {
+            Some(next) => remaining.retain(|entry| *entry != next),
+            None => break,
         }
     }
     let refused = if best.is_none() { first_refusal } else { None };
@@ -269,26 +280,6 @@ fn body_hint(error: &Error, field: &str) -> String {
          verifyCallback's options for it",
         error.code()
     )
-}
-
-/// Every match, in the order `options` names them: the named profiles first (in their
-/// order), then the rest by how many rules they are apart from the spec's.
-fn preference_order(found: &[(usize, Profile)], is_rsa: impl Fn(usize) -> bool) -> Vec<(usize, Profile)> {
-    let mut ordered: Vec<(usize, Profile)> = Vec::with_capacity(found.len());
-    if let Some(best) = best_match(found, &is_rsa) {
-        ordered.push(best);
-    }
-    for named in PROFILES {
-        for entry in found.iter().filter(|(index, profile)| same_rules(profile, &named.profile, is_rsa(*index))) {
-            if !ordered.contains(entry) {
-                ordered.push(*entry);
-            }
-        }
-    }
-    let mut rest: Vec<(usize, Profile)> = found.iter().filter(|entry| !ordered.contains(entry)).copied().collect();
-    rest.sort_by_key(|(_, profile)| distance_from_spec(profile)); // stable: the first of equals stays first
-    ordered.extend(rest);
-    ordered
 }
 
 /// The match to name: a named profile if one matched (in their order), else

@@ -2,18 +2,21 @@
 //! object in camelCase) becomes the spec's nested body, with defaults, and
 //! is validated. Inputs are not second-guessed: what is given is sent, what
 //! is missing is omitted, and the report says what is wrong, by body path.
+//! Where each input member goes is its row of the input-fields table
+//! (`super::fields`); that file's tests hold the structs and this mapping to it.
 
 use serde::Deserialize;
 
-use super::fields::{field_at, is_camel_of, is_number_input, Builders, InputKind, P2P, WIDGET};
+use super::fields::is_number_input;
 use crate::closest::closest;
 use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::spec::currency::to_minor_units;
+use crate::spec::limits::LIFETIME_DEFAULT;
 use crate::spec::operations::Operation;
 use crate::validate::{validate_request, Issue, ValidationReport};
 
-/// A builder's input struct and its [`Values`], from one list of its members. Each
+/// A builder's input struct (and, for the tests, its `Values`), from one list of its members. Each
 /// member is a row of the input-fields table (`super::fields::INPUT_FIELDS`, by its
 /// camelCase name), which the tests hold equal to these lists.
 macro_rules! input_struct {
@@ -25,6 +28,7 @@ macro_rules! input_struct {
             $($(#[doc = $doc])* pub $field: Option<$ty>,)*
         }
 
+        #[cfg(test)]
         impl Values for $name {
             fn values(&self) -> Vec<(&'static str, Option<InputValue<'_>>)> {
                 vec![$((stringify!($field), self.$field.as_ref().map(InputValue::from)),)*]
@@ -33,24 +37,29 @@ macro_rules! input_struct {
     };
 }
 
-/// A builder input's members by their Rust names, with their values.
+/// A builder input's members by their Rust names, with their values (for the tests
+/// that hold the structs equal to the input-fields table).
+#[cfg(test)]
 pub(crate) trait Values {
     fn values(&self) -> Vec<(&'static str, Option<InputValue<'_>>)>;
 }
 
 /// The value of an input member.
+#[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum InputValue<'a> {
     Text(&'a str),
     Number(u64),
 }
 
+#[cfg(test)]
 impl<'a> From<&'a String> for InputValue<'a> {
     fn from(text: &'a String) -> Self {
         InputValue::Text(text)
     }
 }
 
+#[cfg(test)]
 impl From<&u64> for InputValue<'_> {
     fn from(number: &u64) -> Self {
         InputValue::Number(*number)
@@ -176,9 +185,9 @@ input_struct! {
 struct Members(Vec<(String, Json)>);
 
 impl Members {
-    fn text(mut self, key: &str, value: Option<&str>) -> Self {
+    fn text(mut self, key: &str, value: &Option<String>) -> Self {
         if let Some(value) = value {
-            self.0.push((key.to_owned(), Json::String(value.to_owned())));
+            self.0.push((key.to_owned(), Json::String(value.clone())));
         }
         self
     }
@@ -199,8 +208,25 @@ impl Members {
     }
 }
 
+struct GeneralInput<'a> {
+    project_id: &'a Option<String>,
+    payment_id: &'a Option<String>,
+    urls: [&'a Option<String>; 4],
+}
+
+fn general(input: GeneralInput<'_>) -> Members {
+    let [callback, success, decline, redirect] = input.urls;
+    Members::default()
+        .text("project_id", input.project_id)
+        .text("payment_id", input.payment_id)
+        .text("merchant_callback_url", callback)
+        .text("merchant_success_callback_url", success)
+        .text("merchant_decline_callback_url", decline)
+        .text("redirect_url", redirect)
+}
+
 /// Minor units from either form of the amount.
-fn minor_amount(amount: Option<u64>, amount_major: Option<&str>, currency: Option<&str>) -> Result<Option<u64>> {
+fn minor_amount(amount: Option<u64>, amount_major: &Option<String>, currency: &Option<String>) -> Result<Option<u64>> {
     match (amount, amount_major) {
         (Some(_), Some(_)) => Err(Error::InvalidArgument {
             name: "amountMajor".into(),
@@ -217,52 +243,79 @@ fn minor_amount(amount: Option<u64>, amount_major: Option<&str>, currency: Optio
     }
 }
 
-/// Builds and validates a P2P (H2H) payin create body
+/// Builds and validates a P2P (H2H) payin create body. Where each input member goes is
+/// its row of the input-fields table (`super::fields`), which the tests hold this to
 /// (`/api/v1/payment/p2p/payin`). Errors only when the input cannot be turned
 /// into a body: both amounts given, or `amount_major` not convertible.
 pub fn build_payin_request(input: &PayinInput) -> Result<(Json, ValidationReport)> {
-    build(Operation::P2pPayinCreate, P2P, &input.values())
+    let amount = minor_amount(input.amount, &input.amount_major, &input.currency)?;
+    let general = general(GeneralInput {
+        project_id: &input.project_id,
+        payment_id: &input.payment_id,
+        urls: [
+            &input.merchant_callback_url,
+            &input.merchant_success_callback_url,
+            &input.merchant_decline_callback_url,
+            &input.redirect_url,
+        ],
+    });
+    let payment = Members::default()
+        .text("method", &input.method)
+        .number("amount", amount)
+        .text("currency", &input.currency)
+        .number("lifetime", Some(input.lifetime.unwrap_or(LIFETIME_DEFAULT)))
+        .text("bank_symbol", &input.bank_symbol)
+        .text("description", &input.description)
+        .text("extra_param", &input.extra_param);
+    let sender = Members::default()
+        .text("pan", &input.sender_pan)
+        .text("phone", &input.sender_phone)
+        .text("bank_symbol", &input.sender_bank_symbol)
+        .text("card_holder", &input.sender_card_holder);
+    let customer = Members::default()
+        .text("id", &input.customer_id)
+        .text("ip_address", &input.customer_ip)
+        .text("first_name", &input.first_name)
+        .text("last_name", &input.last_name)
+        .text("customer_type", &input.customer_type)
+        .text("country", &input.country)
+        .text("language", &input.language)
+        .text("email", &input.email)
+        .text("browser", &input.browser)
+        .text("device_type", &input.device_type)
+        .text("user_agent", &input.user_agent);
+    Ok(assemble(Operation::P2pPayinCreate, general, payment, sender, customer))
 }
 
 /// Builds and validates a widget payin create body (`/api/v1/widget/payin`).
 pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json, ValidationReport)> {
-    build(Operation::WidgetPayinCreate, WIDGET, &input.values())
-}
-
-/// The body of `operation` from an input's `values`, and its report: each member of the
-/// schema's objects, in the schema's order, takes the value of its row of the input-fields
-/// table for `builders`; absent values and empty objects are left out.
-fn build(
-    operation: Operation,
-    builders: Builders,
-    values: &[(&'static str, Option<InputValue<'_>>)],
-) -> Result<(Json, ValidationReport)> {
-    let value = |name: &str| values.iter().find(|(field, _)| is_camel_of(field, name)).and_then(|(_, value)| *value);
-    let text = |name: &str| match value(name) {
-        Some(InputValue::Text(text)) => Some(text),
-        _ => None,
-    };
-    let number = |name: &str| match value(name) {
-        Some(InputValue::Number(number)) => Some(number),
-        _ => None,
-    };
-    let amount = minor_amount(number("amount"), text("amountMajor"), text("currency"))?;
-    let mut body = Members::default();
-    for (object, members) in operation.schema_objects() {
-        let mut inner = Members::default();
-        for (member, _) in members {
-            let Some(row) = field_at(builders, object, member) else { continue };
-            inner = match row.kind {
-                InputKind::MinorAmount | InputKind::MajorAmount => inner.number(member, amount),
-                InputKind::Count { default } => inner.number(member, number(row.name).or(default)),
-                InputKind::Text | InputKind::Choice(_) => inner.text(member, text(row.name)),
-            };
-        }
-        body = body.object(object, inner);
-    }
-    let body = Json::Object(body.0);
-    let report = validate_request(operation.path(), &body);
-    Ok((body, report))
+    let amount = minor_amount(input.amount, &input.amount_major, &input.currency)?;
+    let general = general(GeneralInput {
+        project_id: &input.project_id,
+        payment_id: &input.payment_id,
+        urls: [
+            &input.merchant_callback_url,
+            &input.merchant_success_callback_url,
+            &input.merchant_decline_callback_url,
+            &input.redirect_url,
+        ],
+    });
+    let payment = Members::default()
+        .number("amount", amount)
+        .text("currency", &input.currency)
+        .number("lifetime", Some(input.lifetime.unwrap_or(LIFETIME_DEFAULT)))
+        .text("description", &input.description)
+        .text("extra_param", &input.extra_param)
+        .text("widget_method", &input.widget_method);
+    let sender = Members::default().text("bank_symbol", &input.bank_symbol);
+    let customer = Members::default()
+        .text("id", &input.customer_id)
+        .text("ip_address", &input.customer_ip)
+        .text("country", &input.country)
+        .text("language", &input.language)
+        .text("customer_type", &input.customer_type)
+        .text("email", &input.email);
+    Ok(assemble(Operation::WidgetPayinCreate, general, payment, sender, customer))
 }
 
 /// A member of a builder's input that cannot be read. The builder leaves it out of
@@ -304,6 +357,24 @@ impl InputProblem {
 pub(crate) fn report_input_problems(report: &mut ValidationReport, builder: &str, problems: &[InputProblem]) {
     report.errors.extend(problems.iter().map(|problem| problem.issue(builder)));
     report.valid = report.errors.is_empty();
+}
+
+/// The body of a payin create from its four parts (empty ones left out), and its report.
+fn assemble(
+    operation: Operation,
+    general: Members,
+    payment: Members,
+    sender: Members,
+    customer: Members,
+) -> (Json, ValidationReport) {
+    let body = Members::default()
+        .object("general", general)
+        .object("payment", payment)
+        .object("sender", sender)
+        .object("customer", customer);
+    let body = Json::Object(body.0);
+    let report = validate_request(operation.path(), &body);
+    (body, report)
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! The one table of the builders' input fields ([`INPUT_FIELDS`]): a row per flat
 //! input member (its camelCase name, where it goes in the nested body, its type,
-//! which builders take it, a few words on it). The builders place each value by its
-//! row (`super::builders`), in the order of the operation's schema; the input
+//! which builders take it, a few words on it). The tests (`fields_tests.rs`) hold
+//! the builders' mapping to it (`super::builders`:
+//! each row's member lands at its path, and nothing else is in the body), the input
 //! structs, the TypeScript (`src/wasm/types.rs`) and the schema (`src/validate/`)
-//! are held equal to it by this file's tests: a row added in one place only fails them.
+//! equal to it, so a row added in one place only fails them. The wasm reads it for the
+//! type of a member (`is_number_input`).
 
 use crate::validate::CUSTOMER_TYPES;
 
@@ -48,11 +50,14 @@ pub(crate) struct InputField {
     pub(crate) kind: InputKind,
     /// Which builders take it ([`P2P`], [`WIDGET`]).
     pub(crate) builders: Builders,
+    /// A line on it (the rows' documentation; compiled into the tests only, so that the
+    /// `.wasm` does not carry it).
+    #[cfg(test)]
     pub(crate) doc: &'static str,
 }
 
 const fn row(name: &'static str, path: &'static str, builders: Builders, doc: &'static str) -> InputField {
-    InputField { name, path, kind: InputKind::Text, builders, doc }
+    typed(name, path, InputKind::Text, builders, doc)
 }
 
 const fn typed(
@@ -62,7 +67,16 @@ const fn typed(
     builders: Builders,
     doc: &'static str,
 ) -> InputField {
-    InputField { name, path, kind, builders, doc }
+    #[cfg(not(test))]
+    let _ = doc;
+    InputField {
+        name,
+        path,
+        kind,
+        builders,
+        #[cfg(test)]
+        doc,
+    }
 }
 
 /// Every input member of the builders. A name appears twice only with disjoint builders
@@ -128,6 +142,7 @@ pub(crate) const INPUT_FIELDS: &[InputField] = &[
     row("userAgent", "customer.user_agent", P2P, "The client's user agent."),
 ];
 
+#[cfg(test)]
 /// The row of `builders`' input that goes to `object.member`, but the amount in
 /// major units (which goes to the same member as the one in minor units).
 pub(crate) fn field_at(builders: Builders, object: &str, member: &str) -> Option<&'static InputField> {
@@ -143,6 +158,7 @@ pub(crate) fn is_number_input(name: &str) -> bool {
     INPUT_FIELDS.iter().any(|row| row.name == name && row.kind.is_number())
 }
 
+#[cfg(test)]
 /// Whether `camel` is `snake` in camelCase (`customer_ip` and `customerIp`), as
 /// serde's `rename_all = "camelCase"` spells a Rust field.
 pub(crate) fn is_camel_of(snake: &str, camel: &str) -> bool {

@@ -152,3 +152,61 @@ fn the_body_follows_the_schema_order_for_both_builders() {
         r#"{"general":{"project_id":"prj_8f2c","payment_id":"order-2","redirect_url":"https://s.example/r"},"payment":{"amount":500000,"currency":"RUB","lifetime":300,"description":"d","extra_param":"x","widget_method":"payin-1-click"},"sender":{"bank_symbol":"sberbank"},"customer":{"id":"u-2","ip_address":"::1","country":"RU","language":"ru","customer_type":"ftd","email":"p@example.com"}}"#
     );
 }
+
+/// A member of every row of `builders` but the amount in major units, each with a value
+/// of its own (text `v<n>`, or the number `n`), and where each value must land.
+fn every_member(builders: Builders) -> (serde_json::Value, Vec<(&'static str, crate::json::Json)>) {
+    use crate::json::Json;
+    let mut input = serde_json::Map::new();
+    let mut expected = Vec::new();
+    for (n, row) in rows(builders).enumerate().filter(|(_, row)| row.kind != InputKind::MajorAmount) {
+        let (given, lands) = if row.kind.is_number() {
+            (serde_json::json!(n + 1), Json::Number((n + 1).to_string()))
+        } else {
+            (serde_json::json!(format!("v{n}")), Json::String(format!("v{n}")))
+        };
+        input.insert(row.name.to_owned(), given);
+        expected.push((row.path, lands));
+    }
+    (serde_json::Value::Object(input), expected)
+}
+
+/// The builders' mapping is the table: each row's member lands at its path, and the body
+/// holds nothing else.
+#[test]
+fn each_member_lands_at_its_rows_path_and_nothing_else_is_in_the_body() {
+    use crate::json::Json;
+    use crate::request::builders::{build_payin_request, build_widget_payin_request};
+    for (builders, _, input) in BUILDERS {
+        let (value, expected) = every_member(builders);
+        let (body, _) = if builders == P2P {
+            build_payin_request(&serde_json::from_value(value).unwrap()).unwrap()
+        } else {
+            build_widget_payin_request(&serde_json::from_value(value).unwrap()).unwrap()
+        };
+        let mut leaves = Vec::new();
+        let Json::Object(objects) = &body else { panic!("{input}: not an object") };
+        for (object, members) in objects {
+            let Json::Object(members) = members else { panic!("{input}: {object} is not an object") };
+            for (member, value) in members {
+                leaves.push((format!("{object}.{member}"), value.clone()));
+            }
+        }
+        let expected: Vec<(String, Json)> =
+            expected.into_iter().map(|(path, value)| (path.to_owned(), value)).collect();
+        leaves.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut sorted = expected.clone();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(leaves, sorted, "{input}");
+        // The amount in major units lands where the one in minor units does.
+        let major = serde_json::json!({ "amountMajor": "1.50", "currency": "RUB" });
+        let (body, _) = if builders == P2P {
+            build_payin_request(&serde_json::from_value(major).unwrap()).unwrap()
+        } else {
+            build_widget_payin_request(&serde_json::from_value(major).unwrap()).unwrap()
+        };
+        let path = INPUT_FIELDS.iter().find(|row| row.name == "amountMajor").map(|row| row.path).unwrap();
+        let (object, member) = path.split_once('.').unwrap();
+        assert_eq!(body.get(object).and_then(|o| o.get(member)), Some(&Json::Number("150".into())), "{input}");
+    }
+}
