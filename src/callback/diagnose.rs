@@ -51,7 +51,8 @@ pub struct Diagnosis {
     /// Every combination under which the signature matches (several when the body has
     /// no leaf they treat differently); the body need not read under each.
     pub matching: Vec<Profile>,
-    /// The configured key `options` verifies with; `None` unless `matched`.
+    /// The configured key `options` verifies with; when the signature matches but the body
+    /// does not read, the key that made the signature (`signature_options`'s).
     pub key_index: Option<usize>,
     /// A configured key's signature matches under some combination (`matching` is not
     /// empty), whether or not the body reads under it.
@@ -246,7 +247,7 @@ pub fn diagnose_callback<K: ConfiguredKey>(
         matched: best.is_some(),
         options: best.map(|(_, profile)| profile),
         matching: found.iter().map(|(_, profile)| *profile).collect(),
-        key_index: best.map(|(index, _)| index),
+        key_index: best.or(refused.as_ref().map(|(tried, _)| *tried)).map(|(index, _)| index),
         signature_matched: !found.is_empty(),
         signature_options: refused.as_ref().map(|((_, profile), _)| *profile),
         body_error: refused.map(|(_, error)| error),
@@ -498,7 +499,7 @@ mod tests {
                 let d = diagnose_callback(&forged, &headers, &keys, &Limits::callback()).unwrap();
                 let case = format!("{rewritten} under {profile:?}");
                 assert!(!d.matched, "{case}: {}", d.hint);
-                assert_eq!((d.options, d.key_index, d.cause), (None, None, Some(Cause::Body)), "{case}");
+                assert_eq!((d.options, d.key_index, d.cause), (None, Some(0), Some(Cause::Body)), "{case}");
                 assert!(d.signature_matched && !d.matching.is_empty(), "{case}: the signature does match");
                 let signature_options = d.signature_options.unwrap();
                 assert!(d.matching.contains(&signature_options), "{case}");

@@ -149,7 +149,7 @@ export interface Diagnosis {
   options: ProfileOptions | null;
   /** Every combination the signature matches under (several when the body has no leaf they treat differently); the body need not read under each. */
   matching: ProfileOptions[];
-  /** Which of the given keys verifies; null unless `matched`. */
+  /** Which of the given keys verifies; when the signature matches but the body does not read (`signatureOptions`), the key that made the signature. */
   keyIndex: number | null;
   /** A given key's signature matches under some combination (`matching` is not empty), whether or not the body reads under it. */
   signatureMatched: boolean;

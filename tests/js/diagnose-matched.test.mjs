@@ -31,7 +31,8 @@ describe('diagnoseCallback on a body rewritten after signing', () => {
         const d = api.diagnoseCallback(forged, headers, projectPublic);
         assert.equal(d.matched, false, d.hint);
         assert.equal(d.options, null, 'no options to pass to verifyCallback');
-        assert.equal(d.keyIndex, null);
+        assert.equal(d.keyIndex, 0, 'the key that made the signature');
+        assert.equal(d.algorithm, 'rsa');
         assert.equal(d.cause, 'body');
         assert.equal(d.signatureMatched, true);
         assert.ok(d.matching.length > 0);
