@@ -38,6 +38,18 @@ pub enum Cause {
     Rule,
 }
 
+impl Cause {
+    /// As JS spells it: `key`, `body` or `rule`.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm layer
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Cause::Key => "key",
+            Cause::Body => "body",
+            Cause::Rule => "rule",
+        }
+    }
+}
+
 /// What [`diagnose_callback`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnosis {

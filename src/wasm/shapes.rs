@@ -50,13 +50,11 @@ impl From<&Profile> for OptionsOut {
 
 impl From<&VerifyOptions> for OptionsOut {
     fn from(options: &VerifyOptions) -> Self {
-        let profile = Profile {
-            canonical: options.canonical,
-            digest: options.digest,
-            signature_encoding: options.signature_encoding,
-            ..Profile::SPEC
-        };
-        OptionsOut { token: None, ..OptionsOut::from(&profile) }
+        let (canonical, digest, signature_encoding) = (options.canonical, options.digest, options.signature_encoding);
+        OptionsOut {
+            token: None,
+            ..OptionsOut::from(&Profile { canonical, digest, signature_encoding, ..Profile::SPEC })
+        }
     }
 }
 
@@ -248,13 +246,11 @@ pub(crate) struct DiagnosisOut {
     signature_options: Option<OptionsOut>,
     body_error: Option<ErrorOut>,
     field: Option<String>,
-    /// `'rsa'` or `'hmac'`: the algorithm of the key that matched.
     algorithm: Option<&'static str>,
     token: Option<&'static str>,
     default_error: Option<ErrorOut>,
     token_matches_key: bool,
     messages_tried: usize,
-    /// `'key'`, `'body'` or `'rule'` when nothing matched.
     cause: Option<&'static str>,
     hint: String,
 }
@@ -276,11 +272,7 @@ impl DiagnosisOut {
             default_error: d.default_error.map(|e| ErrorOut { code: e.code(), message: e.to_string() }),
             token_matches_key: d.token_matches_key,
             messages_tried: d.messages_tried,
-            cause: d.cause.map(|cause| match cause {
-                Cause::Key => "key",
-                Cause::Body => "body",
-                Cause::Rule => "rule",
-            }),
+            cause: d.cause.map(Cause::as_str),
             hint: d.hint,
         }
     }
