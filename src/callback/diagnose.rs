@@ -29,25 +29,55 @@ pub enum Cause {
     Key,
     /// A configured RSA key signed a SHA-256 digest, but of no message any
     /// combination builds from this body and timestamp: they were changed after
-    /// signing (or the sender builds the message by a rule we do not know).
+    /// signing (or the sender builds the message by a rule we do not know). Also when
+    /// the signature matches under some combination but the body does not read under
+    /// any of them ([`Diagnosis::body_error`] says why, [`Diagnosis::field`] where).
     Body,
     /// A configured RSA key signed, but not a SHA-256 DigestInfo (another hash,
     /// or none): the sender uses a rule we do not know.
     Rule,
 }
 
+impl Cause {
+    /// As JS spells it: `key`, `body` or `rule`.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm layer
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Cause::Key => "key",
+            Cause::Body => "body",
+            Cause::Rule => "rule",
+        }
+    }
+}
+
 /// What [`diagnose_callback`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnosis {
-    /// Some combination verifies with a configured key.
+    /// Verifying the body with `options` returns a model: the signature matches under
+    /// them and the body reads under them. Never on the signature alone.
     pub matched: bool,
-    /// The matching combination to pass to `verifyCallback`: a named profile
-    /// when one matches, otherwise the one closest to the spec's defaults.
+    /// The combination to pass to `verifyCallback`, which returns a model with it: a
+    /// named profile when one does, otherwise the one closest to the spec's defaults.
+    /// `None` unless `matched`.
     pub options: Option<Profile>,
-    /// Every matching combination (several when the body has no leaf they treat differently).
+    /// Every combination under which the signature matches (several when the body has
+    /// no leaf they treat differently); the body need not read under each.
     pub matching: Vec<Profile>,
-    /// The configured key `options` verifies with.
+    /// The configured key `options` verifies with; when the signature matches but the body
+    /// does not read, the key that made the signature (`signature_options`'s).
     pub key_index: Option<usize>,
+    /// A configured key's signature matches under some combination (`matching` is not
+    /// empty), whether or not the body reads under it.
+    pub signature_matched: bool,
+    /// When the signature matches but the body reads under none of those combinations:
+    /// the one it matches under that `options` would have named.
+    pub signature_options: Option<Profile>,
+    /// What `verifyCallback` with `signature_options` reports (`INVALID_CALLBACK`,
+    /// `AMBIGUOUS_CALLBACK`, …): the body was changed after signing, or is not a callback.
+    pub body_error: Option<Error>,
+    /// The body path `body_error` names (the first ambiguity's for `AMBIGUOUS_CALLBACK`;
+    /// empty for the whole body).
+    pub field: Option<String>,
     /// The encoding of the token the sender sent, when it carries an RSA key.
     pub token: Option<TokenEncoding>,
     /// What plain verification with default options reports, or `None` when it passes.
@@ -111,7 +141,6 @@ pub fn diagnose_callback<K: ConfiguredKey>(
     let limits = Limits { max_bytes: limits.max_bytes.min(DIAGNOSE_MAX_BYTES), ..*limits };
     let body = parse_body(raw_body, &limits)?;
     let default_options = VerifyOptions { limits, ..VerifyOptions::default() };
-    let default_error = verify_callback(raw_body, headers, keys, &default_options).err();
     let token = headers.token.as_deref();
     let token_matches_key = token.is_some_and(|token| match_token(token, keys).is_ok());
     let token_seen = token.and_then(token_encoding);
@@ -171,20 +200,70 @@ pub fn diagnose_callback<K: ConfiguredKey>(
         }
     }
 
-    let best = best_match(&found, |index| keys[index].rsa().is_some());
+    // Verifying: with the default options first (for `default_error`), then with each
+    // combination in the order `options` names them until one returns a model. One call
+    // site, so the verification is in the code once.
+    let is_rsa_key = |index: usize| keys[index].rsa().is_some();
+    let mut remaining = found.clone();
+    let mut default_error: Option<Error> = None;
+    let mut first_refusal: Option<((usize, Profile), Error)> = None;
+    let mut best: Option<(usize, Profile)> = None;
+    let mut attempt: Option<(usize, Profile)> = None;
+    loop {
+        let profile = attempt.map_or(Profile::SPEC, |(_, profile)| profile);
+        let options = VerifyOptions { limits, ..VerifyOptions::with_profile(&profile) };
+        let as_default = attempt.is_some()
+            && default_error.is_none()
+            && options.canonical == default_options.canonical
+            && options.digest == default_options.digest
+            && options.signature_encoding == default_options.signature_encoding;
+        let verified = if as_default {
+            // The default options, which verified above.
+            Ok(usize::MAX)
+        } else {
+            verify_callback(raw_body, headers, keys, &options).map(|verified| verified.key_index)
+        };
+        match (attempt, verified) {
+            (None, Ok(_)) => {}
+            (None, Err(error)) => default_error = Some(error),
+            (Some((index, profile)), Ok(key_index)) => {
+                best = Some((if key_index == usize::MAX { index } else { key_index }, profile));
+                break;
+            }
+            (Some(tried), Err(error)) => {
+                if first_refusal.is_none() {
+                    first_refusal = Some((tried, error));
+                }
+            }
+        }
+        attempt = best_match(&remaining, &is_rsa_key);
+        match attempt {
+            Some(next) => remaining.retain(|entry| *entry != next),
+            None => break,
+        }
+    }
+    let refused = if best.is_none() { first_refusal } else { None };
     let cause = match best {
         Some(_) => None,
-        None if opened_sha256 => Some(Cause::Body),
+        None if opened_sha256 || refused.is_some() => Some(Cause::Body),
         None if other_rule.is_some() => Some(Cause::Rule),
         None => Some(Cause::Key),
     };
+    let field = refused.as_ref().map(|(_, error)| field_of(error));
     let is_rsa = best.is_some_and(|(index, _)| keys[index].rsa().is_some());
-    let hint = hint(best.map(|(_, profile)| profile), cause, is_rsa, token_matches_key, other_rule, candidates.len());
+    let hint = match &refused {
+        Some((_, error)) => body_hint(error, field.as_deref().unwrap_or_default()),
+        None => hint(best.map(|(_, profile)| profile), cause, is_rsa, token_matches_key, other_rule, candidates.len()),
+    };
     Ok(Diagnosis {
         matched: best.is_some(),
         options: best.map(|(_, profile)| profile),
         matching: found.iter().map(|(_, profile)| *profile).collect(),
-        key_index: best.map(|(index, _)| index),
+        key_index: best.or(refused.as_ref().map(|(tried, _)| *tried)).map(|(index, _)| index),
+        signature_matched: !found.is_empty(),
+        signature_options: refused.as_ref().map(|((_, profile), _)| *profile),
+        body_error: refused.map(|(_, error)| error),
+        field,
         token: token_seen,
         default_error,
         token_matches_key,
@@ -194,9 +273,31 @@ pub fn diagnose_callback<K: ConfiguredKey>(
     })
 }
 
+/// Where an error of verifying a body whose signature matched puts the fault.
+fn field_of(error: &Error) -> String {
+    match error {
+        Error::InvalidCallback { path, .. } => path.clone(),
+        Error::AmbiguousCallback { ambiguities, .. } => {
+            ambiguities.first().map(|ambiguity| ambiguity.path.clone()).unwrap_or_default()
+        }
+        _ => String::new(),
+    }
+}
+
+/// The hint when the signature matches but the body does not read under those rules.
+fn body_hint(error: &Error, field: &str) -> String {
+    let at = if field.is_empty() { "the body".to_owned() } else { format!("`{field}`") };
+    format!(
+        "the signature matches under the rules in `signatureOptions`, but the body does not read under them \
+         ({}: {error}): {at} was changed after signing, or the body is not a callback; do not loosen \
+         verifyCallback's options for it",
+        error.code()
+    )
+}
+
 /// The match to name: a named profile if one matched (in their order), else
 /// the one with the fewest rules apart from the spec's (the first of those).
-fn best_match(found: &[(usize, Profile)], is_rsa: impl Fn(usize) -> bool) -> Option<(usize, Profile)> {
+fn best_match(found: &[(usize, Profile)], is_rsa: &impl Fn(usize) -> bool) -> Option<(usize, Profile)> {
     let named = PROFILES
         .iter()
         .find_map(|named| found.iter().find(|(index, profile)| same_rules(profile, &named.profile, is_rsa(*index))));
@@ -280,8 +381,9 @@ mod tests {
         let headers = signed(RequestKey::Rsa(&key), &js);
         let keys = [CallbackKey::Rsa(key.verifying_key().clone())];
         let diagnosis = diagnose_callback(BODY, &headers, &keys, &Limits::callback()).unwrap();
-        assert!(diagnosis.matched);
-        assert_eq!(diagnosis.options, Some(js));
+        // BODY is not a callback: the signature matches under `js`, but nothing reads the body.
+        assert!(!diagnosis.matched && diagnosis.signature_matched);
+        assert_eq!(diagnosis.signature_options, Some(js));
         assert_eq!(diagnosis.token, Some(TokenEncoding::Der));
         let body = parse_body(BODY, &Limits::default()).unwrap();
         let mut distinct: Vec<String> = CanonicalOptions::all_variants()
@@ -324,8 +426,9 @@ mod tests {
         ] {
             let headers = signed(RequestKey::Rsa(&key), &profile);
             let diagnosis = diagnose_callback(BODY, &headers, &keys, &Limits::callback()).unwrap();
-            assert_eq!(diagnosis.options, Some(profile), "{profile:?}");
-            assert_eq!(diagnosis.cause, None);
+            // BODY is not a callback: the signature matches, nothing reads the body.
+            assert_eq!(diagnosis.signature_options, Some(profile), "{profile:?}");
+            assert_eq!((diagnosis.matched, diagnosis.cause), (false, Some(Cause::Body)));
         }
     }
 
@@ -377,5 +480,77 @@ mod tests {
         let diagnosis = diagnose_callback(BODY, &sha512, &keys, &Limits::callback()).unwrap();
         assert_eq!(diagnosis.cause, Some(Cause::Rule));
         assert!(diagnosis.hint.contains("SHA-512"), "{}", diagnosis.hint);
+    }
+
+    /// A genuine callback whose amount is `amount`, signed with `profile`.
+    fn genuine(amount: &str, key: &SigningKey, profile: &Profile) -> (String, ReceivedHeaders) {
+        // Without the fixture's extra booleans, which `booleans` would tell apart.
+        let text = CALLBACK.replace(r#","flag":true,"k😀":0,"k～":false"#, "");
+        let text = text.replace("\"amount\":150050", &format!("\"amount\":{amount}"));
+        let headers = signed_body(&text, RequestKey::Rsa(key), profile);
+        (text, headers)
+    }
+
+    /// Issue 28's attack: a body rewritten after signing so that its message stays the
+    /// same under some combination (`150000` → `"150000"` or `150000.0`, `1` → `true`).
+    /// Diagnose said `matched` with those looser options although verifyCallback with them
+    /// refuses the body; now it says the signature matches but the body does not read under
+    /// them, and names the field.
+    #[test]
+    fn a_body_rewritten_after_signing_is_not_matched_and_its_field_is_named() {
+        let key = signing_key("rsa2048");
+        let keys = [CallbackKey::Rsa(key.verifying_key().clone())];
+        let js = profile_named("public-js-client").unwrap();
+        for profile in [Profile::SPEC, js] {
+            for (amount, rewritten) in [("150000", "\"150000\""), ("150000", "150000.0"), ("1", "true")] {
+                let (text, headers) = genuine(amount, &key, &profile);
+                let verified = verify_callback(&text, &headers, &keys, &VerifyOptions::with_profile(&profile));
+                assert!(verified.is_ok(), "the genuine body verifies");
+                let forged = text.replace(&format!("\"amount\":{amount}"), &format!("\"amount\":{rewritten}"));
+                assert_ne!(forged, text);
+                let d = diagnose_callback(&forged, &headers, &keys, &Limits::callback()).unwrap();
+                let case = format!("{rewritten} under {profile:?}");
+                assert!(!d.matched, "{case}: {}", d.hint);
+                assert_eq!((d.options, d.key_index, d.cause), (None, Some(0), Some(Cause::Body)), "{case}");
+                assert!(d.signature_matched && !d.matching.is_empty(), "{case}: the signature does match");
+                let signature_options = d.signature_options.unwrap();
+                assert!(d.matching.contains(&signature_options), "{case}");
+                assert_eq!(d.field.as_deref(), Some("payment_info.amount"), "{case}");
+                assert_eq!(d.body_error.as_ref().map(Error::code), Some("INVALID_CALLBACK"), "{case}");
+                assert!(d.hint.contains("`payment_info.amount`") && d.hint.contains("signatureOptions"), "{}", d.hint);
+                // No combination the signature matches under returns a model for this body.
+                for options in &d.matching {
+                    let verified = verify_callback(&forged, &headers, &keys, &VerifyOptions::with_profile(options));
+                    assert!(verified.is_err(), "{case}: {options:?} reads it");
+                }
+            }
+        }
+    }
+
+    /// `matched` always means verifyCallback with `options` returns a model.
+    #[test]
+    fn matched_options_verify_and_a_signed_non_callback_is_not_matched() {
+        let key = signing_key("rsa2048");
+        let keys = [CallbackKey::Rsa(key.verifying_key().clone())];
+        let digit = Profile {
+            canonical: CanonicalOptions { booleans: crate::canonical::Booleans::Digit, ..CanonicalOptions::DEFAULT },
+            ..Profile::SPEC
+        };
+        for profile in [Profile::SPEC, digit, profile_named("public-js-client").unwrap()] {
+            let headers = signed_body(CALLBACK, RequestKey::Rsa(&key), &profile);
+            let d = diagnose_callback(CALLBACK, &headers, &keys, &Limits::callback()).unwrap();
+            assert!(d.matched && d.signature_matched, "{profile:?}: {}", d.hint);
+            assert_eq!((d.signature_options, d.body_error.clone(), d.field.clone()), (None, None, None));
+            let options = VerifyOptions::with_profile(&d.options.unwrap());
+            assert_eq!(verify_callback(CALLBACK, &headers, &keys, &options).map(|v| v.key_index), Ok(0));
+        }
+        // A body signed by the configured key that is not a callback: the signature matches,
+        // nothing reads it (the whole body is at fault).
+        let headers = signed_body("{}", RequestKey::Rsa(&key), &Profile::SPEC);
+        let d = diagnose_callback("{}", &headers, &keys, &Limits::callback()).unwrap();
+        assert!(!d.matched && d.signature_matched);
+        assert_eq!(d.signature_options, Some(Profile::SPEC));
+        assert_eq!(d.body_error, d.default_error);
+        assert!(d.field.is_some());
     }
 }

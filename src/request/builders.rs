@@ -2,9 +2,12 @@
 //! object in camelCase) becomes the spec's nested body, with defaults, and
 //! is validated. Inputs are not second-guessed: what is given is sent, what
 //! is missing is omitted, and the report says what is wrong, by body path.
+//! Where each input member goes is its row of the input-fields table
+//! (`super::fields`); that file's tests hold the structs and this mapping to it.
 
 use serde::Deserialize;
 
+use super::fields::is_number_input;
 use crate::closest::closest;
 use crate::error::{Error, Result};
 use crate::json::Json;
@@ -13,116 +16,168 @@ use crate::spec::limits::LIFETIME_DEFAULT;
 use crate::spec::operations::Operation;
 use crate::validate::{validate_request, Issue, ValidationReport};
 
-/// Input of [`build_payin_request`] (P2P H2H payin create). Every field is
-/// optional here so a missing one shows in the report as `REQUIRED` at its
-/// body path (e.g. `general.project_id`) instead of failing deserialization.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PayinInput {
-    /// `general.project_id`.
-    pub project_id: Option<String>,
-    /// `general.payment_id`: the merchant's payment identifier.
-    pub payment_id: Option<String>,
-    /// `general.merchant_callback_url`: where informative callbacks go.
-    pub merchant_callback_url: Option<String>,
-    /// `general.merchant_success_callback_url`: where the success callback goes.
-    pub merchant_success_callback_url: Option<String>,
-    /// `general.merchant_decline_callback_url`: where the decline callback goes.
-    pub merchant_decline_callback_url: Option<String>,
-    /// `general.redirect_url`: where the payment page sends the user back.
-    pub redirect_url: Option<String>,
-    /// A payment method code, e.g. `card-p2p`.
-    pub method: Option<String>,
-    /// Amount in minor units. Give this or `amount_major`, not both.
-    pub amount: Option<u64>,
-    /// Amount in major units as decimal text, e.g. "1500.50"; converted exactly by `currency`.
-    pub amount_major: Option<String>,
-    /// `payment.currency`: ISO 4217 alpha-3.
-    pub currency: Option<String>,
-    /// Seconds; 600 when absent (the spec's default, `spec::limits::LIFETIME_DEFAULT`).
-    pub lifetime: Option<u64>,
-    /// `payment.bank_symbol`: the bank the client would like to pay to.
-    pub bank_symbol: Option<String>,
-    /// `payment.description`.
-    pub description: Option<String>,
-    /// `payment.extra_param`.
-    pub extra_param: Option<String>,
-    /// `sender.pan`.
-    pub sender_pan: Option<String>,
-    /// `sender.phone`.
-    pub sender_phone: Option<String>,
-    /// `sender.bank_symbol`: the bank the client pays from.
-    pub sender_bank_symbol: Option<String>,
-    /// `sender.card_holder`.
-    pub sender_card_holder: Option<String>,
-    /// `customer.id`.
-    pub customer_id: Option<String>,
-    /// `customer.ip_address`.
-    pub customer_ip: Option<String>,
-    /// `customer.first_name`.
-    pub first_name: Option<String>,
-    /// `customer.last_name`.
-    pub last_name: Option<String>,
-    /// `ftd` or `trust`.
-    pub customer_type: Option<String>,
-    /// `customer.country`: ISO 3166-1 alpha-2.
-    pub country: Option<String>,
-    /// `customer.language`: ISO 639-1.
-    pub language: Option<String>,
-    /// `customer.email`.
-    pub email: Option<String>,
-    /// `customer.browser`.
-    pub browser: Option<String>,
-    /// `customer.device_type`.
-    pub device_type: Option<String>,
-    /// `customer.user_agent`.
-    pub user_agent: Option<String>,
+/// A builder's input struct (and, for the tests, its `Values`), from one list of its members. Each
+/// member is a row of the input-fields table (`super::fields::INPUT_FIELDS`, by its
+/// camelCase name), which the tests hold equal to these lists.
+macro_rules! input_struct {
+    ($(#[$meta:meta])* $name:ident { $($(#[doc = $doc:literal])* $field:ident: $ty:ty,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        pub struct $name {
+            $($(#[doc = $doc])* pub $field: Option<$ty>,)*
+        }
+
+        #[cfg(test)]
+        impl Values for $name {
+            fn values(&self) -> Vec<(&'static str, Option<InputValue<'_>>)> {
+                vec![$((stringify!($field), self.$field.as_ref().map(InputValue::from)),)*]
+            }
+        }
+    };
 }
 
-/// Input of [`build_widget_payin_request`] (widget payin create).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct WidgetPayinInput {
-    /// `general.project_id`.
-    pub project_id: Option<String>,
-    /// `general.payment_id`: the merchant's payment identifier.
-    pub payment_id: Option<String>,
-    /// `general.merchant_callback_url`: where informative callbacks go.
-    pub merchant_callback_url: Option<String>,
-    /// `general.merchant_success_callback_url`: where the success callback goes.
-    pub merchant_success_callback_url: Option<String>,
-    /// `general.merchant_decline_callback_url`: where the decline callback goes.
-    pub merchant_decline_callback_url: Option<String>,
-    /// `general.redirect_url`: where the payment page sends the user back.
-    pub redirect_url: Option<String>,
-    /// A widget method code, e.g. `payin-p2p-card`; required for KZ.
-    pub widget_method: Option<String>,
-    /// Amount in minor units. Give this or `amount_major`, not both.
-    pub amount: Option<u64>,
-    /// Amount in major units as decimal text, e.g. "1500.50"; converted exactly by `currency`.
-    pub amount_major: Option<String>,
-    /// `payment.currency`: ISO 4217 alpha-3.
-    pub currency: Option<String>,
-    /// Seconds; 600 when absent (the spec's default, `spec::limits::LIFETIME_DEFAULT`).
-    pub lifetime: Option<u64>,
-    /// `payment.description`.
-    pub description: Option<String>,
-    /// `payment.extra_param`.
-    pub extra_param: Option<String>,
-    /// `sender.bank_symbol`: the bank to pre-select (RU and KZ only).
-    pub bank_symbol: Option<String>,
-    /// `customer.id`.
-    pub customer_id: Option<String>,
-    /// `customer.ip_address`.
-    pub customer_ip: Option<String>,
-    /// `customer.country`: ISO 3166-1 alpha-2.
-    pub country: Option<String>,
-    /// `customer.language`: ISO 639-1.
-    pub language: Option<String>,
-    /// `ftd` or `trust`.
-    pub customer_type: Option<String>,
-    /// Required for KE, NG and ZA.
-    pub email: Option<String>,
+/// A builder input's members by their Rust names, with their values (for the tests
+/// that hold the structs equal to the input-fields table).
+#[cfg(test)]
+pub(crate) trait Values {
+    fn values(&self) -> Vec<(&'static str, Option<InputValue<'_>>)>;
+}
+
+/// The value of an input member.
+#[cfg(test)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InputValue<'a> {
+    Text(&'a str),
+    Number(u64),
+}
+
+#[cfg(test)]
+impl<'a> From<&'a String> for InputValue<'a> {
+    fn from(text: &'a String) -> Self {
+        InputValue::Text(text)
+    }
+}
+
+#[cfg(test)]
+impl From<&u64> for InputValue<'_> {
+    fn from(number: &u64) -> Self {
+        InputValue::Number(*number)
+    }
+}
+
+input_struct! {
+    /// Input of [`build_payin_request`] (P2P H2H payin create). Every field is
+    /// optional here so a missing one shows in the report as `REQUIRED` at its
+    /// body path (e.g. `general.project_id`) instead of failing deserialization.
+    /// Where each goes is its row of the input-fields table (`src/request/fields.rs`).
+    PayinInput {
+        /// `general.project_id`.
+        project_id: String,
+        /// `general.payment_id`: the merchant's payment identifier.
+        payment_id: String,
+        /// `general.merchant_callback_url`: where informative callbacks go.
+        merchant_callback_url: String,
+        /// `general.merchant_success_callback_url`: where the success callback goes.
+        merchant_success_callback_url: String,
+        /// `general.merchant_decline_callback_url`: where the decline callback goes.
+        merchant_decline_callback_url: String,
+        /// `general.redirect_url`: where the payment page sends the user back.
+        redirect_url: String,
+        /// A payment method code, e.g. `card-p2p`.
+        method: String,
+        /// Amount in minor units. Give this or `amount_major`, not both.
+        amount: u64,
+        /// Amount in major units as decimal text, e.g. "1500.50"; converted exactly by `currency`.
+        amount_major: String,
+        /// `payment.currency`: ISO 4217 alpha-3.
+        currency: String,
+        /// Seconds; 600 when absent (the spec's default, `spec::limits::LIFETIME_DEFAULT`).
+        lifetime: u64,
+        /// `payment.bank_symbol`: the bank the client would like to pay to.
+        bank_symbol: String,
+        /// `payment.description`.
+        description: String,
+        /// `payment.extra_param`.
+        extra_param: String,
+        /// `sender.pan`.
+        sender_pan: String,
+        /// `sender.phone`.
+        sender_phone: String,
+        /// `sender.bank_symbol`: the bank the client pays from.
+        sender_bank_symbol: String,
+        /// `sender.card_holder`.
+        sender_card_holder: String,
+        /// `customer.id`.
+        customer_id: String,
+        /// `customer.ip_address`.
+        customer_ip: String,
+        /// `customer.first_name`.
+        first_name: String,
+        /// `customer.last_name`.
+        last_name: String,
+        /// `ftd` or `trust`.
+        customer_type: String,
+        /// `customer.country`: ISO 3166-1 alpha-2.
+        country: String,
+        /// `customer.language`: ISO 639-1.
+        language: String,
+        /// `customer.email`.
+        email: String,
+        /// `customer.browser`.
+        browser: String,
+        /// `customer.device_type`.
+        device_type: String,
+        /// `customer.user_agent`.
+        user_agent: String,
+    }
+}
+
+input_struct! {
+    /// Input of [`build_widget_payin_request`] (widget payin create). Where each
+    /// field goes is its row of the input-fields table (`src/request/fields.rs`).
+    WidgetPayinInput {
+        /// `general.project_id`.
+        project_id: String,
+        /// `general.payment_id`: the merchant's payment identifier.
+        payment_id: String,
+        /// `general.merchant_callback_url`: where informative callbacks go.
+        merchant_callback_url: String,
+        /// `general.merchant_success_callback_url`: where the success callback goes.
+        merchant_success_callback_url: String,
+        /// `general.merchant_decline_callback_url`: where the decline callback goes.
+        merchant_decline_callback_url: String,
+        /// `general.redirect_url`: where the payment page sends the user back.
+        redirect_url: String,
+        /// A widget method code, e.g. `payin-p2p-card`; required for KZ.
+        widget_method: String,
+        /// Amount in minor units. Give this or `amount_major`, not both.
+        amount: u64,
+        /// Amount in major units as decimal text, e.g. "1500.50"; converted exactly by `currency`.
+        amount_major: String,
+        /// `payment.currency`: ISO 4217 alpha-3.
+        currency: String,
+        /// Seconds; 600 when absent (the spec's default, `spec::limits::LIFETIME_DEFAULT`).
+        lifetime: u64,
+        /// `payment.description`.
+        description: String,
+        /// `payment.extra_param`.
+        extra_param: String,
+        /// `sender.bank_symbol`: the bank to pre-select (RU and KZ only).
+        bank_symbol: String,
+        /// `customer.id`.
+        customer_id: String,
+        /// `customer.ip_address`.
+        customer_ip: String,
+        /// `customer.country`: ISO 3166-1 alpha-2.
+        country: String,
+        /// `customer.language`: ISO 639-1.
+        language: String,
+        /// `ftd` or `trust`.
+        customer_type: String,
+        /// Required for KE, NG and ZA.
+        email: String,
+    }
 }
 
 /// Object members in order, skipping absent values.
@@ -188,7 +243,8 @@ fn minor_amount(amount: Option<u64>, amount_major: &Option<String>, currency: &O
     }
 }
 
-/// Builds and validates a P2P (H2H) payin create body
+/// Builds and validates a P2P (H2H) payin create body. Where each input member goes is
+/// its row of the input-fields table (`super::fields`), which the tests hold this to
 /// (`/api/v1/payment/p2p/payin`). Errors only when the input cannot be turned
 /// into a body: both amounts given, or `amount_major` not convertible.
 pub fn build_payin_request(input: &PayinInput) -> Result<(Json, ValidationReport)> {
@@ -262,11 +318,6 @@ pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json, Val
     Ok(assemble(Operation::WidgetPayinCreate, general, payment, sender, customer))
 }
 
-/// The input members that hold whole numbers; every other member holds text. A test
-/// asserts this against the input structs themselves.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm layer
-const NUMBER_INPUTS: &[&str] = &["amount", "lifetime"];
-
 /// A member of a builder's input that cannot be read. The builder leaves it out of
 /// the body, and the report holds it as an error at the member's name, worded like
 /// the validator's issues, instead of the call throwing.
@@ -292,8 +343,7 @@ impl InputProblem {
                 (name, "UNKNOWN_INPUT", message)
             }
             InputProblem::WrongType { name, found } => {
-                let expected =
-                    if NUMBER_INPUTS.contains(&name.as_str()) { "a whole number (0 or more)" } else { "a string" };
+                let expected = if is_number_input(name) { "a whole number (0 or more)" } else { "a string" };
                 (name, "WRONG_TYPE", format!("{name} must be {expected}, found {found}; it is not in the body"))
             }
         };
@@ -337,22 +387,6 @@ mod tests {
                 "currency":"RUB","customerId":"u-1","customerIp":"10.0.0.1","country":"RU"}"#,
         )
         .unwrap()
-    }
-
-    /// Whether `name` takes a whole number in input `T`, asked of `T`'s own `Deserialize`.
-    fn takes_a_number<T: serde::de::DeserializeOwned>(name: &str) -> bool {
-        serde_json::from_value::<T>(serde_json::json!({ name: 1 })).is_ok()
-    }
-
-    #[test]
-    fn the_number_inputs_are_the_structs_own() {
-        for name in crate::wasm::options::struct_fields::<PayinInput>()
-            .iter()
-            .chain(crate::wasm::options::struct_fields::<WidgetPayinInput>())
-        {
-            let number = takes_a_number::<PayinInput>(name) || takes_a_number::<WidgetPayinInput>(name);
-            assert_eq!(NUMBER_INPUTS.contains(name), number, "{name}");
-        }
     }
 
     #[test]

@@ -2,4 +2,5 @@
 //! body into the four `x-access-*` headers.
 
 pub(crate) mod builders;
+pub(crate) mod fields;
 pub(crate) mod signing;

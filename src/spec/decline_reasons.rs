@@ -33,4 +33,42 @@ mod tests {
         codes.dedup();
         assert_eq!(codes.len(), DECLINE_REASONS.len());
     }
+
+    /// The code literals of the TS member `code: 'A' | 'B' …;` in the interface `name`.
+    fn code_union(ts: &str, name: &str) -> Vec<String> {
+        let start = ts.find(&format!("export interface {name} {{")).unwrap_or_else(|| panic!("no {name}"));
+        let from = start + ts[start..].find("code: ").unwrap() + "code: ".len();
+        let to = from + ts[from..].find(';').unwrap();
+        ts[from..to].split('|').map(|member| member.trim().trim_matches('\'').to_owned()).collect()
+    }
+
+    /// The TypeScript's decline codes are this table's (the model's `DeclineReason` adds
+    /// the codes for a text the spec does not list and for none).
+    #[test]
+    fn the_typescript_codes_are_the_table() {
+        use crate::callback::model::{DECLINE_OTHER, DECLINE_UNSPECIFIED};
+        let ours: Vec<String> = DECLINE_REASONS.iter().map(|(_, code)| (*code).to_owned()).collect();
+        let model: Vec<String> =
+            ours.iter().cloned().chain([DECLINE_OTHER.to_owned(), DECLINE_UNSPECIFIED.to_owned()]).collect();
+        // Wherever under src/wasm/ the TypeScript declares them.
+        let mut dirs = vec![std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/src/wasm"))];
+        let mut found = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                for (name, codes) in [("SpecDeclineReason", &ours), ("DeclineReason", &model)] {
+                    if text.contains(&format!("export interface {name} {{")) {
+                        assert_eq!(&code_union(&text, name), codes, "{name} in {}", path.display());
+                        found += 1;
+                    }
+                }
+            }
+        }
+        assert!(found >= 2, "both interfaces are declared");
+    }
 }

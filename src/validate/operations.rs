@@ -52,6 +52,24 @@ impl Operation {
     }
 }
 
+impl Operation {
+    /// The objects of this operation's body, in the schema's order, each with its members:
+    /// their names and whether each takes a whole number (the amount, the lifetime). The
+    /// input-fields table's tests (`crate::request::fields`) hold it equal to the table.
+    #[cfg(test)]
+    pub(crate) fn schema_objects(
+        self,
+    ) -> impl Iterator<Item = (&'static str, impl Iterator<Item = (&'static str, bool)>)> {
+        self.schema().unwrap_or_default().iter().filter_map(|field| match field.kind {
+            Kind::Object(members) => Some((
+                field.name,
+                members.iter().map(|member| (member.name, matches!(member.kind, Kind::Amount | Kind::Lifetime))),
+            )),
+            _ => None,
+        })
+    }
+}
+
 /// One member of a request object.
 pub(crate) struct Field {
     pub(super) name: &'static str,

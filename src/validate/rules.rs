@@ -10,6 +10,9 @@ use crate::json::{Json, Leaf};
 use crate::spec::availability::{is_method_code, is_widget_method_code};
 use crate::spec::limits::{AMOUNT_MAX, AMOUNT_MIN};
 
+/// `customer.customer_type`'s values: 'ftd' (primary) or 'trust' (secondary traffic).
+pub(crate) const CUSTOMER_TYPES: &[&str] = &["ftd", "trust"];
+
 /// What a string must look like besides its length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
@@ -98,7 +101,7 @@ pub(crate) fn check_text(findings: &mut Findings, path: &str, text: &str, min: u
             .then_some(("PATTERN", "only the characters A-Z a-z 0-9 _ -")),
         Format::Digits => (!text.bytes().all(|b| b.is_ascii_digit())).then_some(("PATTERN", "only the digits 0-9")),
         Format::CustomerType => {
-            (!matches!(text, "ftd" | "trust")).then_some(("PATTERN", "'ftd' (primary) or 'trust' (secondary traffic)"))
+            (!CUSTOMER_TYPES.contains(&text)).then_some(("PATTERN", "'ftd' (primary) or 'trust' (secondary traffic)"))
         }
         Format::CardHolder => (!is_card_holder(text)).then_some((
             "PATTERN",

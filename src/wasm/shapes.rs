@@ -50,13 +50,11 @@ impl From<&Profile> for OptionsOut {
 
 impl From<&VerifyOptions> for OptionsOut {
     fn from(options: &VerifyOptions) -> Self {
-        let profile = Profile {
-            canonical: options.canonical,
-            digest: options.digest,
-            signature_encoding: options.signature_encoding,
-            ..Profile::SPEC
-        };
-        OptionsOut { token: None, ..OptionsOut::from(&profile) }
+        let (canonical, digest, signature_encoding) = (options.canonical, options.digest, options.signature_encoding);
+        OptionsOut {
+            token: None,
+            ..OptionsOut::from(&Profile { canonical, digest, signature_encoding, ..Profile::SPEC })
+        }
     }
 }
 
@@ -244,13 +242,15 @@ pub(crate) struct DiagnosisOut {
     options: Option<OptionsOut>,
     matching: Vec<OptionsOut>,
     key_index: Option<usize>,
-    /// `'rsa'` or `'hmac'`: the algorithm of the key that matched.
+    signature_matched: bool,
+    signature_options: Option<OptionsOut>,
+    body_error: Option<ErrorOut>,
+    field: Option<String>,
     algorithm: Option<&'static str>,
     token: Option<&'static str>,
     default_error: Option<ErrorOut>,
     token_matches_key: bool,
     messages_tried: usize,
-    /// `'key'`, `'body'` or `'rule'` when nothing matched.
     cause: Option<&'static str>,
     hint: String,
 }
@@ -263,16 +263,16 @@ impl DiagnosisOut {
             options: d.options.as_ref().map(OptionsOut::from),
             matching: d.matching.iter().map(OptionsOut::from).collect(),
             key_index: d.key_index,
+            signature_matched: d.signature_matched,
+            signature_options: d.signature_options.as_ref().map(OptionsOut::from),
+            body_error: d.body_error.map(|e| ErrorOut { code: e.code(), message: e.to_string() }),
+            field: d.field,
             algorithm: d.key_index.map(|index| if is_rsa(index) { "rsa" } else { "hmac" }),
             token: d.token.map(|token| profile_spelling(&Profile { token, ..Profile::SPEC }).token),
             default_error: d.default_error.map(|e| ErrorOut { code: e.code(), message: e.to_string() }),
             token_matches_key: d.token_matches_key,
             messages_tried: d.messages_tried,
-            cause: d.cause.map(|cause| match cause {
-                Cause::Key => "key",
-                Cause::Body => "body",
-                Cause::Rule => "rule",
-            }),
+            cause: d.cause.map(Cause::as_str),
             hint: d.hint,
         }
     }

@@ -143,13 +143,22 @@ export interface VerifiedCallback extends Callback {
 }
 /** What `diagnoseCallback` found. */
 export interface Diagnosis {
+  /** `verifyCallback` with `options` returns a model: the signature matches under them and the body reads under them. */
   matched: boolean;
-  /** The sender's rules: pass them to `verifyCallback` as `{ options }` as they are. A named profile when one matches. */
+  /** The sender's rules: pass them to `verifyCallback` as `{ options }` as they are. A named profile when one matches. Null unless `matched`. */
   options: ProfileOptions | null;
-  /** Every combination that verifies (several when the body has no leaf they treat differently). */
+  /** Every combination the signature matches under (several when the body has no leaf they treat differently); the body need not read under each. */
   matching: ProfileOptions[];
-  /** Which of the given keys verifies. */
+  /** Which of the given keys verifies; when the signature matches but the body does not read (`signatureOptions`), the key that made the signature. */
   keyIndex: number | null;
+  /** A given key's signature matches under some combination (`matching` is not empty), whether or not the body reads under it. */
+  signatureMatched: boolean;
+  /** When the signature matches but the body reads under none of those combinations: the one it matches under. Do not pass it to `verifyCallback`: the body was changed after signing, or is not a callback. */
+  signatureOptions: ProfileOptions | null;
+  /** What `verifyCallback` with `signatureOptions` reports. */
+  bodyError: { code: ErrorCode; message: string } | null;
+  /** The body path `bodyError` names, e.g. 'payment_info.amount' ('' for the whole body). */
+  field: string | null;
   /** That key's algorithm. */
   algorithm: 'rsa' | 'hmac' | null;
   /** The encoding of the token the sender sent, when it carries an RSA key. */

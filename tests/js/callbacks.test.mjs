@@ -70,7 +70,9 @@ describe('a genuine callback', () => {
     assert.equal(body, '');
     assert.equal(headers['x-access-signature'], serviceCallback(project, { body: '{}' }).headers['x-access-signature']);
     const diagnosis = api.diagnoseCallback('', headers, projectPublic);
-    assert.equal(diagnosis.matched, true, 'the signature is good');
+    assert.equal(diagnosis.signatureMatched, true, 'the signature is good');
+    assert.equal(diagnosis.matched, false, 'but verifyCallback returns no model with any options');
+    assert.equal(diagnosis.bodyError.code, 'INVALID_CALLBACK');
     assert.equal(diagnosis.defaultError.code, 'INVALID_CALLBACK', 'defaultError is what verifyCallback reports');
     throwsCode(() => api.verifyCallback('', headers, projectPublic), 'INVALID_CALLBACK');
   });

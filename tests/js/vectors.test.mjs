@@ -49,7 +49,7 @@ describe('signatures.json', () => {
       // The package's verifier finds the vector's options among those that verify.
       // (These bodies are not callbacks, so diagnoseCallback rather than verifyCallback.)
       const d = api.diagnoseCallback(signed.body, signed.headers, key.verifyingKey());
-      assert.equal(d.matched, true);
+      assert.equal(d.signatureMatched, true);
       assert.equal(d.tokenMatchesKey, true);
       const wanted = { falsy: 'none', booleans: 'python', padding: true, order: 'codepoint', numbers: 'python', digest: 'single', token: 'pem', signatureEncoding: 'base64url', ...c.options };
       assert.ok(d.matching.some((o) => JSON.stringify(o) === JSON.stringify(wanted)), `${JSON.stringify(wanted)} in ${JSON.stringify(d.matching)}`);
