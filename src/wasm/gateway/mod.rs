@@ -8,7 +8,7 @@
 //! and `ownKeys` traps; `Object.getPrototypeOf` runs a trap too.
 //!
 //! Option objects come out of here as [`Member`]s, for the typed reader
-//! (`options.rs`); text as `String`s; arrays as their items.
+//! (`options/`); text as `String`s; arrays as their items.
 
 //!
 //! Files by concern: this one holds the exception-safe reads (every `catch`
