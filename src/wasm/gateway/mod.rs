@@ -30,18 +30,23 @@ pub(super) use readers::{
 
 #[wasm_bindgen]
 extern "C" {
+    // A `catch` import answers an object as an `Option`: wasm-bindgen then puts it in the
+    // externref table from JS, inside the glue's try, so a throw puts nothing there. As a
+    // plain externref, the wasm puts the glue's `undefined` for a throw in a slot and the
+    // import's Rust code returns the exception before taking that slot back: one slot kept
+    // per throwing read, for good (tests/js/attack-api-leaks.test.mjs).
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn js_is_array(value: &JsValue) -> Result<bool, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = entries)]
-    fn js_object_entries(value: &JsValue) -> Result<Array, JsValue>;
+    fn js_object_entries(value: &JsValue) -> Result<Option<Array>, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = getPrototypeOf)]
-    fn js_prototype_of(value: &JsValue) -> Result<JsValue, JsValue>;
+    fn js_prototype_of(value: &JsValue) -> Result<Option<js_sys::Object>, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = hasOwn)]
     fn js_has_own(value: &JsValue, index: u32) -> Result<bool, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
-    fn js_object_keys(value: &JsValue) -> Result<Array, JsValue>;
+    fn js_object_keys(value: &JsValue) -> Result<Option<Array>, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["Array", "prototype", "join"], js_name = call)]
-    fn js_join(array: &Array, separator: &JsString) -> Result<JsString, JsValue>;
+    fn js_join(array: &Array, separator: &JsString) -> Result<Option<JsString>, JsValue>;
     /// `Object.prototype`, read once.
     #[wasm_bindgen(thread_local_v2, js_namespace = Object, js_name = prototype)]
     static OBJECT_PROTOTYPE: JsValue;
@@ -70,14 +75,15 @@ pub(super) fn is_array(value: &JsValue) -> Result<bool, Throws> {
 /// Whether an object's prototype is `Object.prototype` or null, as for an object literal
 /// or `JSON.parse` output (not a Date, Map, class instance…).
 pub(super) fn is_plain_prototype(value: &JsValue) -> Result<bool, Throws> {
+    // `None`: a null prototype.
     let prototype = js_prototype_of(value).map_err(|_| Throws)?;
-    Ok(prototype.is_null() || OBJECT_PROTOTYPE.with(|plain| prototype == *plain))
+    Ok(prototype.is_none_or(|prototype| OBJECT_PROTOTYPE.with(|plain| JsValue::from(prototype) == *plain)))
 }
 
 /// `[key, value]` pairs of an object's own enumerable string-keyed members, each read
 /// once; the pairs are fresh arrays, so reading them runs no caller code.
 pub(super) fn object_entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>, Throws> {
-    let entries = js_object_entries(value).map_err(|_| Throws)?;
+    let entries = js_object_entries(value).map_err(|_| Throws)?.ok_or(Throws)?;
     Ok(entries
         .iter()
         .map(|entry| {
@@ -108,12 +114,12 @@ pub(super) enum NamesError {
 /// More than `max_names` names, or more than `max_units` UTF-16 units in all, are
 /// refused before any is copied. A lone surrogate in a name reads as U+FFFD.
 pub(super) fn object_keys(value: &JsValue, max_names: usize, max_units: u32) -> Result<ObjectKeys, NamesError> {
-    let keys = js_object_keys(value).map_err(|_| NamesError::Throws)?;
+    let keys = js_object_keys(value).map_err(|_| NamesError::Throws)?.ok_or(NamesError::Throws)?;
     let count = keys.length() as usize;
     if count > max_names {
         return Err(NamesError::TooLarge);
     }
-    let joined = NUL.with(|nul| js_join(&keys, nul)).map_err(|_| NamesError::Throws)?;
+    let joined = NUL.with(|nul| js_join(&keys, nul)).map_err(|_| NamesError::Throws)?.ok_or(NamesError::Throws)?;
     if joined.length() > max_units {
         return Err(NamesError::TooLarge);
     }
@@ -240,7 +246,7 @@ fn fetch_headers_class() -> Option<(JsValue, Function)> {
 pub(super) fn fetch_headers_values<const N: usize>(value: &JsValue, names: &[JsValue; N]) -> Option<[JsValue; N]> {
     FETCH_HEADERS.with(|class| {
         let (prototype, get) = class.as_ref()?;
-        if js_prototype_of(value).ok()? != *prototype {
+        if JsValue::from(js_prototype_of(value).ok()??) != *prototype {
             return None;
         }
         let mut values: [JsValue; N] = std::array::from_fn(|_| JsValue::NULL);

@@ -17,7 +17,7 @@ use crate::wasm::options::{self, Member, ShapeError};
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = Object, js_name = fromEntries)]
-    fn js_object_from_entries(entries: &Array) -> Result<JsValue, JsValue>;
+    fn js_object_from_entries(entries: &Array) -> Result<Option<js_sys::Object>, JsValue>;
 }
 
 /// A value as a [`Member`], where its text may be long (a header's token or
@@ -131,13 +131,16 @@ fn input_members(
             problems.push(InputProblem::WrongType { name, found });
         }
     }
-    let object = js_object_from_entries(&kept).map_err(|_| refused(ShapeError::Throws))?;
-    Ok((object, problems))
+    let object = js_object_from_entries(&kept).ok().flatten().ok_or_else(|| refused(ShapeError::Throws))?;
+    Ok((object.into(), problems))
 }
 
 /// Whether `T` reads an object of the one member `pair`.
 fn reads_as<T: DeserializeOwned>(pair: &Array) -> bool {
-    js_object_from_entries(&Array::of1(pair)).is_ok_and(|object| serde_wasm_bindgen::from_value::<T>(object).is_ok())
+    js_object_from_entries(&Array::of1(pair))
+        .ok()
+        .flatten()
+        .is_some_and(|object| serde_wasm_bindgen::from_value::<T>(object.into()).is_ok())
 }
 
 /// What an input member that `T` does not read holds, in messages.

@@ -18,7 +18,7 @@ mod readers;
 mod tests;
 
 pub(crate) use fields::struct_fields;
-pub(crate) use member::{Member, ShapeError};
 #[cfg(target_arch = "wasm32")]
 pub(crate) use member::THROWS;
+pub(crate) use member::{Member, ShapeError};
 pub(crate) use readers::*;
