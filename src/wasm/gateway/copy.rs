@@ -2,11 +2,11 @@
 //! long enough, by the platform's `TextEncoder.encodeInto` straight into wasm memory;
 //! bytes of any buffer or view copied once, refused past a limit before the copy.
 
-use js_sys::{ArrayBuffer, JsString, Reflect, Uint8Array};
+use js_sys::{ArrayBuffer, JsString, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::type_name;
+use super::{get, type_name};
 use crate::error::Error;
 use crate::options::MAX_BODY_BYTES_CEILING;
 
@@ -97,8 +97,8 @@ fn byte_view(value: &JsValue) -> Option<Uint8Array> {
     }
     // A DataView or another typed array: its window onto its buffer, in bytes. The
     // getters are read through `Reflect` (caught), as a caller may have replaced them.
-    let number = |name: &str| Reflect::get(value, &name.into()).ok().and_then(|n| n.as_f64());
-    let buffer = Reflect::get(value, &"buffer".into()).ok()?.dyn_into::<ArrayBuffer>().ok()?;
+    let number = |name: &str| get(value, &name.into()).ok().and_then(|n| n.as_f64());
+    let buffer = get(value, &"buffer".into()).ok()?.dyn_into::<ArrayBuffer>().ok()?;
     let (offset, length) = (number("byteOffset")?, number("byteLength")?);
     let fits = offset >= 0.0 && length >= 0.0 && offset + length <= f64::from(buffer.byte_length());
     // A view of a detached buffer, or past the end of a shrunk resizable one, has no
@@ -186,7 +186,7 @@ fn encode_into_wasm_memory(js_string: &JsString, units: u32) -> Option<String> {
     // A `TextEncoder` the caller put in the platform's place may answer anything: its
     // `written` is read caught (a getter that threw would unwind through the wasm frames),
     // and must be a number in range.
-    let written = WRITTEN.with(|name| Reflect::get(&result, name)).ok()?.as_f64()?;
+    let written = WRITTEN.with(|name| get(&result, name)).ok()?.as_f64()?;
     // Every UTF-16 unit is at least one byte of UTF-8.
     if !(f64::from(units)..=room as f64).contains(&written) {
         return None;

@@ -47,6 +47,16 @@ extern "C" {
     fn js_object_keys(value: &JsValue) -> Result<Option<Array>, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["Array", "prototype", "join"], js_name = call)]
     fn js_join(array: &Array, separator: &JsString) -> Result<Option<JsString>, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
+    fn js_get(target: &JsValue, key: &JsValue) -> Result<Option<JsValue>, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
+    fn js_get_index(target: &JsValue, index: u32) -> Result<Option<JsValue>, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = getOwnPropertyDescriptor)]
+    fn js_own_descriptor(target: &JsValue, key: &JsValue) -> Result<Option<js_sys::Object>, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["Function", "prototype", "call"], js_name = call)]
+    fn js_call0(function: &Function, this: &JsValue) -> Result<Option<JsValue>, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["Function", "prototype", "call"], js_name = call)]
+    fn js_call1(function: &Function, this: &JsValue, argument: &JsValue) -> Result<Option<JsValue>, JsValue>;
     /// `Object.prototype`, read once.
     #[wasm_bindgen(thread_local_v2, js_namespace = Object, js_name = prototype)]
     static OBJECT_PROTOTYPE: JsValue;
@@ -64,9 +74,57 @@ extern "C" {
     static ENTRIES: JsString = "entries";
     #[wasm_bindgen(thread_local_v2, static_string)]
     static GET: JsString = "get";
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    static VALUE: JsString = "value";
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    static LENGTH: JsString = "length";
 }
 /// The caller's code threw (or a revoked Proxy was given) while a value was read.
 pub(super) struct Throws;
+
+/// `target[key]` (`Reflect.get`: a getter or Proxy trap runs, caught), the one read of a
+/// member by name for every reader. `null` and `undefined` cross as one `None` (see the
+/// imports above): which it was is told by the own data property's descriptor, so a
+/// getter's or an inherited `null` reads as `undefined`.
+pub(super) fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, Throws> {
+    match js_get(target, key) {
+        Ok(Some(value)) => Ok(value),
+        Ok(None) => Ok(nullish(js_own_descriptor(target, key))),
+        Err(_) => Err(Throws),
+    }
+}
+
+/// `target[index]`, as [`get`].
+pub(super) fn get_index(target: &JsValue, index: u32) -> Result<JsValue, Throws> {
+    match js_get_index(target, index) {
+        Ok(Some(value)) => Ok(value),
+        Ok(None) => Ok(nullish(js_own_descriptor(target, &JsValue::from(index)))),
+        Err(_) => Err(Throws),
+    }
+}
+
+/// `null` when `descriptor` is of an own data property holding `null`, else `undefined`.
+/// The descriptor is a fresh object (even a Proxy's trap answer is copied into one), so
+/// reading its `value` runs no caller code.
+fn nullish(descriptor: Result<Option<js_sys::Object>, JsValue>) -> JsValue {
+    let Ok(Some(descriptor)) = descriptor else { return JsValue::UNDEFINED };
+    // Never throws (an ordinary object's data property), so `Reflect.get` keeps no slot.
+    if VALUE.with(|name| Reflect::get(&descriptor, name)).is_ok_and(|value| value.is_null()) {
+        JsValue::NULL
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+/// `function.call(this)`, caught; `null` and `undefined` both read as `undefined`.
+pub(super) fn call0(function: &Function, this: &JsValue) -> Result<JsValue, Throws> {
+    js_call0(function, this).map(|value| value.unwrap_or(JsValue::UNDEFINED)).map_err(|_| Throws)
+}
+
+/// `function.call(this, argument)`, caught; `None` for `null` and `undefined` alike.
+pub(super) fn call1(function: &Function, this: &JsValue, argument: &JsValue) -> Result<Option<JsValue>, Throws> {
+    js_call1(function, this, argument).map_err(|_| Throws)
+}
 
 pub(super) fn is_array(value: &JsValue) -> Result<bool, Throws> {
     js_is_array(value).map_err(|_| Throws)
@@ -77,7 +135,7 @@ pub(super) fn is_array(value: &JsValue) -> Result<bool, Throws> {
 pub(super) fn is_plain_prototype(value: &JsValue) -> Result<bool, Throws> {
     // `None`: a null prototype.
     let prototype = js_prototype_of(value).map_err(|_| Throws)?;
-    Ok(prototype.is_none_or(|prototype| OBJECT_PROTOTYPE.with(|plain| JsValue::from(prototype) == *plain)))
+    Ok(prototype.map_or(true, |prototype| OBJECT_PROTOTYPE.with(|plain| JsValue::from(prototype) == *plain)))
 }
 
 /// `[key, value]` pairs of an object's own enumerable string-keyed members, each read
@@ -142,7 +200,7 @@ impl ObjectKeys {
     /// The value of the member at `index` of the names, read from `object` (the
     /// object they were read from) with `Reflect.get`: a getter runs now, caught.
     pub(super) fn value(&self, object: &JsValue, index: usize) -> Result<JsValue, Throws> {
-        Reflect::get(object, &self.keys.get(index as u32)).map_err(|_| Throws)
+        get(object, &self.keys.get(index as u32))
     }
 }
 
@@ -158,12 +216,12 @@ pub(super) enum ItemsError {
 /// The items of an array (or a Proxy of one), read one by one with `Reflect.get`; a
 /// length over `max` is refused before anything is read or allocated.
 pub(super) fn array_items(value: &JsValue, max: usize) -> Result<Vec<JsValue>, ItemsError> {
-    let length = Reflect::get(value, &"length".into()).map_err(|_| ItemsError::Throws)?;
+    let length = LENGTH.with(|name| get(value, name)).map_err(|_| ItemsError::Throws)?;
     let length = length.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0).ok_or(ItemsError::Throws)?;
     if length > max as f64 {
         return Err(ItemsError::TooLong(length));
     }
-    (0..length as u32).map(|index| Reflect::get_u32(value, index).map_err(|_| ItemsError::Throws)).collect()
+    (0..length as u32).map(|index| get_index(value, index).map_err(|_| ItemsError::Throws)).collect()
 }
 
 /// The items of an array (or a Proxy of one) as its own properties only, each read once:
@@ -171,7 +229,7 @@ pub(super) fn array_items(value: &JsValue, max: usize) -> Result<Vec<JsValue>, I
 /// filled from `Array.prototype` or `Object.prototype` as `Reflect.get` would fill it. A
 /// length over `max` is refused before anything is read.
 pub(super) fn own_array_items(value: &JsValue, max: usize) -> Result<Vec<JsValue>, OwnItemsError> {
-    let length = Reflect::get(value, &"length".into()).map_err(|_| OwnItemsError::Throws)?;
+    let length = LENGTH.with(|name| get(value, name)).map_err(|_| OwnItemsError::Throws)?;
     let length = length.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0).ok_or(OwnItemsError::Throws)?;
     if length > max as f64 {
         return Err(OwnItemsError::TooLong(length));
@@ -181,7 +239,7 @@ pub(super) fn own_array_items(value: &JsValue, max: usize) -> Result<Vec<JsValue
             if !js_has_own(value, index).map_err(|_| OwnItemsError::Throws)? {
                 return Err(OwnItemsError::Hole(index));
             }
-            Reflect::get_u32(value, index).map_err(|_| OwnItemsError::Throws)
+            get_index(value, index).map_err(|_| OwnItemsError::Throws)
         })
         .collect()
 }
@@ -197,20 +255,20 @@ pub(super) enum OwnItemsError {
 
 /// Item `index` of an array-like (`Reflect.get`, so a getter or Proxy trap is caught).
 pub(super) fn item(value: &JsValue, index: u32) -> Result<JsValue, Throws> {
-    Reflect::get_u32(value, index).map_err(|_| Throws)
+    get_index(value, index)
 }
 
 /// The `entries` method of a map-like (`Headers`, `Map`: `entries()` and `get()` are
 /// methods); `None` for anything else.
 pub(super) fn map_like(value: &JsValue) -> Option<Function> {
-    let method = |name: &JsString| Reflect::get(value, name).ok().and_then(|f| f.dyn_into::<Function>().ok());
+    let method = |name: &JsString| get(value, name).ok().and_then(|f| f.dyn_into::<Function>().ok());
     let (Some(entries), Some(_)) = (ENTRIES.with(method), GET.with(method)) else { return None };
     Some(entries)
 }
 
 /// The entries of a map-like, by its `entries` method ([`map_like`]), iterated, at most `max`.
 pub(super) fn map_like_entries(value: &JsValue, entries: &Function, max: usize) -> Result<Vec<JsValue>, ItemsError> {
-    let iterator = entries.call0(value).map_err(|_| ItemsError::Throws)?;
+    let iterator = call0(entries, value).map_err(|_| ItemsError::Throws)?;
     let mut items = Vec::new();
     for entry in js_sys::try_iter(&iterator).map_err(|_| ItemsError::Throws)?.ok_or(ItemsError::NotIterable)? {
         if items.len() == max {
@@ -251,7 +309,8 @@ pub(super) fn fetch_headers_values<const N: usize>(value: &JsValue, names: &[JsV
         }
         let mut values: [JsValue; N] = std::array::from_fn(|_| JsValue::NULL);
         for (slot, name) in values.iter_mut().zip(names) {
-            *slot = get.call1(value, name).ok()?;
+            // `null`: the header is absent (`Headers.prototype.get` answers no `undefined`).
+            *slot = call1(get, value, name).ok()?.unwrap_or(JsValue::NULL);
         }
         Some(values)
     })
@@ -261,8 +320,8 @@ pub(super) fn fetch_headers_values<const N: usize>(value: &JsValue, names: &[JsV
 /// itself); `None` when there is no such method, it returns something else, or it (or a
 /// getter) throws.
 pub(super) fn method_text(value: &JsValue, name: &str) -> Option<JsString> {
-    let method = Reflect::get(value, &name.into()).ok()?.dyn_into::<Function>().ok()?;
-    method.call0(value).ok()?.dyn_into::<JsString>().ok()
+    let method = get(value, &name.into()).ok()?.dyn_into::<Function>().ok()?;
+    call0(&method, value).ok()?.dyn_into::<JsString>().ok()
 }
 
 /// What a JS value is, from `typeof` alone (which runs no caller code), for messages.
