@@ -1,17 +1,17 @@
-//! Core results and errors as JS values: thrown `Error`s with `.code`,
-//! serialized shapes, objects with named fields; and the two services the
-//! wasm takes from JS (the clock, the wiping of key text).
+//! Core results and errors as JS values: errors as plain data (the JS core makes
+//! the one `PaymentIntakeError` of it), serialized shapes, objects with named
+//! fields; the clock, and the wiping of key text.
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Function, Reflect};
+use js_sys::{JsString, Reflect};
 use serde::Serialize;
-use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsThreadLocal;
 use wasm_bindgen::JsValue;
 
 use super::shapes::genuine_verification_json;
 use crate::callback::VerifyOptions;
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 
 /// Overwrites a string that held private key material before it is freed: wasm memory
 /// is never returned to the system, and freed bytes stay readable until reused.
@@ -22,43 +22,20 @@ pub(super) fn wipe(text: String) {
     std::hint::black_box(&mut bytes);
 }
 
-thread_local! {
-    /// The package's `PaymentIntakeError` class, given by the JS core (`__setErrorClass`):
-    /// every error is made with it, so that `instanceof` holds. Until it is given (the glue
-    /// used without the core), errors are plain `Error`s with the same members.
-    static ERROR_CLASS: RefCell<Option<Function>> = const { RefCell::new(None) };
-}
-
-/// Makes every later error an instance of `class` (the JS core's `PaymentIntakeError`,
-/// whose constructor takes the message and runs no caller code).
-#[wasm_bindgen(js_name = __setErrorClass, skip_typescript)]
-pub fn set_error_class(class: Function) {
-    ERROR_CLASS.with(|slot| *slot.borrow_mut() = Some(class));
-}
-
-/// The HTTP status of every code, in the order of `errorCodes()` (`ErrorCode::http_status`):
-/// the JS core's table for the errors it makes itself.
-#[wasm_bindgen(js_name = __errorStatuses, skip_typescript)]
-pub fn error_statuses() -> Vec<u16> {
-    ErrorCode::ALL.iter().map(|code| code.http_status()).collect()
-}
-
 fn set(object: &JsValue, name: &str, value: &JsValue) {
     let _ = Reflect::set(object, &name.into(), value);
 }
 
-/// A new error object of the registered class (a plain `Error` without one).
+/// A plain object of an error's data (its `message` first): the JS core makes the one
+/// `PaymentIntakeError` of it (`pkg-template/errors.mjs`), with the same members in the
+/// same order. The wasm makes no error object of its own.
 fn new_error(message: &str) -> JsValue {
-    let class = ERROR_CLASS.with(|slot| slot.borrow().clone());
-    let made = class.and_then(|class| Reflect::construct(&class, &Array::of1(&message.into())).ok());
-    made.unwrap_or_else(|| {
-        let js = js_sys::Error::new(message);
-        js.set_name("PaymentIntakeError");
-        js.into()
-    })
+    let object: JsValue = js_sys::Object::new().into();
+    set(&object, "message", &message.into());
+    object
 }
 
-/// A thrown JS `PaymentIntakeError` with `.code`, `.status`, `.hint` and, where known,
+/// The data of a `PaymentIntakeError` with `.code`, `.status`, `.hint` and, where known,
 /// `.path`; after a genuine signature, `.verified`, `.body` (and `.rawBody`) too.
 pub(super) fn js_error(error: Error) -> JsValue {
     let object = new_error(&error.to_string());
@@ -125,14 +102,27 @@ pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
         .map_err(|e| js_error(Error::CryptoFailure { reason: format!("result conversion failed: {e}") }))
 }
 
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `Object.create(null)`: an object no setter of `Object.prototype` reaches.
+    #[wasm_bindgen(js_namespace = Object, js_name = create)]
+    fn js_create(prototype: &JsValue) -> js_sys::Object;
+    /// `Reflect.set` of a member of such an object: it runs no caller code and cannot
+    /// throw, so it needs no `catch` (whose glue, `handleError` over `arguments`, cost
+    /// more than the set: about 4 % of a verifyCallback in a profile).
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    fn js_set(target: &js_sys::Object, key: &JsValue, value: &JsValue) -> bool;
+}
+
 thread_local! {
     /// The field names of [`object`], made into JS strings once.
     static NAMES: RefCell<Vec<(&'static str, JsValue)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// A plain object of named fields, for the private protocol to the JS core.
+/// An object of named fields and no prototype, for the private protocol to the JS core
+/// (which only reads its members).
 pub(super) fn object(fields: &[(&'static str, &JsValue)]) -> JsValue {
-    let object = js_sys::Object::new();
+    let object = js_create(&JsValue::NULL);
     NAMES.with(|names| {
         let mut names = names.borrow_mut();
         for (name, value) in fields {
@@ -143,7 +133,7 @@ pub(super) fn object(fields: &[(&'static str, &JsValue)]) -> JsValue {
                     names.len() - 1
                 }
             };
-            let _ = Reflect::set(&object, &names[at].1, value);
+            js_set(&object, &names[at].1, value);
         }
     });
     object.into()
@@ -152,4 +142,33 @@ pub(super) fn object(fields: &[(&'static str, &JsValue)]) -> JsValue {
 /// Current Unix time in whole seconds.
 pub(super) fn now_seconds() -> u64 {
     (js_sys::Date::now() / 1000.0).floor() as u64
+}
+
+/// What every private export answers: `{ ok: true, value }`, or `{ ok: false, error }` with
+/// the error's data ([`js_error`]), which the JS core makes its one error of.
+///
+/// Always `Ok`, and a `Result` on purpose: wasm-bindgen then gives the wasm function three
+/// results (value, error, is-error), and V8 11 (Node 20) never inlines a wasm function of
+/// more than one result into optimized JS. One of a single `externref` result it does inline,
+/// and its deoptimizer cannot resume such a call (no frame for a reference result: V8 Fatal
+/// "unreachable code" in `Deoptimizer::DoComputeBuiltinContinuation`, the process aborts)
+/// when the JS caller is deoptimized during it, which an import the wasm calls can cause
+/// (setting this answer's members changes the maps that caller's code depends on).
+/// `tests/js/wasm-exports.test.mjs` refuses such an export; `tests/js/hostile-jit.test.mjs`
+/// runs the bench that aborted.
+pub(super) type Answer = Result<JsValue, JsValue>;
+
+/// The [`Answer`] of `result`.
+#[allow(clippy::unnecessary_wraps)]
+pub(super) fn answer(result: Result<JsValue, JsValue>) -> Answer {
+    Ok(match result {
+        Ok(value) => object(&[("ok", &JsValue::TRUE), ("value", &value)]),
+        Err(error) => object(&[("ok", &JsValue::FALSE), ("error", &error)]),
+    })
+}
+
+/// A member of a request object the JS core made (a literal of own data members: reading
+/// one runs no caller code).
+pub(super) fn request_member(request: &JsValue, name: &'static JsThreadLocal<JsString>) -> JsValue {
+    name.with(|name| Reflect::get(request, name)).unwrap_or(JsValue::UNDEFINED)
 }

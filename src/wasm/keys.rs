@@ -1,5 +1,5 @@
 //! Keys: the glue classes `SigningKey` and `VerifyingKey` (which the JS
-//! wrappers wrap in the package's own classes, `pkg-template/core.mjs`), the
+//! wrappers wrap in the package's own classes, `pkg-template/keys.mjs`), the
 //! HMAC secrets (kept here, in wasm memory, under a number the package's
 //! `HmacKey` holds privately), and the verifying keys a caller gives: PEM
 //! text, the package's key objects (resolved by the wrappers' `keyPem`,
@@ -143,9 +143,9 @@ impl VerifyingKey {
 }
 
 thread_local! {
-    /// The HMAC secrets, by the number the package's `HmacKey` holds. Each is
-    /// wiped when removed (`__hmacKeyFree`), as its `Zeroizing` buffer drops.
-    static HMAC_KEYS: RefCell<Vec<(u32, HmacKey)>> = const { RefCell::new(Vec::new()) };
+    /// The HMAC secrets, by the number the package's `HmacKey`s hold. Each is
+    /// wiped when its last holder lets it go (`__hmacKeyFree`), as its `Zeroizing` buffer drops.
+    static HMAC_KEYS: RefCell<Vec<HeldHmac>> = const { RefCell::new(Vec::new()) };
     /// The next number for an HMAC key; numbers are never reused.
     static NEXT_HMAC: Cell<u32> = const { Cell::new(1) };
     /// Parsed verifying keys by PEM, so that repeated calls skip parsing.
@@ -194,8 +194,16 @@ pub fn hmac_key_from_secret(secret: JsValue) -> JsResult<u32> {
         },
     }
     .map_err(js_error)?;
+    // The same secret read again (a handler that reads its secret per request, without
+    // free()) is the key already held: one more holder, not one more key, so keys dropped
+    // without free() count against the limit only once per secret until they are collected.
+    let identity = key.sign_bytes(KEY_IDENTITY).map_err(js_error)?;
     HMAC_KEYS.with(|keys| {
         let mut keys = keys.borrow_mut();
+        if let Some(held) = keys.iter_mut().find(|held| crate::hmac::constant_time_eq(&held.identity, &identity)) {
+            held.holders = held.holders.saturating_add(1);
+            return Ok(held.id);
+        }
         if keys.len() >= MAX_HMAC_KEYS {
             return Err(js_error(Error::InvalidArgument {
                 name: "secret".into(),
@@ -206,18 +214,35 @@ pub fn hmac_key_from_secret(secret: JsValue) -> JsResult<u32> {
             }));
         }
         let id = NEXT_HMAC.with(|next| next.replace(next.get().wrapping_add(1)));
-        keys.push((id, key));
+        keys.push(HeldHmac { id, key, identity, holders: 1 });
         Ok(id)
     })
 }
 
-/// Wipes and forgets the HMAC key with this number (nothing if there is none).
+/// What a secret is known by among the held ones: its HMAC of this text, which no
+/// canonical message can be (they are base64url and digits). Two secrets with the same
+/// one sign every message alike (HMAC pads a short secret with zeros), so they are one key.
+const KEY_IDENTITY: &str = "payment-intake: the identity of an HMAC key";
+
+/// A secret held in wasm memory, under the number the package's `HmacKey`s hold, by as
+/// many of them as `holders` (one per `fromSecret` of the secret not yet freed).
+struct HeldHmac {
+    id: u32,
+    key: HmacKey,
+    identity: [u8; crate::hmac::SIGNATURE_BYTES],
+    holders: u32,
+}
+
+/// One holder of the HMAC key with this number lets it go: the last one wipes and
+/// forgets it (nothing if there is none).
 #[wasm_bindgen(js_name = __hmacKeyFree, skip_typescript)]
 pub fn hmac_key_free(id: u32) {
     // Dropped outside the borrow; the secret is wiped when the last clone drops.
     let removed = HMAC_KEYS.with(|keys| {
         let mut keys = keys.borrow_mut();
-        keys.iter().position(|(key_id, _)| *key_id == id).map(|at| keys.swap_remove(at))
+        let at = keys.iter().position(|held| held.id == id)?;
+        keys[at].holders = keys[at].holders.saturating_sub(1);
+        (keys[at].holders == 0).then(|| keys.swap_remove(at))
     });
     drop(removed);
 }
@@ -225,16 +250,16 @@ pub fn hmac_key_free(id: u32) {
 /// The HMAC key with this number, or the error of a freed key.
 pub(super) fn hmac_key(id: u32) -> Result<HmacKey, Error> {
     HMAC_KEYS
-        .with(|keys| keys.borrow().iter().find(|(key_id, _)| *key_id == id).map(|(_, key)| key.clone()))
+        .with(|keys| keys.borrow().iter().find(|held| held.id == id).map(|held| held.key.clone()))
         .ok_or_else(|| Error::InvalidArgument { name: "key".into(), reason: FREED_KEY.into() })
 }
 
 /// Most verifying keys accepted at once (the current key and a few during rotation).
 const MAX_VERIFYING_KEYS: usize = 64;
 
-/// Why a key object that was freed is refused; the JS wrappers (`pkg-template/core.mjs`)
-/// say the same of a freed SigningKey.
-const FREED_KEY: &str = "is a key that was freed (free() was called on it)";
+/// Why a key object that was freed is refused; the JS core says the same of a freed
+/// SigningKey, from `__constants().freedKey`.
+pub(super) const FREED_KEY: &str = "is a key that was freed (free() was called on it)";
 
 /// The verifying keys a caller gave, each read once: the keys, and for each the value the
 /// JS core finds its native public key by (`source`): the PEM string given, the package's

@@ -2,18 +2,21 @@
 //! with camelCase names; the work is done by the core modules. Files by
 //! concern:
 //!
-//! - `gateway`: the one way caller values are read (under `catch`, so that no
-//!   getter, Proxy or iterator can throw through the wasm frames);
+//! - `gateway/`: the one way caller values are read (under `catch`, so that no
+//!   getter, Proxy or iterator can throw through the wasm frames): the
+//!   exception-safe reads (`mod.rs`), the copies into wasm memory (`copy.rs`)
+//!   and the domain readers over both (`readers.rs`);
 //! - `options`: the one typed reader of option objects, without `JsValue`;
 //! - `body`, `headers`, `keys`: what the arguments become in the core
 //!   (`cache`: parsed verifying keys by PEM);
 //! - `shapes`: what the API returns, as serde structs, without `JsValue`;
-//! - `pending`: what `verifyCallbackAsync` keeps while it awaits the native check;
-//! - `js`: results and errors as JS values;
+//! - `pending`: what a callback keeps in the wasm while the JS core's native check runs;
+//! - `js`: results and error data as JS values, and the private exports' answer
+//!   (`{ ok: true, value }` or `{ ok: false, error }`);
 //! - `types`: the TypeScript declarations of the shapes;
 //! - `exports/`: the exported functions, a few lines each, and the private
-//!   protocol (`__` names, named fields, the `Rsa` string enum) used by the
-//!   package's JS core (`pkg-template/core.mjs`).
+//!   protocol (`__` names) used by the package's JS core (`pkg-template/core.mjs`
+//!   and its modules), with what both sides share given once (`__constants`).
 //!
 //! `options`, `shapes`, `pending`, `cache` and the rules of `headers` compile natively for their unit
 //! tests (`cargo test --lib`).

@@ -1,19 +1,17 @@
-//! What `verifyCallbackAsync` keeps in the wasm while it awaits the native RSA check:
-//! what the model needs but the body, until the check has answered.
+//! What a callback keeps in the wasm while the JS core's native RSA check runs, under a
+//! handle (`src/wasm/exports/callback.rs`): what the model needs, until the check answered.
 //!
-//! The body is not kept here. `__prepareCallback` hands the JS core a copy of the bytes it
-//! read (a `Uint8Array` only the core holds), and the core gives that copy back to
-//! `__finishCallback` once the check passed. So the model is made from exactly the bytes
-//! that were checked, with the headers and options as read once (never from a second read
-//! of the caller's body, a buffer it can change during the await, or of its getters), and
-//! wasm memory, which never shrinks, is not grown for good by many hostile bodies awaiting
-//! their checks at once: a [`Pending`] is of a few hundred bytes whatever the body. (Keeping
-//! the text here, bounded by the body limit, would save copying it out and back in, two
-//! copies of the body, small beside the RSA check: not worth up to `maxBodyBytes` of wasm
-//! memory per awaiting callback.) No
-//! tree is kept either: the one-pass reader's rare tree is dropped, and the text read
-//! again after the check. The JS core frees each one right after the check answered
-//! (`try`/`finally`: on success, on a failed check and on a check that throws).
+//! For a sync check the body is kept too (the check reads its bytes in place and answers
+//! before anything else runs). For an awaited check (`verifyCallbackAsync`) it is not:
+//! `__verifyCallback` hands the JS core a copy of the bytes it read (a `Uint8Array` only the
+//! core holds), and the core gives that copy back to `__finishCallback` once the check
+//! passed. So the model is made from exactly the bytes that were checked, with the headers
+//! and options as read once (never from a second read of the caller's body, a buffer it can
+//! change during the await, or of its getters), and wasm memory, which never shrinks, is
+//! not grown for good by many hostile bodies awaiting their checks at once: a [`Pending`] is
+//! of a few hundred bytes whatever the body. No tree is kept either for an awaited check:
+//! the one-pass reader's rare tree is dropped, and the text read again after the check.
+//! The JS core finishes each handle right after the check answered, whatever it answered.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -32,7 +30,7 @@ pub(super) struct Pending {
 }
 
 impl Pending {
-    /// `prepared` as [`PreparedCallback::split_body`] left it.
+    /// `prepared` as [`PreparedCallback::split_body`] left it (an awaited check), or whole.
     pub(super) fn new(prepared: PreparedCallback, options: VerifyOptions) -> Self {
         ALIVE.fetch_add(1, Ordering::Relaxed);
         Pending { prepared, options }
@@ -42,11 +40,17 @@ impl Pending {
         &self.options
     }
 
+    /// The body kept with the rest (the sync check's handle keeps it; an awaited one's
+    /// does not, and gets it back from the core): taken, for [`Pending::finish`].
+    pub(super) fn take_body(&mut self) -> String {
+        std::mem::take(&mut self.prepared.raw_body)
+    }
+
     /// Once the check passed: the verified callback's JSON text (as `verifyCallback` returns
     /// it) read by [`PreparedCallback::finish`] from `raw_body`, the text that was checked.
     pub(super) fn finish(&mut self, raw_body: String) -> Result<String, Error> {
         self.prepared.raw_body = raw_body;
-        let result = self.prepared.finish(&self.options).and_then(|verified| verified_json(&verified, &self.options));
+        let result = model_json(&self.prepared, &self.options);
         // Nothing big is kept, even should the JS core not free this at once.
         self.prepared.raw_body = String::new();
         result
@@ -62,6 +66,13 @@ impl Drop for Pending {
     fn drop(&mut self) {
         ALIVE.fetch_sub(1, Ordering::Relaxed);
     }
+}
+
+/// The verified callback's JSON text, made from the prepared one (the model, bound to the
+/// signed entries), or the error raised making it: one copy for every step that makes it.
+#[inline(never)]
+pub(super) fn model_json(prepared: &PreparedCallback, options: &VerifyOptions) -> Result<String, Error> {
+    prepared.finish(options).and_then(|verified| verified_json(&verified, options))
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ function beforeInit(calls) {
     const web = await import(${JSON.stringify(webUrl)});
     const out = [];
     for (const call of [${calls.join(', ')}]) {
-      try { call(web); out.push({ name: 'none' }); } catch (e) { out.push({ name: e?.name, code: e?.code ?? null }); }
+      try { call(web); out.push({ name: 'none' }); } catch (e) { out.push({ name: e?.name, code: e?.code ?? null, hint: e?.hint ?? null }); }
     }
     // Loading afterwards still works, and the calls answer.
     web.initSync({ module: (await import('node:fs')).readFileSync(${JSON.stringify(wasmPath)}) });
@@ -38,7 +38,7 @@ test('the web build loads after calls made before init, and then answers (held)'
   assert.deepEqual(out, [{ name: 'none' }, { after: 100 }]);
 });
 
-test('a function of the web build called before init() throws a PaymentIntakeError with a .code', { todo: 'not fixed: the glue\'s TypeError without .code; needs a code for "not loaded" (errorCodes() comes from the wasm)' }, () => {
+test('a function of the web build called before init() throws a PaymentIntakeError with a .code and a hint to await init()', () => {
   const calls = [
     "(web) => web.toMinorUnits('1', 'RUB')",
     '(web) => web.errorCodes()',
@@ -49,6 +49,7 @@ test('a function of the web build called before init() throws a PaymentIntakeErr
   const out = beforeInit(calls);
   for (const [i, result] of out.slice(0, calls.length).entries()) {
     assert.equal(result.name, 'PaymentIntakeError', `${calls[i]}: ${JSON.stringify(result)}`);
-    assert.equal(typeof result.code, 'string', calls[i]);
+    assert.equal(result.code, 'INVALID_ARGUMENT', calls[i]);
+    assert.match(result.hint, /await init\(\)/, calls[i]);
   }
 });

@@ -40,14 +40,15 @@ const alive = () => glue.__pendingCallbacks();
 function recordingGlue() {
   const calls = [];
   const wrapped = Object.create(glue);
-  wrapped.__prepareCallback = (...args) => {
-    const out = glue.__prepareCallback(...args);
-    calls.push({ name: 'prepare', out });
+  wrapped.__verifyCallback = (request) => {
+    const out = glue.__verifyCallback(request);
+    // The handle of a native check still to come (undefined when the answer is whole).
+    calls.push({ name: 'prepare', out, pending: out.ok && typeof out.value === 'object' ? out.value.handle : undefined });
     return out;
   };
-  wrapped.__finishCallback = (...args) => {
-    calls.push({ name: 'finish' });
-    return glue.__finishCallback(...args);
+  wrapped.__finishCallback = (request) => {
+    calls.push({ name: 'finish', verified: request.verified });
+    return glue.__finishCallback(request);
   };
   return { glue: wrapped, calls };
 }
@@ -75,10 +76,12 @@ describe('verifyCallbackAsync: the model only after the awaited check passed', (
       const { glue: g, calls } = recordingGlue();
       const error = await caught(() => coreWith(undefined, g).verifyCallbackAsync(body, headers, key));
       assert.equal(error.code, 'INVALID_SIGNATURE');
-      assert.deepEqual(calls.map((c) => c.name), ['prepare']);
+      // The last step only frees the handle of a check that failed: no model is made.
+      assert.deepEqual(calls.map((c) => [c.name, c.verified]), [['prepare', undefined], ['finish', false]]);
       // What the wasm gave before the check holds no model, and no error made from one.
-      assert.equal(calls[0].out.result, undefined);
-      assert.equal(typeof calls[0].out.pending, 'object');
+      assert.equal(calls[0].out.ok, true);
+      assert.equal(calls[0].out.value.result, undefined);
+      assert.equal(typeof calls[0].pending, 'number');
     }
   });
 
@@ -89,7 +92,7 @@ describe('verifyCallbackAsync: the model only after the awaited check passed', (
       const headers = body === valid.body ? valid.headers : signed(body);
       assert.equal((await caught(() => refusing.verifyCallbackAsync(body, headers, key))).code, 'INVALID_SIGNATURE');
     }
-    assert.equal(calls.filter((c) => c.name === 'finish').length, 0);
+    assert.equal(calls.filter((c) => c.name === 'finish' && c.verified !== false).length, 0);
   });
 
   test('a pending callback is alive only while its check is awaited', async () => {
@@ -122,13 +125,19 @@ describe('verifyCallbackAsync: the model only after the awaited check passed', (
       if (code === 'CRYPTO_FAILURE') assert.match(result.message, /provider down/);
       assert.equal(alive(), before, name);
     }
-    // The keys are read once: a getter that would throw on a second read of the array is
-    // never read again, so the callback verifies with the key it gave, and nothing stays pending.
+    // A key that the core cannot turn into a native one (here: the provider's publicKey
+    // throws) is CRYPTO_FAILURE as before, and frees its pending too.
+    const failing = createApi(glue, { ...nodeCrypto, publicKey: () => { throw new Error('gone'); } });
+    const result = await outcome(() => failing.verifyCallbackAsync(valid.body, valid.headers, pem));
+    assert.equal(result.code, 'CRYPTO_FAILURE');
+    assert.match(result.message, /gone/);
+    assert.equal(alive(), before);
+    // The caller's keys are read once, by the wasm: a getter that would throw the second
+    // time is never read again (tests/js/attack-keys-prototype.test.mjs).
     let reads = 0;
     const keys = [pem];
     Object.defineProperty(keys, 0, { get: () => (reads++ === 0 ? pem : (() => { throw new Error('gone'); })()) });
-    const result = await outcome(() => api.verifyCallbackAsync(valid.body, valid.headers, keys));
-    assert.equal(result.code, undefined);
+    assert.equal((await outcome(() => api.verifyCallbackAsync(valid.body, valid.headers, keys))).ok.paymentId, 'order-10045');
     assert.equal(reads, 1);
     assert.equal(alive(), before);
   });
@@ -258,8 +267,8 @@ describe('verifyCallbackAsync: the errors and results of verifyCallback', () => 
     assert.deepEqual(wasm, api.verifyCallback(valid.body, valid.headers, key));
     const forged = await caught(() => core.verifyCallbackAsync(hmacSigned.body, forgedHeaders(hmacSigned.headers), secret));
     assert.equal(forged.code, 'INVALID_SIGNATURE');
-    // Two answers, neither pending: the forged HMAC was refused inside the wasm call.
-    assert.deepEqual(calls.map((c) => [c.name, c.out.pending]), [['prepare', undefined], ['prepare', undefined]]);
+    // Three answers, none pending: the forged HMAC was refused inside the wasm call.
+    assert.deepEqual(calls.map((c) => [c.name, c.pending, c.out.ok]), [['prepare', undefined, true], ['prepare', undefined, true], ['prepare', undefined, false]]);
     assert.equal(alive(), before);
     secret.free();
   });

@@ -38,21 +38,12 @@ pub fn canonical_message(
 }
 
 /// `canonicalMessage` as its ASCII bytes, for the Node entry: `Buffer`'s latin1
-/// decoding makes the string faster than `TextDecoder` does.
+/// decoding makes the string faster than `TextDecoder` does. The body as the entry gives
+/// it: text it encoded itself as UTF-8 bytes (`Buffer` encodes faster than the glue's
+/// string copy), or as the caller gave it.
 #[wasm_bindgen(js_name = __canonicalMessageBytes, skip_typescript)]
 pub fn canonical_message_bytes(body: JsValue, timestamp: JsValue, options: JsValue) -> JsResult<Vec<u8>> {
     message(&body, timestamp, &options).map(String::into_bytes).map_err(js_error)
-}
-
-/// `__canonicalMessageBytes` of JSON text the Node entry encoded itself (`Buffer`
-/// encodes faster than the glue's string copy, and the bytes need no checks in JS).
-#[wasm_bindgen(js_name = __canonicalMessageOfUtf8, skip_typescript)]
-pub fn canonical_message_of_utf8(body: &[u8], timestamp: JsValue, options: JsValue) -> JsResult<Vec<u8>> {
-    let (options, timestamp) = message_options(member(timestamp), &options).map_err(js_error)?;
-    let limits = Limits::default();
-    let text = utf8_text(body, limits.max_bytes).map_err(js_error)?;
-    let message = canonical::message_of_text(text, &timestamp, &options, &limits).map_err(js_error)?;
-    Ok(message.into_bytes())
 }
 
 thread_local! {
@@ -61,7 +52,7 @@ thread_local! {
     static OUTPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
 
-/// `__canonicalMessageOfUtf8` of the first `len` bytes of the input (`__textInput`),
+/// The message of the first `len` bytes of the input (`__textInput`),
 /// and the timestamp: the `stamp` bytes after them when `stamp` is not negative (the
 /// string the entry wrote there, at most `input::ROOM_AFTER_TEXT`), else `timestamp`. Gives the address of the
 /// message in wasm memory, after its length (4 bytes, little-endian), for the Node

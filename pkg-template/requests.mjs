@@ -1,0 +1,99 @@
+// Signing and checking requests (copied by scripts/build.mjs to pkg/web/requests.js, and to
+// pkg/node/requests.js as CommonJS): the native RSA signature around the wasm's
+// `__signRequest` / `__signRequestHmac` (src/wasm/exports/request.rs), the canonical message
+// and validation, with the in-place paths of pkg-template/wasm-io.mjs where they pay.
+
+/** The request functions of the API over `glue`, with `provider`'s RSA, `keys`' key classes and `io`'s in-place paths. */
+function createRequests(glue, provider, errors, keys, io) {
+  const { cryptoFailure } = errors;
+  const { nativeSigningKey, signingKeyArg } = keys;
+
+  const syncRsa = provider.sync ? 'available' : 'absent';
+  const asyncRsa = () => (provider.available() ? 'available' : 'absent');
+
+  /** `signRequest`'s result from a prepared request and the base64url signature. */
+  function signedRequest(prepared, signatureBytes) {
+    const h = prepared.headers;
+    return {
+      body: prepared.body,
+      headers: {
+        'x-access-timestamp': h['x-access-timestamp'],
+        'x-access-merchant-id': h['x-access-merchant-id'],
+        'x-access-signature': provider.base64url(signatureBytes, prepared.padding),
+        'x-access-token': h['x-access-token'],
+      },
+    };
+  }
+
+  /** The wasm's `{ signed }`, or `{ prepared, data }` for the native RSA; an HmacKey signs in the wasm. */
+  function signInWasm(body, signingKey, options, rsa) {
+    const inner = signingKeyArg(signingKey);
+    return typeof inner === 'number'
+      ? glue.__signRequestHmac(body, inner, options, rsa === 'prepare' ? 'prepare' : 'available')
+      : glue.__signRequest(body, inner, options, rsa);
+  }
+
+  function signRequest(body, signingKey, options) {
+    const { signed, prepared, data } = signInWasm(body, signingKey, options, syncRsa);
+    if (signed !== undefined) return signed;
+    let signature;
+    try {
+      signature = provider.sign(data, nativeSigningKey(signingKey));
+    } catch (cause) {
+      throw cryptoFailure(cause);
+    }
+    return signedRequest(prepared, signature);
+  }
+
+  /** `signRequest`, with the RSA operation off the main thread where the provider can. */
+  async function signRequestAsync(body, signingKey, options) {
+    const { signed, prepared, data } = signInWasm(body, signingKey, options, asyncRsa());
+    if (signed !== undefined) return signed;
+    let signature;
+    try {
+      signature = await provider.signAsync(data, nativeSigningKey(signingKey));
+    } catch (cause) {
+      throw cryptoFailure(cause);
+    }
+    return signedRequest(prepared, signature);
+  }
+
+  /** Everything of `signRequest` but the signature (`digest: 'double'`: RSA-SHA256 signs the message's SHA-256). */
+  function prepareRequest(body, signingKey, options) {
+    return signInWasm(body, signingKey, options, 'prepare').prepared;
+  }
+
+  function canonicalMessage(body, timestamp, options) {
+    if (provider.ascii === undefined) return glue.canonicalMessage(body, timestamp, options);
+    const inPlace = io.canonicalMessage(body, timestamp, options);
+    if (inPlace !== undefined) return inPlace;
+    // Text the provider encodes goes in as UTF-8 bytes; anything else as it is, read by the wasm.
+    const bytes = provider.bytes(body, errors.shared().maxBodyBytes);
+    return provider.ascii(glue.__canonicalMessageBytes(bytes, timestamp, options));
+  }
+
+  // The index of each operation path the wasm knows (unknown paths are not kept).
+  const operationIndexes = new Map();
+  function operationIndex(operation) {
+    let index = operationIndexes.get(operation);
+    if (index === undefined) {
+      index = glue.__operationIndex(operation);
+      if (index >= 0) operationIndexes.set(operation, index);
+    }
+    return index;
+  }
+
+  function validateRequest(operation, body, options) {
+    // Text the provider encodes is written into wasm memory, for a known operation by its index.
+    if (options === undefined && typeof operation === 'string' && typeof body === 'string') {
+      const index = operationIndex(operation);
+      const report = index >= 0 ? io.validateRequest(index, body) : undefined;
+      if (report !== undefined) return report;
+    }
+    return glue.validateRequest(operation, provider.bytes(body, 4096), options);
+  }
+
+  return { canonicalMessage, prepareRequest, signRequest, signRequestAsync, validateRequest };
+}
+
+export { createRequests };

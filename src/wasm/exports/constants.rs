@@ -1,0 +1,32 @@
+//! `__constants`: what the JS core and the wasm must agree on, given by the wasm
+//! once, so that no number or message is kept in step by a comment.
+
+use std::fmt::Write;
+
+use wasm_bindgen::prelude::*;
+
+use super::super::keys::FREED_KEY;
+use super::input::ROOM_AFTER_TEXT;
+use crate::error::ErrorCode;
+use crate::options::MAX_BODY_BYTES_CEILING;
+
+/// The JSON text of `{ statuses, maxBodyBytes, stampRoom, freedKey }`: the HTTP status of
+/// every error code (`{ CODE: status }`, from `ErrorCode::http_status`, for the errors the
+/// core makes itself), the most `maxBodyBytes` accepts (how much of a Fetch body the core
+/// reads at most), the room after a text written in place for a short timestamp
+/// (`__canonicalMessageOfInput`), and why a freed key is refused. (JSON text: one string
+/// across, where an object would be set member by member.)
+#[wasm_bindgen(js_name = __constants, skip_typescript)]
+pub fn constants() -> String {
+    let mut json = String::from("{\"statuses\":{");
+    for (at, code) in ErrorCode::ALL.iter().enumerate() {
+        let comma = if at == 0 { "" } else { "," };
+        let _ = write!(json, "{comma}\"{}\":{}", code.as_str(), code.http_status());
+    }
+    // The message holds no character JSON would escape.
+    let _ = write!(
+        json,
+        "}},\"maxBodyBytes\":{MAX_BODY_BYTES_CEILING},\"stampRoom\":{ROOM_AFTER_TEXT},\"freedKey\":\"{FREED_KEY}\"}}"
+    );
+    json
+}
