@@ -44,6 +44,23 @@ function idsOf(text) {
   }
 }
 
+/**
+ * `work` (a promise), or a rejection with code TIMEOUT once `ms` passed: an onEvent that never
+ * settles must not hold the payment (pg: its row lock and a pool client; lease stores: past its
+ * lease another delivery may act) nor leave the service's delivery waiting for ever.
+ */
+function within(api, work, ms) {
+  let timer;
+  const timeout = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new api.PaymentIntakeError(`onEvent did not settle within leaseMs (${ms} ms): rolled back (or its lease released), answered 500 so the service sends it again; raise leaseMs above your slowest onEvent`);
+      error.code = 'TIMEOUT';
+      reject(error);
+    }, ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 const decoder = new TextDecoder();
 function bytesOf(rawBody) {
   if (typeof rawBody === 'string') return new TextEncoder().encode(rawBody);
@@ -97,7 +114,7 @@ function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onE
     const decision = decide(states(), previous, callback);
     if (decision.kind === 'deliver') {
       const event = { callback, previous, state: decision.state, forward: decision.forward, final: decision.final };
-      await onEvent(event, { tx: claim.tx ?? null });
+      await within(api, Promise.resolve().then(() => onEvent(event, { tx: claim.tx ?? null })), leaseMs);
       const next = decision.record ? { ...decision.state, idempotencyKey: callback.idempotencyKey, updatedAt: new Date().toISOString() } : null;
       await claim.commit(next);
       return answer(200, decision.forward ? { ok: true } : { ok: true, code: 'NOT_FORWARD' });
@@ -113,7 +130,7 @@ function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onE
     const review = await record(decision.code, message, rawBody, headers, callback);
     // In the claim's transaction where the store has one (pg), so it commits with the key.
     const { isNew } = claim.keep ? await claim.keep(review) : await store.keep(review);
-    if (isNew && onReview) await onReview(review);
+    if (isNew && onReview) await within(api, Promise.resolve().then(() => onReview(review)), leaseMs);
     await claim.commit(null);
     return answer(200, { ok: true, code: decision.code });
   }
@@ -149,7 +166,7 @@ function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onE
       } catch (releaseError) {
         await failed(releaseError, 'STORE_FAILED');
       }
-      return failed(error, 'EVENT_FAILED');
+      return failed(error, error?.code === 'TIMEOUT' ? 'EVENT_TIMEOUT' : 'EVENT_FAILED');
     }
   };
 }
