@@ -61,6 +61,24 @@ function within(api, work, ms) {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * The body's JSON with object keys sorted and no whitespace, or null when it is not JSON: the
+ * bodies one signature covers alike (re-spaced, keys re-ordered, characters re-escaped, by
+ * anyone who replays a genuine one) are one text, so they are one review, not one each.
+ */
+function canonicalText(text) {
+  const sorted = (value) => {
+    if (Array.isArray(value)) return value.map(sorted);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.keys(value).sort().map((name) => [name, sorted(value[name])]));
+  };
+  try {
+    return JSON.stringify(sorted(JSON.parse(text)));
+  } catch {
+    return null;
+  }
+}
+
 const decoder = new TextDecoder();
 function bytesOf(rawBody) {
   if (typeof rawBody === 'string') return new TextEncoder().encode(rawBody);
@@ -80,8 +98,9 @@ function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onE
   async function record(code, message, rawBody, headers, ids) {
     const bytes = bytesOf(rawBody);
     const text = typeof rawBody === 'string' ? rawBody : decoder.decode(bytes);
+    const canonical = canonicalText(text);
     return {
-      id: await sha256Hex(bytes), code, message, projectId: ids.projectId, paymentId: ids.paymentId,
+      id: await sha256Hex(canonical === null ? bytes : new TextEncoder().encode(canonical)), code, message, projectId: ids.projectId, paymentId: ids.paymentId,
       rawBody: text, headers: keptHeaders(headers), receivedAt: new Date().toISOString(),
     };
   }
