@@ -21,7 +21,9 @@ async function attempt({ fetch, url, headers, body, remainingMs, signal }) {
   const outcome = (kind, extra) => ({ kind, statusCode: null, text: null, headers: null, cause: null, ...extra });
   let statusCode = null;
   try {
-    const res = await fetch(url, { method: 'POST', headers, body, signal: controller.signal });
+    // A redirect is never followed: a 307/308 would send the signed body and its signature to
+    // the place it names, and any other would turn the call into a GET of it (call.mjs refuses it).
+    const res = await fetch(url, { method: 'POST', headers, body, signal: controller.signal, redirect: 'manual' });
     statusCode = res.status;
     const text = await res.text();
     return outcome('answer', { statusCode, text, headers: res.headers });

@@ -81,6 +81,13 @@ function caller(ctx) {
   /** What a read answer (not 5xx or 429) means: a result, a thrown error, or `settle` first. */
   async function answered(operation, text, deadline, attempts, out, mayHaveReached) {
     const { statusCode } = out;
+    // A redirect (status 0: a browser's opaque one) is not followed: refused, never retried.
+    if ((statusCode >= 300 && statusCode < 400) || statusCode === 0) {
+      const location = out.headers?.get?.('location');
+      throw make('INVALID_RESPONSE', `${operation.path}: the service answered a redirect (HTTP ${statusCode}${location ? ` to ${location}` : ''}): not followed, a signed body goes to baseUrl only`, {
+        statusCode, body: out.text, attempts, hint: 'set baseUrl to the address the service answers at itself (the one the redirect names, when you trust it)',
+      });
+    }
     // The common case first: a 2xx answer read straight into its model by the package's reader.
     let failed = null;
     if (statusCode >= 200 && statusCode < 300 && operation.model !== 'json') {

@@ -44,6 +44,41 @@ function idsOf(text) {
   }
 }
 
+/**
+ * `work` (a promise), or a rejection with code TIMEOUT once `ms` passed: an onEvent that never
+ * settles must not hold the payment (pg: its row lock and a pool client; lease stores: past its
+ * lease another delivery may act) nor leave the service's delivery waiting for ever.
+ */
+function within(api, work, ms) {
+  let timer;
+  const timeout = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new api.PaymentIntakeError(`onEvent did not settle within leaseMs (${ms} ms): rolled back (or its lease released), answered 500 so the service sends it again; raise leaseMs above your slowest onEvent`);
+      error.code = 'TIMEOUT';
+      reject(error);
+    }, ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The body's JSON with object keys sorted and no whitespace, or null when it is not JSON: the
+ * bodies one signature covers alike (re-spaced, keys re-ordered, characters re-escaped, by
+ * anyone who replays a genuine one) are one text, so they are one review, not one each.
+ */
+function canonicalText(text) {
+  const sorted = (value) => {
+    if (Array.isArray(value)) return value.map(sorted);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.keys(value).sort().map((name) => [name, sorted(value[name])]));
+  };
+  try {
+    return JSON.stringify(sorted(JSON.parse(text)));
+  } catch {
+    return null;
+  }
+}
+
 const decoder = new TextDecoder();
 function bytesOf(rawBody) {
   if (typeof rawBody === 'string') return new TextEncoder().encode(rawBody);
@@ -63,8 +98,9 @@ function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onE
   async function record(code, message, rawBody, headers, ids) {
     const bytes = bytesOf(rawBody);
     const text = typeof rawBody === 'string' ? rawBody : decoder.decode(bytes);
+    const canonical = canonicalText(text);
     return {
-      id: await sha256Hex(bytes), code, message, projectId: ids.projectId, paymentId: ids.paymentId,
+      id: await sha256Hex(canonical === null ? bytes : new TextEncoder().encode(canonical)), code, message, projectId: ids.projectId, paymentId: ids.paymentId,
       rawBody: text, headers: keptHeaders(headers), receivedAt: new Date().toISOString(),
     };
   }
@@ -97,7 +133,7 @@ function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onE
     const decision = decide(states(), previous, callback);
     if (decision.kind === 'deliver') {
       const event = { callback, previous, state: decision.state, forward: decision.forward, final: decision.final };
-      await onEvent(event, { tx: claim.tx ?? null });
+      await within(api, Promise.resolve().then(() => onEvent(event, { tx: claim.tx ?? null })), leaseMs);
       const next = decision.record ? { ...decision.state, idempotencyKey: callback.idempotencyKey, updatedAt: new Date().toISOString() } : null;
       await claim.commit(next);
       return answer(200, decision.forward ? { ok: true } : { ok: true, code: 'NOT_FORWARD' });
@@ -113,7 +149,7 @@ function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onE
     const review = await record(decision.code, message, rawBody, headers, callback);
     // In the claim's transaction where the store has one (pg), so it commits with the key.
     const { isNew } = claim.keep ? await claim.keep(review) : await store.keep(review);
-    if (isNew && onReview) await onReview(review);
+    if (isNew && onReview) await within(api, Promise.resolve().then(() => onReview(review)), leaseMs);
     await claim.commit(null);
     return answer(200, { ok: true, code: decision.code });
   }
@@ -149,7 +185,7 @@ function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onE
       } catch (releaseError) {
         await failed(releaseError, 'STORE_FAILED');
       }
-      return failed(error, 'EVENT_FAILED');
+      return failed(error, error?.code === 'TIMEOUT' ? 'EVENT_TIMEOUT' : 'EVENT_FAILED');
     }
   };
 }

@@ -37,7 +37,11 @@ export interface CallbackHandlerConfig<Tx = unknown> {
   onReview?(review: ReviewRecord): void | Promise<void>;
   /** Failures answered 5xx (onEvent, the store, the handler's own setup). Default: console.error. */
   onError?(error: unknown): void | Promise<void>;
-  /** How long a lease store holds a key for one delivery (ms, default 60000): longer than onEvent takes. */
+  /**
+   * How long a lease store holds a key for one delivery (ms, default 60000), and onEvent's
+   * deadline with every store: an onEvent that has not settled by then is rolled back (pg: its
+   * connection closed) or its lease released, and answered 500 `EVENT_TIMEOUT`. Longer than onEvent takes.
+   */
   leaseMs?: number;
 }
 

@@ -1,19 +1,17 @@
 // The handler on node:http and Express: the raw body read from the request stream, no
-// further than the limit (what is past it is drained and dropped, and the verifier refuses
-// the body as BODY_TOO_LARGE), and the answer written to the response.
+// further than the limit (past it nothing more is read, the verifier refuses the body as
+// BODY_TOO_LARGE and the answer closes the connection), and the answer written to the response.
 
-/** The request stream's bytes, at most `limit + 1` of them kept. */
+/**
+ * The request stream's bytes, at most `limit + 1` of them kept. Past the limit it resolves at
+ * once (the verifier refuses the body as BODY_TOO_LARGE) and stops reading: a body that never
+ * ends must not hold the request open; the answer then closes the connection.
+ */
 function readBody(req, limit) {
   return new Promise((resolve, reject) => {
     const chunks = [];
     let length = 0;
-    req.on('data', (chunk) => {
-      if (length > limit) return;
-      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-      chunks.push(bytes);
-      length += bytes.byteLength;
-    });
-    req.on('end', () => {
+    const done = () => {
       const body = new Uint8Array(length);
       let at = 0;
       for (const chunk of chunks) {
@@ -21,7 +19,21 @@ function readBody(req, limit) {
         at += chunk.byteLength;
       }
       resolve(body);
-    });
+    };
+    const onData = (chunk) => {
+      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+      chunks.push(bytes);
+      length += bytes.byteLength;
+      if (length > limit) {
+        req.removeListener('data', onData);
+        req.removeListener('end', done);
+        req.pause();
+        req.tooLargeForCallbacks = true;
+        done();
+      }
+    };
+    req.on('data', onData);
+    req.on('end', done);
     req.on('error', reject);
   });
 }
@@ -33,9 +45,10 @@ function consumed(req) {
 
 const isBytes = (value) => typeof value === 'string' || value instanceof Uint8Array || value instanceof ArrayBuffer || ArrayBuffer.isView(value);
 
-function send(res, { status, body, headers }) {
+function send(res, { status, body, headers }, req) {
   if (res.headersSent) return;
-  res.writeHead(status, headers);
+  // A body left unread past the limit: the connection is closed after the answer.
+  res.writeHead(status, req?.tooLargeForCallbacks ? { ...headers, connection: 'close' } : headers);
   res.end(body);
 }
 
@@ -73,13 +86,13 @@ function nodeAdapters(handle, { limit, refuse, unreadable }) {
       send(res, { status: 405, body: JSON.stringify({ ok: false, code: 'METHOD_NOT_ALLOWED' }), headers: { allow: 'POST', 'content-type': 'application/json; charset=utf-8' } });
       return;
     }
-    send(res, await answerOf(req));
+    send(res, await answerOf(req), req);
   }
 
   /** Express 4 and 5: `req.body` as bytes when a raw parser ran, else the stream when unread. */
   function express() {
     return function paymentIntakeCallbacks(req, res, next) {
-      answerOf(req).then((answer) => send(res, answer), next);
+      answerOf(req).then((answer) => send(res, answer, req), next);
     };
   }
 

@@ -14,7 +14,11 @@ export interface PaymentState {
 
 /** A genuine callback kept for a person: not acted on as it is. */
 export interface ReviewRecord {
-  /** SHA-256 hex of the raw body: a repeat of the same body is one record. */
+  /**
+   * SHA-256 hex of the body's JSON with keys sorted and no whitespace (of the raw bytes when it
+   * is not JSON): a repeat of the same body is one record, and so is one re-spaced, re-ordered
+   * or re-escaped by someone replaying it (its signature still verifies).
+   */
   id: string;
   /**
    * INVALID_CALLBACK / AMBIGUOUS_CALLBACK: signed by the service, but not a callback to act on;

@@ -19,7 +19,8 @@ function memoryStoreFactory(invalidArgument) {
     const payments = new Map();
     const reviews = new Map();
     const live = (lease, now) => lease !== undefined && lease.until > now;
-    const paymentOf = (projectId, paymentId) => `${projectId}\u0000${paymentId}`;
+    // JSON of the pair: no text inside one id can make two payments one (ids may hold any character).
+    const paymentOf = (projectId, paymentId) => JSON.stringify([projectId, paymentId]);
 
     function markDone(key) {
       keys.delete(key);
@@ -46,13 +47,21 @@ function memoryStoreFactory(invalidArgument) {
         const drop = () => {
           if (leases.get(payment)?.holder === holder) leases.delete(payment);
         };
+        const seen = payments.get(payment);
         return {
           outcome: 'claimed',
-          previous: payments.get(payment) ?? null,
+          previous: seen ? { ...seen } : null,
           tx: null,
           async commit(next) {
             // A lease that expired and was taken by a retry is that retry's to commit.
             if (!holds()) return;
+            // The lease expired and another callback of the payment was recorded meanwhile: this
+            // one was decided against a state that is gone, so nothing is written (a final state
+            // is never overwritten by a late commit) and the handler answers 500: the service's
+            // retry decides it again against the state recorded now.
+            if (payments.get(payment) !== seen) {
+              throw new Error(`memoryStore: the lease on payment '${paymentId}' (project '${projectId}') expired before commit and another callback of it was recorded since: nothing recorded, the retry decides again (raise leaseMs above the time onEvent takes)`);
+            }
             markDone(key);
             if (next) payments.set(payment, { ...next });
             drop();

@@ -182,14 +182,14 @@ function postgresStore(db, options = {}) {
           throw error;
         }
       },
+      // The connection is closed (the server rolls its transaction back), not given back to
+      // the pool: an onEvent that failed or ran past its deadline may still hold `tx`, and a
+      // write it sends later must fail, not land in the next callback's transaction on a
+      // reused client and commit with it. No ROLLBACK is queued: it would wait behind a
+      // query of that onEvent still running.
       async release() {
         if (finished) return;
-        try {
-          await client.query('ROLLBACK');
-          end();
-        } catch {
-          end(true);
-        }
+        end(true);
       },
     };
   }
