@@ -17,6 +17,7 @@ mod readers;
 #[cfg(test)]
 mod tests;
 
+#[cfg(target_arch = "wasm32")]
 pub(crate) use fields::struct_fields;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use member::THROWS;
