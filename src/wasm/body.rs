@@ -8,17 +8,17 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::gateway::{
     array_items, is_array, is_plain_prototype, object_entries, string_from_js, text_from_js, ItemsError,
 };
-use super::js::to_js;
 use super::options::THROWS;
 use crate::canonical::number::python_float_repr;
 use crate::error::Error;
 use crate::json::{parse_body, Json, Limits, PathNode, MAX_SAFE_INTEGER};
 
-/// Whether any object in the tree has a member named `__proto__`.
-fn has_proto_key(json: &Json) -> bool {
+/// Whether any number of the tree is beyond `f64` (`1e999`).
+fn has_infinite_number(json: &Json) -> bool {
     match json {
-        Json::Object(members) => members.iter().any(|(key, value)| key == "__proto__" || has_proto_key(value)),
-        Json::Array(items) => items.iter().any(has_proto_key),
+        Json::Object(members) => members.iter().any(|(_, value)| has_infinite_number(value)),
+        Json::Array(items) => items.iter().any(has_infinite_number),
+        Json::Number(text) => text.parse::<f64>().is_ok_and(|n| !n.is_finite()),
         _ => false,
     }
 }
@@ -40,17 +40,28 @@ fn json_to_js(json: &Json) -> Result<JsValue, JsValue> {
             }
             Ok(array.into())
         }
-        leaf => to_js(leaf),
+        Json::Null => Ok(JsValue::NULL),
+        Json::Bool(b) => Ok(JsValue::from_bool(*b)),
+        Json::String(s) => Ok(JsValue::from_str(s)),
+        // As the tree's `Serialize` writes a number: a safe integer or a number with a
+        // fraction or exponent as a JS number (`1e999` as `Infinity`, as `JSON.parse` gives
+        // it), any other integer as its exact text.
+        Json::Number(text) => Ok(match text.parse::<i64>() {
+            Ok(i) if (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&i) => JsValue::from_f64(i as f64),
+            Ok(_) => JsValue::from_str(text),
+            Err(_) if !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) => JsValue::from_str(text),
+            Err(_) => JsValue::from_f64(text.parse::<f64>().unwrap_or(f64::NAN)),
+        }),
     }
 }
 
-/// serde-wasm-bindgen builds objects by assignment, so a body member named `__proto__`
-/// set the prototype of the returned object (to an object the sender chose) instead of
-/// being an own member as with `JSON.parse`. When the body has such a member, `raw` of a
-/// serialized info response is rebuilt with `Object.fromEntries`, which defines every
-/// member as an own property. (A callback model carries no body-derived keys.)
+/// `raw` of a serialized info response, rebuilt from the tree when serde_json's text could
+/// not carry it as `JSON.parse` of the body gives it: a number beyond `f64` (`1e999`,
+/// `Infinity` in JS, which serde_json writes as `null`). Every member is an own property
+/// either way (`Object.fromEntries` here, `JSON.parse` in `to_js`): a body member named
+/// `__proto__` never sets a prototype. (A callback model carries no body-derived keys.)
 pub(super) fn restore_body_json(out: JsValue, raw: &Json) -> Result<JsValue, JsValue> {
-    if has_proto_key(raw) {
+    if has_infinite_number(raw) {
         Reflect::set(&out, &"raw".into(), &json_to_js(raw)?)?;
     }
     Ok(out)

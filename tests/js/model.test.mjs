@@ -897,6 +897,17 @@ describe('parseInfoResponse', () => {
       assert.deepEqual(info.raw, kzInfo());
     });
 
+    test(`${flavor}: raw is the body as JSON.parse gives it: a member named __proto__ its own, 1e999 Infinity`, () => {
+      const text = JSON.stringify(kzInfo()).replace(/^\{/, '{"__proto__":{"p":1},"big":1e999,"small":-1e999,"n":1.5e3,');
+      const info = api.parseInfoResponse(P2P_INFO, text);
+      assert.deepEqual(info.raw, JSON.parse(text));
+      assert.ok(Object.hasOwn(info.raw, '__proto__'));
+      assert.equal(Object.getPrototypeOf(info.raw), Object.prototype);
+      assert.equal(info.raw.big, Infinity);
+      assert.equal(info.raw.small, -Infinity);
+      assert.equal(Object.getPrototypeOf(info), Object.prototype);
+    });
+
     test(`${flavor}: P2P KZ variant: lifetime, expiration_date, requisites pan and bank_name are required (warnings)`, () => {
       const body = kzInfo();
       delete body.payment_info.lifetime;

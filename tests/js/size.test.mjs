@@ -40,9 +40,13 @@ import { pkgDir } from './helpers.mjs';
  * and to 304 KiB with the public exports optionTable(), specStates(), declineReasons() and the
  * client's errorStatus, the options table's rules in the core and keys read as own properties
  * (301.6 KiB measured, 308,885 bytes against 303,908 at b17390a: 4.9 KB gzip more). The issue
- * of the typed boundary asks for no larger than b17390a: not met, and recorded there.
+ * of the typed boundary asks for no larger than b17390a: not met, and recorded there. The
+ * tables and boundary merges then grew it to 312,598 bytes (305.3 KiB, over this budget);
+ * lowered to 303 KiB when the results of the cold exports (and signRequest's) came to be
+ * serde_json text read by `JSON.parse` instead of serde-wasm-bindgen's serializer, one per
+ * shape (310,223 bytes, 302.95 KiB measured: still 6.3 KB gzip over b17390a's 303,908).
  */
-export const BUDGET_GZIP_BYTES = 304 * 1024;
+export const BUDGET_GZIP_BYTES = 303 * 1024;
 /** The issue's target. */
 export const TARGET_GZIP_BYTES = 100 * 1024;
 
