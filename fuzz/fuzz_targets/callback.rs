@@ -163,7 +163,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     if let Ok(diagnosis) = diagnose_callback(raw_body, &headers, &fixture.keys[1..2], &Limits::default()) {
-        assert_eq!(diagnosis.matched, !diagnosis.matching.is_empty());
+        // The signature matches under `matching`; `matched` (and `options`) only when
+        // verifying with the options it names returns a model.
+        assert_eq!(diagnosis.signature_matched, !diagnosis.matching.is_empty());
+        assert_eq!(diagnosis.matched, diagnosis.options.is_some());
+        assert!(!diagnosis.matched || diagnosis.signature_matched);
         assert!(diagnosis.messages_tried <= variants.len());
         if let Some(found) = diagnosis.options {
             let body = parse_body(raw_body, &Limits::default()).expect("diagnosed body parses");
@@ -174,6 +178,8 @@ fuzz_target!(|data: &[u8]| {
             // The key at index 0 of the slice is fixture key 1.
             let known = fixture.signed.iter().any(|(k, m, s)| *k == 1 && *m == message && *s == signature);
             assert!(known, "diagnosed a forgery");
+            let named = VerifyOptions { canonical: found.canonical, digest: found.digest, ..VerifyOptions::default() };
+            assert!(verify_callback(raw_body, &headers, &fixture.keys[1..2], &named).is_ok(), "matched, but its options give no model");
         }
     }
 });
