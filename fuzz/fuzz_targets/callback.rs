@@ -179,7 +179,10 @@ fuzz_target!(|data: &[u8]| {
             let known = fixture.signed.iter().any(|(k, m, s)| *k == 1 && *m == message && *s == signature);
             assert!(known, "diagnosed a forgery");
             let named = VerifyOptions { canonical: found.canonical, digest: found.digest, ..VerifyOptions::default() };
-            assert!(verify_callback(raw_body, &headers, &fixture.keys[1..2], &named).is_ok(), "matched, but its options give no model");
+            assert!(
+                verify_callback(raw_body, &headers, &fixture.keys[1..2], &named).is_ok(),
+                "matched, but its options give no model"
+            );
         }
     }
 });
