@@ -2,6 +2,7 @@
 // pkg/node/callbacks.js as CommonJS): the native RSA check between the wasm's
 // `__verifyCallback` and `__finishCallback` (src/wasm/exports/callback.rs), and the body of
 // a Fetch `Request`, read from its stream no further than the limit.
+import { NotBytesError, readBounded } from './body-stream.js';
 
 /** Read once as this module loads: a caller's replacement must not run inside the package. */
 const { getOwnPropertyDescriptor } = Object;
@@ -129,23 +130,12 @@ function createCallbacks(glue, provider, errors, keys, io) {
     } catch {
       throw invalidArgument('request', used); // locked: something else is reading it
     }
-    const chunks = [];
-    let length = 0;
-    while (length <= limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!(value instanceof Uint8Array)) throw invalidArgument('request', 'has a body stream that gave something other than bytes');
-      chunks.push(value);
-      length += value.byteLength;
+    try {
+      return await readBounded(reader, limit);
+    } catch (cause) {
+      if (cause instanceof NotBytesError) throw invalidArgument('request', 'has a body stream that gave something other than bytes');
+      throw cause;
     }
-    if (length > limit) await reader.cancel().catch(() => {});
-    const bytes = new Uint8Array(length);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    return bytes;
   }
 
   /**

@@ -9,6 +9,7 @@
 //   callbacks.js  verifying callbacks, and a Fetch Request's body
 //   requests.js   signing requests, the canonical message, validation
 //   wasm-io.js    the only module that touches wasm memory (the fast paths that pay)
+//   body-stream.js  a body read from its stream no further than a limit (also the receiver's)
 // The wasm reads every argument, builds every message and makes every check, the `backend`
 // option included (the private `__` exports, with named results); the JS adds the native
 // RSA operation and key caches, and makes the errors of the wasm's error data.

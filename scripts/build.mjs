@@ -237,7 +237,7 @@ function asCommonJs(file) {
 }
 
 /** The JS core's modules (pkg-template/core.mjs says what each owns), in both builds. */
-const CORE_MODULES = ['core.mjs', 'errors.mjs', 'keys.mjs', 'callbacks.mjs', 'requests.mjs', 'wasm-io.mjs'];
+const CORE_MODULES = ['core.mjs', 'errors.mjs', 'keys.mjs', 'callbacks.mjs', 'requests.mjs', 'wasm-io.mjs', 'body-stream.mjs'];
 
 /**
  * The package's JS: one core over both wasm-bindgen builds, each entry building the API

@@ -1,27 +1,12 @@
 // The handler as `(request: Request) => Promise<Response>` (Workers, Next.js, Deno, Bun,
 // Hono): the body's exact bytes read from its stream, no further than the limit.
+import { readBounded } from '../body-stream.js';
 
-/** The stream's bytes, at most `limit + 1` kept (the verifier refuses a longer body). */
+/** The body's bytes, at most `limit + 1` kept (the verifier refuses a longer body). */
 async function requestBytes(request, limit) {
   const stream = request.body;
   if (stream === null || stream === undefined) return new Uint8Array(await request.arrayBuffer());
-  const reader = stream.getReader();
-  const chunks = [];
-  let length = 0;
-  while (length <= limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.byteLength;
-  }
-  if (length > limit) await reader.cancel().catch(() => {});
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return readBounded(stream.getReader(), limit);
 }
 
 function fetchAdapter(handle, { limit, refuse, unreadable }) {

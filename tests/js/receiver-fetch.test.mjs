@@ -51,4 +51,22 @@ describe('handler.fetch (Request in, Response out)', () => {
     const answer = await read(await handler.fetch(request({ body: sent.body + ' '.repeat(1 << 16), headers: sent.headers })));
     assert.equal(answer.json.code, 'BODY_TOO_LARGE');
   });
+
+  test('a body stream that gives text instead of bytes is BODY_UNREADABLE, not read as some other body', async () => {
+    const { seen, config } = recorder();
+    const handler = pkg.createCallbackHandler(config);
+    const sent = callback('success');
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(sent.body); // a string chunk: no Fetch runtime gives one
+        controller.close();
+      },
+    });
+    const fake = { method: 'POST', bodyUsed: false, headers: new Headers(sent.headers), body };
+    const answer = await read(await handler.fetch(fake));
+    assert.equal(answer.status, 400);
+    assert.equal(answer.json.code, 'BODY_UNREADABLE');
+    assert.equal(seen.events.length, 0);
+    assert.equal(seen.reviews.length, 0);
+  });
 });
