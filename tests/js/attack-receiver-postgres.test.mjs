@@ -4,49 +4,16 @@
 // through `tx` later must never commit (with a reused pool client it landed in the next
 // callback's transaction: a second credit).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PGlite } from '@electric-sql/pglite';
 
-import { root } from './helpers.mjs';
 import { callback, installed, recorder } from './support/receiver-kit.mjs';
+import { postgresDatabases } from './support/store-kit.mjs';
 
 const { pkg, postgres, app } = await installed();
 after(() => app.remove());
 
-const databases = [
-  {
-    name: 'PGlite',
-    async start() {
-      const db = new PGlite();
-      await db.waitReady;
-      return { db, stop: () => db.close() };
-    },
-  },
-];
-const harness = path.join(root, 'tests', 'support', 'servers.mjs');
-if (fs.existsSync(harness)) {
-  const servers = await import(pathToFileURL(harness).href);
-  databases.push({
-    name: 'PostgreSQL (pg Pool of 1)',
-    skip: servers.serverSkip('postgres'),
-    async start() {
-      const server = await servers.startPostgres();
-      const { default: pg } = await import('pg');
-      const pool = new pg.Pool({ ...server.config, max: 1 });
-      return {
-        db: pool,
-        stop: async () => {
-          await pool.end();
-          await server.stop();
-        },
-      };
-    },
-  });
-}
+const databases = postgresDatabases({ poolMax: 1 });
 
 /** `promise`, or 'hung' after `ms`. */
 const bounded = (promise, ms = 5000) => Promise.race([promise, sleep(ms).then(() => 'hung')]);

@@ -3,55 +3,16 @@
 // the store contract (support/store-kit.mjs), and exactly once with the merchant's own
 // writes through `tx`: they commit with the record, or roll back with it.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 
-import { root } from './helpers.mjs';
 import { callback, installed, recorder } from './support/receiver-kit.mjs';
-import { deliver, storeContract } from './support/store-kit.mjs';
+import { deliver, postgresDatabases, storeContract } from './support/store-kit.mjs';
 
 const { pkg, postgres, app } = await installed();
 after(() => app.remove());
 
 let schemas = 0;
-/** Each database of the suite: `open()` gives a fresh schema on it, `query` reads it. */
-const databases = [
-  {
-    name: 'PGlite',
-    async start() {
-      const db = new PGlite();
-      await db.waitReady;
-      return { db, stop: () => db.close() };
-    },
-  },
-];
-
-// A real PostgreSQL (tests/support/servers.mjs: a throwaway cluster on a Unix socket), through
-// `pg`: skipped with the reason when its binaries are missing, unless CI=true.
-const harness = path.join(root, 'tests', 'support', 'servers.mjs');
-if (fs.existsSync(harness)) {
-  const servers = await import(pathToFileURL(harness).href);
-  const skip = servers.serverSkip('postgres');
-  databases.push({
-    name: 'PostgreSQL (pg Pool)',
-    skip,
-    async start() {
-      const server = await servers.startPostgres();
-      const { default: pg } = await import('pg');
-      const pool = new pg.Pool({ ...server.config, max: 8 });
-      return {
-        db: pool,
-        stop: async () => {
-          await pool.end();
-          await server.stop();
-        },
-      };
-    },
-  });
-}
+const databases = postgresDatabases({ poolMax: 8 });
 
 for (const database of databases) {
   describe(`postgresStore on ${database.name}`, { skip: database.skip ?? false }, async () => {

@@ -3,8 +3,10 @@
 // delivers them (retried until answered 2xx), many at once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
 
 import { callback, recorder } from './receiver-kit.mjs';
+import { serverSkip, startPostgres } from '../../support/servers.mjs';
 
 const PATH = ['processing:new', 'processing:requisites', 'processing:awaiting_confirm', 'processing:paid', 'success'];
 
@@ -123,4 +125,39 @@ function storeContract(name, { pkg, open }) {
   });
 }
 
-export { deliver, shuffle, storeContract };
+/**
+ * The databases postgresStore is tested on: PGlite in this process, and a throwaway
+ * PostgreSQL (tests/support/servers.mjs, on a Unix socket) through a `pg` Pool of `poolMax`
+ * clients, skipped with the reason when its binaries are missing (a failure under CI=true).
+ * Each: `{ name, skip?, start() }`, `start()` giving `{ db, stop() }`.
+ */
+function postgresDatabases({ poolMax }) {
+  return [
+    {
+      name: 'PGlite',
+      async start() {
+        const db = new PGlite();
+        await db.waitReady;
+        return { db, stop: () => db.close() };
+      },
+    },
+    {
+      name: `PostgreSQL (pg Pool of ${poolMax})`,
+      skip: serverSkip('postgres'),
+      async start() {
+        const server = await startPostgres();
+        const { default: pg } = await import('pg');
+        const pool = new pg.Pool({ ...server.config, max: poolMax });
+        return {
+          db: pool,
+          stop: async () => {
+            await pool.end();
+            await server.stop();
+          },
+        };
+      },
+    },
+  ];
+}
+
+export { deliver, postgresDatabases, shuffle, storeContract };
