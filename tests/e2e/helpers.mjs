@@ -5,12 +5,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+
+import { freePort } from '../support/servers.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const resultsDir = path.join(root, 'test-results');
@@ -30,16 +31,6 @@ export const pkg = createRequire(import.meta.url)(path.join(root, 'pkg'));
 export const readVector = (name) => JSON.parse(fs.readFileSync(path.join(vectorsDir, name), 'utf8'));
 export const readKey = (name) => fs.readFileSync(path.join(vectorsDir, 'keys', name), 'utf8');
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the page's static server; resolves once it answers. */
 export async function startServer() {

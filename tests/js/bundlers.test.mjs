@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { esm as api, readKey, root } from './helpers.mjs';
 import { installPacked, installedPackage, run } from './support/packed.mjs';
+import { freePort } from '../support/servers.mjs';
 
 const esbuild = await import('esbuild');
 const WASM = 'payment_intake_bg.wasm';
@@ -133,17 +133,6 @@ function spawnResult(cmd, args) {
   }
 }
 
-/** A free loopback port (workerd listens on an address given in its config). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('the edge entry in workerd (the `workerd` condition, no init call)', () => {
   test('examples/edge-worker.mjs, bundled as wrangler does: handler.fetch verifies callbacks, drops a repeat and passes the rest to its backend', async (t) => {

@@ -222,8 +222,8 @@ export async function startPostgres({ settings = {} } = {}) {
   return { host: dir, port, user: 'postgres', database: 'postgres', config: { host: dir, port, user: 'postgres', database: 'postgres' }, pid: server.child.pid, stop };
 }
 
-/** A free TCP port on 127.0.0.1 (redis-server cannot take port 0: it means no TCP). */
-function freePort() {
+/** A free TCP port on 127.0.0.1 (redis-server and workerd cannot take port 0; also the e2e page server's). */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
