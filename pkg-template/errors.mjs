@@ -35,7 +35,9 @@ const { hasOwn } = Object;
 const MEMBERS = ['code', 'status', 'hint', 'path', 'verified', 'body', 'rawBody', 'ambiguities', 'verification'];
 
 /**
- * The errors of the API over `glue`: `fromWasm(data)`, the error of the wasm's data;
+ * The errors of the API over `glue` (the core's, and the client's and the receiver's, each
+ * made over the same glue): `make(code, message, details)`, every error the JS makes;
+ * `fromWasm(data)`, the error of the wasm's data;
  * `fromThrown(value)`, what a call into the glue threw, as the package's error (the wasm's
  * data, or a glue not loaded yet); `invalidArgument(name, reason)`, `cryptoFailure(cause)`;
  * `unwrap(answer)`, the value of a private export's `{ ok, value | error }`; and
@@ -65,14 +67,19 @@ function createErrors(glue) {
     return error;
   }
 
-  /** An error the JS makes, with `code`'s status from the wasm's table. */
-  function made(code, message, hint) {
+  /**
+   * An error the JS makes (the core, the client, the receiver): `code`, its `status` from the
+   * wasm's table (500 before the web build's `init()`), then each member of `details` that is
+   * not undefined (`hint`, and the client's `statusCode`, `retryable`, `body`, …).
+   */
+  function make(code, message, details = {}) {
     const error = new PaymentIntakeError(message);
     error.code = code;
-    error.status = loaded() ? shared().statuses[code] : 500;
-    if (hint !== undefined) error.hint = hint;
+    error.status = (loaded() ? shared().statuses[code] : undefined) ?? 500;
+    for (const name of Object.keys(details)) if (details[name] !== undefined) error[name] = details[name];
     return error;
   }
+  const made = (code, message, hint) => make(code, message, { hint });
 
   /** An error shaped like the wasm's `Error::InvalidArgument`: `'name' reason`. */
   const invalidArgument = (name, reason) => made('INVALID_ARGUMENT', `'${name}' ${reason}`);
@@ -118,7 +125,7 @@ function createErrors(glue) {
     };
   }
 
-  return { cryptoFailure, fromThrown, fromWasm, guard, invalidArgument, isPaymentIntakeError, loaded, shared, unwrap };
+  return { cryptoFailure, fromThrown, fromWasm, guard, invalidArgument, isPaymentIntakeError, loaded, make, shared, unwrap };
 }
 
 export { PaymentIntakeError, createErrors, isPaymentIntakeError };

@@ -1,21 +1,14 @@
-// The client's errors: PaymentIntakeErrors with the codes of the one table (src/error.rs),
-// their `.status` read from it (the wasm's errorStatus), and what the service answered:
+// The client's errors: made by the package's one factory (pkg-template/errors.mjs), with the
+// codes and `.status` of the one table (src/error.rs), and what the service answered:
 // `.statusCode` (its HTTP status), `.retryable`, `.body` (the text it sent) and
 // `.response` (that text parsed, when it was JSON).
 
-/** `make(code, message, details)`: a PaymentIntakeError of `code` with `details` as members. */
-function errorMaker(PaymentIntakeError, errorStatus) {
-  return function make(code, message, details = {}) {
-    const error = new PaymentIntakeError(message);
-    error.code = code;
-    error.status = errorStatus(code) ?? 500;
-    error.statusCode = details.statusCode ?? null;
-    error.retryable = details.retryable ?? false;
-    for (const [name, value] of Object.entries(details)) {
-      if (value !== undefined && name !== 'statusCode' && name !== 'retryable') error[name] = value;
-    }
-    return error;
-  };
+/**
+ * `make(code, message, details)`: the one factory's error (errors.mjs), with what the service
+ * answered always present: `statusCode` (null when it answered nothing) and `retryable`.
+ */
+function errorMaker(errors) {
+  return (code, message, details = {}) => errors.make(code, message, { statusCode: null, retryable: false, ...details });
 }
 
 /**

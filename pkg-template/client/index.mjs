@@ -4,6 +4,7 @@
 // API with `clientFactory(api, glue)`.
 import { caller } from './call.mjs';
 import { errorMaker } from './errors.mjs';
+import { createErrors } from '../errors.js';
 import { hooksOf } from './hooks.mjs';
 import { OPERATIONS, bodyOf } from './operations.mjs';
 import { sleep } from './attempt.mjs';
@@ -16,9 +17,9 @@ const DEFAULTS = { timeoutMs: 30000, retries: 2, retryDelayMs: 500, maxRetryDela
 
 const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
 
-/** `createClient` over `api`; `glue.errorStatus` gives the errors their `.status` from the one table. */
+/** `createClient` over `api`; its errors made by the one factory over `glue` (../errors.js). */
 function clientFactory(api, glue) {
-  const make = errorMaker(api.PaymentIntakeError, (code) => glue.errorStatus(code));
+  const make = errorMaker(createErrors(glue));
   const argument = (name, reason) => make('INVALID_ARGUMENT', `createClient: '${name}' ${reason}`);
 
   function wholeOption(config, name, min) {

@@ -49,13 +49,11 @@ function idsOf(text) {
  * settles must not hold the payment (pg: its row lock and a pool client; lease stores: past its
  * lease another delivery may act) nor leave the service's delivery waiting for ever.
  */
-function within(api, work, ms) {
+function within(make, work, ms) {
   let timer;
   const timeout = new Promise((_resolve, reject) => {
     timer = setTimeout(() => {
-      const error = new api.PaymentIntakeError(`onEvent did not settle within leaseMs (${ms} ms): rolled back (or its lease released), answered 500 so the service sends it again; raise leaseMs above your slowest onEvent`);
-      error.code = 'TIMEOUT';
-      reject(error);
+      reject(make('TIMEOUT', `onEvent did not settle within leaseMs (${ms} ms): rolled back (or its lease released), answered 500 so the service sends it again; raise leaseMs above your slowest onEvent`));
     }, ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
@@ -90,7 +88,7 @@ function bytesOf(rawBody) {
  * `handle(rawBody, headers)` for one handler's config (checked by index.mjs): `api` is the
  * package's API, `sha256Hex(bytes)` the entry's digest.
  */
-function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onError, leaseMs }) {
+function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onReview, onError, leaseMs }) {
   let order;
   // Read on first use: the web build's wasm is loaded by init(), after the handler is made.
   const states = () => (order ??= stateOrder(api.specStates()));
@@ -133,7 +131,7 @@ function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onE
     const decision = decide(states(), previous, callback);
     if (decision.kind === 'deliver') {
       const event = { callback, previous, state: decision.state, forward: decision.forward, final: decision.final };
-      await within(api, Promise.resolve().then(() => onEvent(event, { tx: claim.tx ?? null })), leaseMs);
+      await within(make, Promise.resolve().then(() => onEvent(event, { tx: claim.tx ?? null })), leaseMs);
       const next = decision.record ? { ...decision.state, idempotencyKey: callback.idempotencyKey, updatedAt: new Date().toISOString() } : null;
       await claim.commit(next);
       return answer(200, decision.forward ? { ok: true } : { ok: true, code: 'NOT_FORWARD' });
@@ -149,7 +147,7 @@ function handlerOf(api, sha256Hex, { keys, store, verify, onEvent, onReview, onE
     const review = await record(decision.code, message, rawBody, headers, callback);
     // In the claim's transaction where the store has one (pg), so it commits with the key.
     const { isNew } = claim.keep ? await claim.keep(review) : await store.keep(review);
-    if (isNew && onReview) await within(api, Promise.resolve().then(() => onReview(review)), leaseMs);
+    if (isNew && onReview) await within(make, Promise.resolve().then(() => onReview(review)), leaseMs);
     await claim.commit(null);
     return answer(200, { ok: true, code: decision.code });
   }

@@ -8,6 +8,7 @@ import { answer, handlerOf } from './handler.mjs';
 import { nodeAdapters } from './node-adapter.mjs';
 import { fastifyPlugin } from './fastify-adapter.mjs';
 import { fetchAdapter } from './fetch-adapter.mjs';
+import { createErrors } from '../errors.js';
 
 /** The largest body the verifier's options take (src/wasm/options.rs): a fallback only. */
 const MAX_BODY_BYTES_CEILING = 1 << 20;
@@ -21,17 +22,8 @@ async function webSha256Hex(bytes) {
 }
 
 function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory) {
-  const make = (code, message, hint) => {
-    const error = new api.PaymentIntakeError(message);
-    error.code = code;
-    try {
-      error.status = glue.errorStatus(code) ?? 500;
-    } catch {
-      error.status = 500; // the web build before init(): its wasm is not loaded yet
-    }
-    if (hint) error.hint = hint;
-    return error;
-  };
+  const errors = createErrors(glue);
+  const make = (code, message, hint) => errors.make(code, message, { hint });
   const argument = (name, reason) => make('INVALID_ARGUMENT', `createCallbackHandler: '${name}' ${reason}`);
   const memoryStore = memoryStoreFactory((name, reason) => make('INVALID_ARGUMENT', `memoryStore: '${name}' ${reason}`));
   const optionalFunction = (config, name) => {
@@ -59,7 +51,7 @@ function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory
         ? verify.maxBodyBytes
         : (api.optionTable().find((row) => row.name === 'maxBodyBytes')?.default ?? MAX_BODY_BYTES_CEILING));
     const onError = config.onError ?? defaultReport;
-    const handle = handlerOf(api, sha256Hex, { keys: config.keys, store, verify, onEvent: config.onEvent, onReview: config.onReview, onError, leaseMs });
+    const handle = handlerOf(api, sha256Hex, { make, keys: config.keys, store, verify, onEvent: config.onEvent, onReview: config.onReview, onError, leaseMs });
 
     /** The INVALID_ARGUMENT answer of a body some framework took before the handler. */
     async function refuse(message, hint) {
