@@ -50,14 +50,8 @@ function createCallbacks(glue, provider, errors, keys, io) {
     const body = provider.bytes(rawBody, 4096);
     const value = unwrap(glue.__verifyCallback({ body, headers, keys, options, keyPem, native: provider.sync, awaited: false }));
     if (typeof value === 'string') return JSON.parse(value);
-    let answer;
-    let failure;
-    try {
-      answer = io.checkInPlace(value, provider.verify, publicKey);
-    } catch (cause) {
-      failure = { cause };
-    }
-    return finish(value.handle, undefined, answer, failure);
+    const { handle, answer, failure } = io.checkInPlace(value, provider.verify, publicKey);
+    return finish(handle, undefined, answer, failure);
   }
 
   /**
