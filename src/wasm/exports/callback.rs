@@ -14,7 +14,7 @@ use super::super::gateway::{
     is_array, is_plain_prototype, members, nested_canonical_options, object_entries, text_from_js, type_name,
 };
 use super::super::headers::received_headers;
-use super::super::js::{answer, callback_error, js_error, now_seconds, object, to_js, Answer, Request};
+use super::super::js::{answer, answer_json, callback_error, js_error, now_seconds, object, to_js, Answer, Request};
 use super::super::keys::{verifying_keys, ReadKeys};
 use super::super::options::{native_chosen, verify_fields, NativeRsa};
 use super::super::pending::{model_json, Pending};
@@ -29,8 +29,9 @@ use crate::rsa::pkcs1v15;
 /// headers, keys, options, keyPem, native, awaited })`, in the order of checks and with the
 /// errors of `verifyCallback`. `native`: the core offers a native RSA (the `backend` option
 /// decides whether it runs); `awaited`: its check is awaited (`verifyCallbackAsync`). The
-/// answer's value is the verified callback's JSON text when the signature was checked here
-/// (an HMAC one, or the `backend` option chose the wasm), else what the core's check needs:
+/// answer's value is the verified callback (what `verifyCallback` returns, the answer parsed
+/// whole from JSON text: [`answer_json`]) when the signature was checked here (an HMAC one,
+/// or the `backend` option chose the wasm), else what the core's check needs:
 /// the handle, `key` (what the core finds the chosen key's native public key by, see
 /// [`ReadKeys`]) and the bytes RSA-SHA256 verifies and the signature: either `{ key, at }`,
 /// where `at` is where the handle, their lengths and they lie in wasm memory ([`in_place`],
@@ -40,10 +41,20 @@ use crate::rsa::pkcs1v15;
 /// check's answer goes to [`finish_callback`] with the handle, whatever it was.
 #[wasm_bindgen(js_name = __verifyCallback, skip_typescript)]
 pub fn verify_callback(request: Request) -> Answer {
-    answer(verify(&request))
+    match verify(&request) {
+        Ok(Checked::Verified(json)) => answer_json(Ok(json)),
+        Ok(Checked::Native(value)) => answer(Ok(value)),
+        Err(error) => answer(Err(error)),
+    }
 }
 
-fn verify(request: &Request) -> Result<JsValue, JsValue> {
+/// What [`verify`] leaves: the verified callback's JSON text, or what the native check needs.
+enum Checked {
+    Verified(String),
+    Native(JsValue),
+}
+
+fn verify(request: &Request) -> Result<Checked, JsValue> {
     let rsa = if request.native() { NativeRsa::Available } else { NativeRsa::Absent };
     let (options, native) = verify_options(&request.options(), rsa).map_err(js_error)?;
     let (keys, prepared, source) = prepare(request, &options)?;
@@ -54,8 +65,8 @@ fn verify(request: &Request) -> Result<JsValue, JsValue> {
             .map_err(js_error)?;
     }
     if !(native && prepared.rsa_pending) {
-        // The signature has checked: the callback's JSON text is the whole value.
-        return model_json(&prepared, &options).map(JsValue::from).map_err(|error| callback_error(error, &options));
+        // The signature has checked: the verified callback is the whole value.
+        return model_json(&prepared, &options).map(Checked::Verified).map_err(|error| callback_error(error, &options));
     }
     let data = pkcs1v15::native_input(&prepared.message, prepared.digest);
     if request.awaited() {
@@ -70,13 +81,13 @@ fn verify(request: &Request) -> Result<JsValue, JsValue> {
         let handle = next_handle();
         hold(handle, Pending::new(rest, options), Vec::new());
         let handle = JsValue::from(handle);
-        return Ok(object(&[
+        return Ok(Checked::Native(object(&[
             ("handle", &handle),
             ("key", &source),
             ("data", &data),
             ("signature", &signature),
             ("body", &body),
-        ]));
+        ])));
     }
     // The sync check reads, in place, the handle, the two lengths, the bytes RSA-SHA256
     // verifies and the signature ([`in_place`]); the handle keeps them (and the body) until
@@ -85,7 +96,7 @@ fn verify(request: &Request) -> Result<JsValue, JsValue> {
     let bytes = in_place(handle, &data, &prepared.signature);
     let at = JsValue::from(bytes.as_ptr() as usize);
     hold(handle, Pending::new(prepared, options), bytes);
-    Ok(object(&[("key", &source), ("at", &at)]))
+    Ok(Checked::Native(object(&[("key", &source), ("at", &at)])))
 }
 
 /// What the sync check reads where its value's `at` points (`pkg-template/wasm-io.mjs`,
@@ -119,8 +130,8 @@ fn prepare(
 /// The last step: `__finishCallback({ handle, verified, body })` once the core's native
 /// check answered. `verified`: it answered `true` (anything else is the signature mismatch;
 /// a check that threw is the core's CRYPTO_FAILURE, and it still finishes the handle);
-/// `body`: the copy `__verifyCallback` gave when awaited. The value is the JSON text
-/// `verifyCallback` returns; the error, what it throws then (`AMBIGUOUS_CALLBACK`,
+/// `body`: the copy `__verifyCallback` gave when awaited. The value is the verified callback
+/// `verifyCallback` returns ([`answer_json`]); the error, what it throws then (`AMBIGUOUS_CALLBACK`,
 /// `INVALID_CALLBACK` with its verified details). The handle is freed whatever happens.
 #[wasm_bindgen(js_name = __finishCallback, skip_typescript)]
 pub fn finish_callback(request: Request) -> Answer {
@@ -139,7 +150,7 @@ pub fn finish_callback(request: Request) -> Answer {
     let text =
         if body.is_undefined() { Ok(pending.take_body()) } else { raw_body_text(&body, &pending.options().limits) };
     let result = text.and_then(|text| pending.finish(text)).map_err(|error| callback_error(error, pending.options()));
-    answer(result.map(JsValue::from))
+    answer_json(result)
 }
 
 thread_local! {
