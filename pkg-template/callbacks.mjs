@@ -23,7 +23,7 @@ function createCallbacks(glue, provider, errors, keys, io) {
   function finish(handle, body, answer, failure) {
     const finished = glue.__finishCallback({ handle, verified: failure === undefined && answer === true, body });
     if (failure !== undefined) throw cryptoFailure(failure.cause);
-    return JSON.parse(unwrap(finished));
+    return unwrap(finished);
   }
 
   /**
@@ -42,7 +42,7 @@ function createCallbacks(glue, provider, errors, keys, io) {
 
   /**
    * Verifies in three plain steps: `__verifyCallback` reads everything once and checks all but
-   * a native RSA signature (its value is the verified JSON text when nothing is left to
+   * a native RSA signature (its value is the verified callback when nothing is left to
    * check); the native check, reading its bytes in wasm memory (pkg-template/wasm-io.mjs);
    * `__finishCallback`, with the handle. A forged body costs no model.
    */
@@ -50,15 +50,10 @@ function createCallbacks(glue, provider, errors, keys, io) {
     requireBody(rawBody);
     const body = provider.bytes(rawBody, 4096);
     const value = unwrap(glue.__verifyCallback({ body, headers, keys, options, keyPem, native: provider.sync, awaited: false }));
-    if (typeof value === 'string') return JSON.parse(value);
-    let answer;
-    let failure;
-    try {
-      answer = io.checkInPlace(value, provider.verify, publicKey);
-    } catch (cause) {
-      failure = { cause };
-    }
-    return finish(value.handle, undefined, answer, failure);
+    // No check left (the verified callback has no `at`): the value is what verifyCallback returns.
+    if (value.at === undefined) return value;
+    const { handle, answer, failure } = io.checkInPlace(value, provider.verify, publicKey);
+    return finish(handle, undefined, answer, failure);
   }
 
   /**
@@ -74,7 +69,8 @@ function createCallbacks(glue, provider, errors, keys, io) {
     requireBody(rawBody);
     const body = provider.bytes(rawBody, 4096);
     const value = unwrap(glue.__verifyCallback({ body, headers, keys, options, keyPem, native: provider.available(), awaited: true }));
-    if (typeof value === 'string') return JSON.parse(value);
+    // No check left (the verified callback has no `handle`): the value is what it returns.
+    if (value.handle === undefined) return value;
     let answer;
     let failure;
     try {

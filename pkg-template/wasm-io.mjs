@@ -73,17 +73,29 @@ function createWasmIo(glue, provider, errors) {
     return glue.__validateRequestOfInput(index, input.written) ?? { valid: true, errors: [], warnings: [] };
   }
 
+  /** The u32 little-endian at `at` of `view`. */
+  const u32At = (view, at) => (view[at] | (view[at + 1] << 8) | (view[at + 2] << 16) | (view[at + 3] << 24)) >>> 0;
+
   /**
-   * The sync native check of `__verifyCallback`'s value (src/wasm/exports/callback.rs):
-   * `verify(data, signature, nativeKey)` of the bytes RSA-SHA256 verifies, `length` bytes from
-   * `at`, then the signature's, read where the wasm keeps them until `__finishCallback`,
-   * through a view made after the native key is found (`nativeKey(key)` may call the wasm
-   * and grow its memory, which detaches older views).
+   * The sync native check of `__verifyCallback`'s value `{ key, at }` (src/wasm/exports/callback.rs,
+   * `in_place`): from `at`, the handle, the length of the bytes RSA-SHA256 verifies and the
+   * signature's (u32 little-endian each), then those bytes, then the signature, read where the
+   * wasm keeps them until `__finishCallback`. `{ handle, answer }` of `verify(data, signature,
+   * nativeKey(key))`, or `{ handle, failure }` with what it threw. The bytes are read through a
+   * view made after the native key is found (`nativeKey(key)` may call the wasm and grow its
+   * memory, which detaches older views); the handle, before.
    */
-  function checkInPlace({ at, length, signatureLength, key }, verify, nativeKey) {
-    const native = nativeKey(key);
-    const view = memory();
-    return verify(view.subarray(at, at + length), view.subarray(at + length, at + length + signatureLength), native);
+  function checkInPlace({ key, at }, verify, nativeKey) {
+    const handle = u32At(memory(), at);
+    try {
+      const native = nativeKey(key);
+      const view = memory();
+      const data = at + 12;
+      const signature = data + u32At(view, at + 4);
+      return { handle, answer: verify(view.subarray(data, signature), view.subarray(signature, signature + u32At(view, at + 8)), native) };
+    } catch (cause) {
+      return { handle, failure: { cause } };
+    }
   }
 
   return { canonicalMessage, checkInPlace, validateRequest };

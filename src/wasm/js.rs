@@ -4,9 +4,8 @@
 
 use std::cell::RefCell;
 
-use js_sys::{JsString, Reflect};
+use js_sys::Reflect;
 use serde::Serialize;
-use wasm_bindgen::JsThreadLocal;
 use wasm_bindgen::JsValue;
 
 use super::shapes::genuine_verification_json;
@@ -178,8 +177,53 @@ pub(super) fn answer(result: Result<JsValue, JsValue>) -> Answer {
     })
 }
 
-/// A member of a request object the JS core made (a literal of own data members: reading
-/// one runs no caller code).
-pub(super) fn request_member(request: &JsValue, name: &'static JsThreadLocal<JsString>) -> JsValue {
-    name.with(|name| Reflect::get(request, name)).unwrap_or(JsValue::UNDEFINED)
+/// The [`Answer`] `{ ok: true, value }` of a value given as JSON text (the verified
+/// callback's), made in one crossing: `JSON.parse` of the whole answer's text, where the
+/// answer object and its members were three crossings and the core's `JSON.parse` of the
+/// value a fourth. (serde_json wrote the text: it parses; should it not, the error says so.)
+pub(super) fn answer_json(value: Result<String, JsValue>) -> Answer {
+    let text = match value {
+        Ok(text) => text,
+        Err(error) => return answer(Err(error)),
+    };
+    let mut whole = String::with_capacity(text.len() + 21);
+    whole.push_str("{\"ok\":true,\"value\":");
+    whole.push_str(&text);
+    whole.push('}');
+    drop(text);
+    match json_parse(&whole) {
+        Ok(parsed) => Ok(parsed),
+        Err(_) => answer(Err(js_error(Error::CryptoFailure { reason: "result conversion failed".into() }))),
+    }
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// A request object the JS core made for a private export: an object literal of own
+    /// data members, so reading one is a plain property load that runs no caller code and
+    /// cannot throw. Its members are read by these getters, without a `catch` import (whose
+    /// glue, `handleError` over `arguments`, cost more than the read); a member the request
+    /// does not have reads as `undefined` (`false` and `NaN` for the flags and numbers).
+    pub(super) type Request;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn body(this: &Request) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn headers(this: &Request) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn keys(this: &Request) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn options(this: &Request) -> JsValue;
+    /// The core's resolver of its own key objects (`pkg-template/keys.mjs`, `keyPem`).
+    #[wasm_bindgen(method, getter, js_name = keyPem)]
+    pub(super) fn key_pem(this: &Request) -> js_sys::Function;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn native(this: &Request) -> bool;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn awaited(this: &Request) -> bool;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn handle(this: &Request) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn verified(this: &Request) -> bool;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn reason(this: &Request) -> JsValue;
 }

@@ -34,7 +34,7 @@ const forgedHeaders = (headers) => ({ ...headers, 'x-access-signature': headers[
 // A hostile body of 16 KiB: {"a":[0,0,…]} with 8,180 zeros, sent with the valid headers.
 const hostile = `{"a":[${new Array(8180).fill('0').join(',')}]}`;
 
-const alive = () => glue.__pendingCallbacks();
+const alive = () => glue.__pendingCallbacks({}).value;
 
 /** The glue with its calls into the wasm of a callback recorded (`calls`), for a core over it. */
 function recordingGlue() {

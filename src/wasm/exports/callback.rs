@@ -7,14 +7,14 @@
 
 use std::cell::{Cell, RefCell};
 
-use js_sys::{Function, JsString, Uint8Array};
+use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
 use super::super::gateway::{
     is_array, is_plain_prototype, members, nested_canonical_options, object_entries, text_from_js, type_name,
 };
 use super::super::headers::received_headers;
-use super::super::js::{answer, callback_error, js_error, now_seconds, object, request_member, to_js, Answer};
+use super::super::js::{answer, answer_json, callback_error, js_error, now_seconds, object, to_js, Answer, Request};
 use super::super::keys::{verifying_keys, ReadKeys};
 use super::super::options::{native_chosen, verify_fields, NativeRsa};
 use super::super::pending::{model_json, Pending};
@@ -29,25 +29,34 @@ use crate::rsa::pkcs1v15;
 /// headers, keys, options, keyPem, native, awaited })`, in the order of checks and with the
 /// errors of `verifyCallback`. `native`: the core offers a native RSA (the `backend` option
 /// decides whether it runs); `awaited`: its check is awaited (`verifyCallbackAsync`). The
-/// answer's value is the verified callback's JSON text when the signature was checked here
-/// (an HMAC one, or the `backend` option chose the wasm), else what the core's check needs:
-/// `{ handle, key }` (`key`: what the core finds the chosen key's native public key by, see
-/// [`ReadKeys`]) and the bytes RSA-SHA256 verifies and the signature, either where they lie
-/// in wasm memory (`at`, `length`, `signatureLength`: read by `pkg-template/wasm-io.mjs`
-/// before any other wasm call can free them) or, when awaited, as copies (`data`,
-/// `signature`), with a copy of the body (`body`), which the wasm does not keep during the
-/// await. Nothing of the model is made before the check: a forged body costs none. The
+/// answer's value is the verified callback (what `verifyCallback` returns, the answer parsed
+/// whole from JSON text: [`answer_json`]) when the signature was checked here (an HMAC one,
+/// or the `backend` option chose the wasm), else what the core's check needs:
+/// the handle, `key` (what the core finds the chosen key's native public key by, see
+/// [`ReadKeys`]) and the bytes RSA-SHA256 verifies and the signature: either `{ key, at }`,
+/// where `at` is where the handle, their lengths and they lie in wasm memory ([`in_place`],
+/// read by `pkg-template/wasm-io.mjs` before any other wasm call can free them) or, when
+/// awaited, `{ handle, key, data, signature, body }`, copies, with a copy of the body, which
+/// the wasm does not keep during the await. Nothing of the model is made before the check: a forged body costs none. The
 /// check's answer goes to [`finish_callback`] with the handle, whatever it was.
 #[wasm_bindgen(js_name = __verifyCallback, skip_typescript)]
-pub fn verify_callback(request: JsValue) -> Answer {
-    answer(verify(&request))
+pub fn verify_callback(request: Request) -> Answer {
+    match verify(&request) {
+        Ok(Checked::Verified(json)) => answer_json(Ok(json)),
+        Ok(Checked::Native(value)) => answer(Ok(value)),
+        Err(error) => answer(Err(error)),
+    }
 }
 
-fn verify(request: &JsValue) -> Result<JsValue, JsValue> {
-    let native = request_member(request, &NATIVE).is_truthy();
-    let rsa = if native { NativeRsa::Available } else { NativeRsa::Absent };
-    let options = request_member(request, &OPTIONS);
-    let (options, native) = verify_options(&options, rsa).map_err(js_error)?;
+/// What [`verify`] leaves: the verified callback's JSON text, or what the native check needs.
+enum Checked {
+    Verified(String),
+    Native(JsValue),
+}
+
+fn verify(request: &Request) -> Result<Checked, JsValue> {
+    let rsa = if request.native() { NativeRsa::Available } else { NativeRsa::Absent };
+    let (options, native) = verify_options(&request.options(), rsa).map_err(js_error)?;
     let (keys, prepared, source) = prepare(request, &options)?;
     if !native && prepared.rsa_pending {
         // The wasm's RSA: checked here, before the model.
@@ -56,55 +65,63 @@ fn verify(request: &JsValue) -> Result<JsValue, JsValue> {
             .map_err(js_error)?;
     }
     if !(native && prepared.rsa_pending) {
-        // The signature has checked: the callback's JSON text is the whole value.
-        return model_json(&prepared, &options).map(JsValue::from).map_err(|error| callback_error(error, &options));
+        // The signature has checked: the verified callback is the whole value.
+        return model_json(&prepared, &options).map(Checked::Verified).map_err(|error| callback_error(error, &options));
     }
-    let awaited = request_member(request, &AWAITED).is_truthy();
-    let mut bytes = pkcs1v15::native_input(&prepared.message, prepared.digest);
-    if awaited {
+    let data = pkcs1v15::native_input(&prepared.message, prepared.digest);
+    if request.awaited() {
         // The check is awaited: copies of what it reads, and of the body, which the wasm does
         // not keep meanwhile (its memory never shrinks: many hostile bodies awaiting their
         // checks would grow it for good); the handle keeps the rest (see [`Pending`]).
-        let data = JsValue::from(Uint8Array::from(bytes.as_slice()));
+        let data = JsValue::from(Uint8Array::from(data.as_slice()));
         let signature = JsValue::from(Uint8Array::from(prepared.signature.as_slice()));
         let (text, rest) = prepared.split_body();
         let body = JsValue::from(Uint8Array::from(text.as_bytes()));
         drop(text);
-        let handle = hold(Pending::new(rest, options), Vec::new());
-        return Ok(object(&[
+        let handle = next_handle();
+        hold(handle, Pending::new(rest, options), Vec::new());
+        let handle = JsValue::from(handle);
+        return Ok(Checked::Native(object(&[
             ("handle", &handle),
             ("key", &source),
             ("data", &data),
             ("signature", &signature),
             ("body", &body),
-        ]));
+        ])));
     }
-    // The sync check reads the bytes RSA-SHA256 verifies, then the signature, in place: the
-    // handle keeps them (and the body) until the check answered.
-    let length = bytes.len();
-    bytes.extend_from_slice(&prepared.signature);
-    let (at, signature_length) = (JsValue::from(bytes.as_ptr() as usize), JsValue::from(prepared.signature.len()));
-    let handle = hold(Pending::new(prepared, options), bytes);
-    Ok(object(&[
-        ("handle", &handle),
-        ("key", &source),
-        ("at", &at),
-        ("length", &JsValue::from(length)),
-        ("signatureLength", &signature_length),
-    ]))
+    // The sync check reads, in place, the handle, the two lengths, the bytes RSA-SHA256
+    // verifies and the signature ([`in_place`]); the handle keeps them (and the body) until
+    // the check answered. Only where they lie crosses, with the key (each member is a crossing).
+    let handle = next_handle();
+    let bytes = in_place(handle, &data, &prepared.signature);
+    let at = JsValue::from(bytes.as_ptr() as usize);
+    hold(handle, Pending::new(prepared, options), bytes);
+    Ok(Checked::Native(object(&[("key", &source), ("at", &at)])))
+}
+
+/// What the sync check reads where its value's `at` points (`pkg-template/wasm-io.mjs`,
+/// `checkInPlace`): the handle, the length of the bytes RSA-SHA256 verifies and the
+/// signature's, as u32 little-endian, then those bytes, then the signature.
+fn in_place(handle: u32, data: &[u8], signature: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(12 + data.len() + signature.len());
+    for number in [handle, data.len() as u32, signature.len() as u32] {
+        bytes.extend_from_slice(&number.to_le_bytes());
+    }
+    bytes.extend_from_slice(data);
+    bytes.extend_from_slice(signature);
+    bytes
 }
 
 /// Headers, keys and body of a request, read once in this order (after the options), and
 /// the callback prepared from them; with the keys, and what the core finds the chosen key's
 /// native key by.
 fn prepare(
-    request: &JsValue,
+    request: &Request,
     options: &VerifyOptions,
 ) -> Result<(Vec<CallbackKey>, PreparedCallback, JsValue), JsValue> {
-    let headers = received_headers(&request_member(request, &HEADERS)).map_err(js_error)?;
-    let key_pem = request_member(request, &KEY_PEM).unchecked_into::<Function>();
-    let ReadKeys { keys, sources } = verifying_keys(&request_member(request, &KEYS), &key_pem).map_err(js_error)?;
-    let text = raw_body_text(&request_member(request, &BODY), &options.limits).map_err(js_error)?;
+    let headers = received_headers(&request.headers()).map_err(js_error)?;
+    let ReadKeys { keys, sources } = verifying_keys(&request.keys(), &request.key_pem()).map_err(js_error)?;
+    let text = raw_body_text(&request.body(), &options.limits).map_err(js_error)?;
     let prepared = callback::prepare_callback(&text, &headers, &keys, options).map_err(js_error)?;
     let source = sources.get(prepared.key_index).cloned().unwrap_or(JsValue::UNDEFINED);
     Ok((keys, prepared, source))
@@ -113,12 +130,12 @@ fn prepare(
 /// The last step: `__finishCallback({ handle, verified, body })` once the core's native
 /// check answered. `verified`: it answered `true` (anything else is the signature mismatch;
 /// a check that threw is the core's CRYPTO_FAILURE, and it still finishes the handle);
-/// `body`: the copy `__verifyCallback` gave when awaited. The value is the JSON text
-/// `verifyCallback` returns; the error, what it throws then (`AMBIGUOUS_CALLBACK`,
+/// `body`: the copy `__verifyCallback` gave when awaited. The value is the verified callback
+/// `verifyCallback` returns ([`answer_json`]); the error, what it throws then (`AMBIGUOUS_CALLBACK`,
 /// `INVALID_CALLBACK` with its verified details). The handle is freed whatever happens.
 #[wasm_bindgen(js_name = __finishCallback, skip_typescript)]
-pub fn finish_callback(request: JsValue) -> Answer {
-    let handle = request_member(&request, &HANDLE).as_f64().map_or(0, |handle| handle as u32);
+pub fn finish_callback(request: Request) -> Answer {
+    let handle = request.handle() as u32;
     let Some((mut pending, bytes)) = release(handle) else {
         return answer(Err(js_error(Error::InvalidArgument {
             name: "handle".into(),
@@ -126,14 +143,14 @@ pub fn finish_callback(request: JsValue) -> Answer {
         })));
     };
     drop(bytes);
-    if request_member(&request, &VERIFIED).as_bool() != Some(true) {
+    if !request.verified() {
         return answer(Err(js_error(pkcs1v15::signature_mismatch())));
     }
-    let body = request_member(&request, &BODY);
+    let body = request.body();
     let text =
         if body.is_undefined() { Ok(pending.take_body()) } else { raw_body_text(&body, &pending.options().limits) };
     let result = text.and_then(|text| pending.finish(text)).map_err(|error| callback_error(error, pending.options()));
-    answer(result.map(JsValue::from))
+    answer_json(result)
 }
 
 thread_local! {
@@ -143,10 +160,12 @@ thread_local! {
     static NEXT_HANDLE: Cell<u32> = const { Cell::new(1) };
 }
 
-fn hold(pending: Pending, bytes: Vec<u8>) -> JsValue {
-    let handle = NEXT_HANDLE.with(|next| next.replace(next.get().wrapping_add(1).max(1)));
+fn next_handle() -> u32 {
+    NEXT_HANDLE.with(|next| next.replace(next.get().wrapping_add(1).max(1)))
+}
+
+fn hold(handle: u32, pending: Pending, bytes: Vec<u8>) {
     HELD.with(|held| held.borrow_mut().push((handle, pending, bytes)));
-    JsValue::from(handle)
 }
 
 fn release(handle: u32) -> Option<(Pending, Vec<u8>)> {
@@ -164,13 +183,12 @@ fn release(handle: u32) -> Option<(Pending, Vec<u8>)> {
 /// signature, checked here); `result`, the callback's JSON text or the error data
 /// `verifyCallback` would throw after a check that passed.
 #[wasm_bindgen(js_name = __prepareCallback, skip_typescript)]
-pub fn prepare_callback(request: JsValue) -> Answer {
+pub fn prepare_callback(request: Request) -> Answer {
     answer(prepare_only(&request))
 }
 
-fn prepare_only(request: &JsValue) -> Result<JsValue, JsValue> {
-    let options = request_member(request, &OPTIONS);
-    let (options, _) = verify_options(&options, NativeRsa::Prepare).map_err(js_error)?;
+fn prepare_only(request: &Request) -> Result<JsValue, JsValue> {
+    let (options, _) = verify_options(&request.options(), NativeRsa::Prepare).map_err(js_error)?;
     let (_, prepared, _) = prepare(request, &options)?;
     let key_index = JsValue::from(prepared.key_index as u32);
     let data = if prepared.rsa_pending {
@@ -195,10 +213,11 @@ fn prepare_only(request: &JsValue) -> Result<JsValue, JsValue> {
     ]))
 }
 
-/// How many pending callbacks are alive (not freed): for the tests.
+/// How many pending callbacks are alive (not freed), for the tests: `__pendingCallbacks({})`,
+/// whose value is that number (the request has no member).
 #[wasm_bindgen(js_name = __pendingCallbacks, skip_typescript)]
-pub fn pending_callbacks() -> u32 {
-    Pending::alive()
+pub fn pending_callbacks(_request: Request) -> Answer {
+    answer(Ok(JsValue::from(Pending::alive())))
 }
 
 /// An error raised before any RSA check, without the genuine body it would carry after one.
@@ -216,8 +235,8 @@ fn signature_bytes(signature: &[u8]) -> JsValue {
 /// The error `verifyCallbackRequest` throws when the request's body stream fails before
 /// its end: `__bodyUnreadable({ reason })`, the stream's message (a string, else left out).
 #[wasm_bindgen(js_name = __bodyUnreadable, skip_typescript)]
-pub fn body_unreadable(request: JsValue) -> Answer {
-    let reason = request_member(&request, &REASON).as_string().unwrap_or_else(|| "the stream failed".into());
+pub fn body_unreadable(request: Request) -> Answer {
+    let reason = request.reason().as_string().unwrap_or_else(|| "the stream failed".into());
     answer(Err(js_error(Error::BodyUnreadable { reason })))
 }
 
@@ -225,44 +244,17 @@ pub fn body_unreadable(request: JsValue) -> Answer {
 /// several), or why none matches (the key, else the body, else a rule we do not know).
 /// `__diagnoseCallback({ body, headers, keys, keyPem })`.
 #[wasm_bindgen(js_name = __diagnoseCallback, skip_typescript)]
-pub fn diagnose_callback(request: JsValue) -> Answer {
+pub fn diagnose_callback(request: Request) -> Answer {
     answer(diagnose(&request))
 }
 
-fn diagnose(request: &JsValue) -> Result<JsValue, JsValue> {
-    let headers = received_headers(&request_member(request, &HEADERS)).map_err(js_error)?;
-    let key_pem = request_member(request, &KEY_PEM).unchecked_into::<Function>();
-    let keys = verifying_keys(&request_member(request, &KEYS), &key_pem).map_err(js_error)?.keys;
+fn diagnose(request: &Request) -> Result<JsValue, JsValue> {
+    let headers = received_headers(&request.headers()).map_err(js_error)?;
+    let keys = verifying_keys(&request.keys(), &request.key_pem()).map_err(js_error)?.keys;
     let limits = Limits::callback();
-    let text = raw_body_text(&request_member(request, &BODY), &limits).map_err(js_error)?;
+    let text = raw_body_text(&request.body(), &limits).map_err(js_error)?;
     let diagnosis = diagnose::diagnose_callback(&text, &headers, &keys, &limits).map_err(js_error)?;
     to_js(&DiagnosisOut::new(diagnosis, |index| keys.get(index).is_some_and(|key| key.rsa().is_some())))
-}
-
-// The members of the requests (rustfmt would drop their values: not Rust syntax).
-#[rustfmt::skip]
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static BODY: JsString = "body";
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static HEADERS: JsString = "headers";
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static KEYS: JsString = "keys";
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static OPTIONS: JsString = "options";
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static KEY_PEM: JsString = "keyPem";
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static NATIVE: JsString = "native";
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static AWAITED: JsString = "awaited";
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static HANDLE: JsString = "handle";
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static VERIFIED: JsString = "verified";
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static REASON: JsString = "reason";
 }
 
 /// The options, and whether the `backend` option chose the caller's native RSA.
