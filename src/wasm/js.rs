@@ -179,7 +179,30 @@ pub(super) fn answer(result: Result<JsValue, JsValue>) -> Answer {
 }
 
 /// A member of a request object the JS core made (a literal of own data members: reading
-/// one runs no caller code).
+/// one runs no caller code). Not inlined: a copy at each of the many reads cost more
+/// `.wasm` than the call.
+#[inline(never)]
 pub(super) fn request_member(request: &JsValue, name: &'static JsThreadLocal<JsString>) -> JsValue {
     name.with(|name| Reflect::get(request, name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+// The members of the private exports' requests that more than one export reads (rustfmt
+// would drop their values: not Rust syntax). Each is made into a JS string once.
+#[rustfmt::skip]
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    pub(super) static BODY: JsString = "body";
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    pub(super) static OPTIONS: JsString = "options";
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    pub(super) static NATIVE: JsString = "native";
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    pub(super) static PREPARE: JsString = "prepare";
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    pub(super) static KEY: JsString = "key";
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    pub(super) static TIMESTAMP: JsString = "timestamp";
+    #[wasm_bindgen(thread_local_v2, static_string)]
+    pub(super) static SECRET: JsString = "secret";
 }
