@@ -16,7 +16,7 @@ const PUBLIC_CACHE_SIZE = 16;
  * `{ SigningKey, VerifyingKey, HmacKey, describe, signingKeyArg, keyPem, publicKey, nativeSigningKey }`.
  */
 function createKeys(glue, provider, errors) {
-  const { guard, invalidArgument } = errors;
+  const { guard, invalidArgument, unwrap } = errors;
 
   /** The one constructor argument that makes a key: set only while this module makes one. */
   let making;
@@ -156,7 +156,7 @@ function createKeys(glue, provider, errors) {
      */
     static native(key) {
       return RsaKey.nativeOf(key, (inner) => {
-        const native = provider.privateKey(inner, key.#source, () => glue.__publicJwk(inner));
+        const native = provider.privateKey(inner, key.#source, () => unwrap(inner.__publicJwk()));
         key.#source = undefined;
         return native;
       });
@@ -197,7 +197,7 @@ function createKeys(glue, provider, errors) {
   }
 
   /** Lets the wasm copy of an HMAC secret go once its key was collected without free(). */
-  const hmacCleanup = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((id) => glue.__hmacKeyFree(id)) : undefined;
+  const hmacCleanup = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((key) => glue.__hmacKeyFree({ key })) : undefined;
 
   /**
    * An HMAC-SHA512 secret, for requests or for callbacks (the service hands out one of
@@ -224,7 +224,7 @@ function createKeys(glue, provider, errors) {
      * file's newline) or its bytes. An empty or short (under 16 bytes) secret is refused.
      */
     static fromSecret(secret) {
-      return make(HmacKey, glue.__hmacKeyFromSecret(secret));
+      return make(HmacKey, unwrap(glue.__hmacKeyFromSecret({ secret })));
     }
 
     /** Lets the secret go (wiped from wasm memory once no other key of it is live); later uses throw. Does nothing on a freed key. */
@@ -233,7 +233,7 @@ function createKeys(glue, provider, errors) {
       const id = this.#id;
       this.#id = null;
       hmacCleanup?.unregister(this);
-      glue.__hmacKeyFree(id);
+      glue.__hmacKeyFree({ key: id });
     }
   }
 

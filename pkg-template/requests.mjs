@@ -1,15 +1,13 @@
 // Signing and checking requests (copied by scripts/build.mjs to pkg/web/requests.js, and to
 // pkg/node/requests.js as CommonJS): the native RSA signature around the wasm's
 // `__signRequest` / `__signRequestHmac` (src/wasm/exports/request.rs), the canonical message
-// and validation, with the in-place paths of pkg-template/wasm-io.mjs where they pay.
+// and validation, with the in-place paths of pkg-template/wasm-io.mjs where they pay. Each
+// private export takes one request object and answers `{ ok, value | error }` (`unwrap`).
 
 /** The request functions of the API over `glue`, with `provider`'s RSA, `keys`' key classes and `io`'s in-place paths. */
 function createRequests(glue, provider, errors, keys, io) {
-  const { cryptoFailure } = errors;
+  const { cryptoFailure, unwrap } = errors;
   const { nativeSigningKey, signingKeyArg } = keys;
-
-  const syncRsa = provider.sync ? 'available' : 'absent';
-  const asyncRsa = () => (provider.available() ? 'available' : 'absent');
 
   /** `signRequest`'s result from a prepared request and the base64url signature. */
   function signedRequest(prepared, signatureBytes) {
@@ -25,16 +23,20 @@ function createRequests(glue, provider, errors, keys, io) {
     };
   }
 
-  /** The wasm's `{ signed }`, or `{ prepared, data }` for the native RSA; an HmacKey signs in the wasm. */
-  function signInWasm(body, signingKey, options, rsa) {
-    const inner = signingKeyArg(signingKey);
-    return typeof inner === 'number'
-      ? glue.__signRequestHmac(body, inner, options, rsa === 'prepare' ? 'prepare' : 'available')
-      : glue.__signRequest(body, inner, options, rsa);
+  /**
+   * The wasm's `{ signed }`, or `{ prepared, data }` for the native RSA (`native`: the
+   * provider offers one now; `prepare`: sign nothing). An HmacKey signs in the wasm, by the
+   * number of its secret; a SigningKey's glue key is the request's key itself.
+   */
+  function signInWasm(body, signingKey, options, native, prepare) {
+    const key = signingKeyArg(signingKey);
+    return unwrap(
+      typeof key === 'number' ? glue.__signRequestHmac({ body, key, options, prepare }) : key.__signRequest({ body, options, native, prepare }),
+    );
   }
 
   function signRequest(body, signingKey, options) {
-    const { signed, prepared, data } = signInWasm(body, signingKey, options, syncRsa);
+    const { signed, prepared, data } = signInWasm(body, signingKey, options, provider.sync, false);
     if (signed !== undefined) return signed;
     let signature;
     try {
@@ -47,7 +49,7 @@ function createRequests(glue, provider, errors, keys, io) {
 
   /** `signRequest`, with the RSA operation off the main thread where the provider can. */
   async function signRequestAsync(body, signingKey, options) {
-    const { signed, prepared, data } = signInWasm(body, signingKey, options, asyncRsa());
+    const { signed, prepared, data } = signInWasm(body, signingKey, options, provider.available(), false);
     if (signed !== undefined) return signed;
     let signature;
     try {
@@ -60,7 +62,7 @@ function createRequests(glue, provider, errors, keys, io) {
 
   /** Everything of `signRequest` but the signature (`digest: 'double'`: RSA-SHA256 signs the message's SHA-256). */
   function prepareRequest(body, signingKey, options) {
-    return signInWasm(body, signingKey, options, 'prepare').prepared;
+    return signInWasm(body, signingKey, options, false, true).prepared;
   }
 
   function canonicalMessage(body, timestamp, options) {
@@ -69,7 +71,7 @@ function createRequests(glue, provider, errors, keys, io) {
     if (inPlace !== undefined) return inPlace;
     // Text the provider encodes goes in as UTF-8 bytes; anything else as it is, read by the wasm.
     const bytes = provider.bytes(body, errors.shared().maxBodyBytes);
-    return provider.ascii(glue.__canonicalMessageBytes(bytes, timestamp, options));
+    return provider.ascii(unwrap(glue.__canonicalMessageBytes({ body: bytes, timestamp, options })));
   }
 
   // The index of each operation path the wasm knows (unknown paths are not kept).

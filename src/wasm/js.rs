@@ -204,7 +204,7 @@ extern "C" {
     /// cannot throw. Its members are read by these getters, without a `catch` import (whose
     /// glue, `handleError` over `arguments`, cost more than the read); a member the request
     /// does not have reads as `undefined` (`false` and `NaN` for the flags and numbers).
-    pub(super) type Request;
+    pub type Request;
     #[wasm_bindgen(method, getter)]
     pub(super) fn body(this: &Request) -> JsValue;
     #[wasm_bindgen(method, getter)]
@@ -226,4 +226,14 @@ extern "C" {
     pub(super) fn verified(this: &Request) -> bool;
     #[wasm_bindgen(method, getter)]
     pub(super) fn reason(this: &Request) -> JsValue;
+    /// Sign nothing, give what a signature covers (`prepareRequest`).
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn prepare(this: &Request) -> bool;
+    /// An `HmacKey`'s number in the wasm's table of secrets.
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn key(this: &Request) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn timestamp(this: &Request) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn secret(this: &Request) -> JsValue;
 }

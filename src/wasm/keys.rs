@@ -15,7 +15,7 @@ use super::cache::Cache;
 use super::gateway::{
     bytes_arg, canonical_options, is_array, member, method_text, own_array_items, string_arg, OwnItemsError,
 };
-use super::js::{js_error, wipe};
+use super::js::{answer, js_error, wipe, Answer, Request};
 use super::options::{whole_number_member, THROWS};
 use super::JsResult;
 use crate::callback::keys::CallbackKey;
@@ -94,17 +94,19 @@ impl SigningKey {
     pub fn bits(&self) -> u32 {
         self.0.bits() as u32
     }
-}
 
-/// The public half of `key` as the members `n` and `e` of its JWK (base64url, unpadded),
-/// joined by `.`: what node:crypto's `export({ format: 'jwk' })` of the same key gives,
-/// a cheaper check than encoding SubjectPublicKeyInfo there (`pkg-template/node-crypto.mjs`).
-#[wasm_bindgen(js_name = __publicJwk, skip_typescript)]
-pub fn public_jwk(key: &SigningKey) -> String {
-    let (mut n, e) = key.0.verifying_key().jwk_members();
-    n.push('.');
-    n.push_str(&e);
-    n
+    /// The public half of this key as the members `n` and `e` of its JWK (base64url,
+    /// unpadded), joined by `.`: what node:crypto's `export({ format: 'jwk' })` of the same
+    /// key gives, a cheaper check than encoding SubjectPublicKeyInfo there
+    /// (`pkg-template/node-crypto.mjs`). `key.__publicJwk()`: the key, `this`, is the whole
+    /// request; the answer's value is the text.
+    #[wasm_bindgen(js_name = __publicJwk, skip_typescript)]
+    pub fn public_jwk(&self) -> Answer {
+        let (mut n, e) = self.0.verifying_key().jwk_members();
+        n.push('.');
+        n.push_str(&e);
+        answer(Ok(n.into()))
+    }
 }
 
 /// An RSA public key that verifies callbacks.
@@ -158,10 +160,15 @@ thread_local! {
 /// Most HMAC keys alive at once: more is a leak (keys made and never freed).
 const MAX_HMAC_KEYS: usize = 4096;
 
-/// Reads an HMAC secret (a string, or bytes) into wasm memory and returns its
-/// number; the caller's bytes are not kept. The JS core's `HmacKey.fromSecret`.
+/// Reads an HMAC secret (a string, or bytes) into wasm memory:
+/// `__hmacKeyFromSecret({ secret })`, whose value is the secret's number (what the requests'
+/// `key` names); the caller's bytes are not kept. The JS core's `HmacKey.fromSecret`.
 #[wasm_bindgen(js_name = __hmacKeyFromSecret, skip_typescript)]
-pub fn hmac_key_from_secret(secret: JsValue) -> JsResult<u32> {
+pub fn hmac_key_from_secret(request: Request) -> Answer {
+    answer(hmac_key_of(request.secret()).map(JsValue::from))
+}
+
+fn hmac_key_of(secret: JsValue) -> Result<u32, JsValue> {
     // Refused before it is copied into wasm memory, which never shrinks: a string's
     // UTF-8 length is at least its UTF-16 length.
     if let Some(text) = secret.dyn_ref::<js_sys::JsString>() {
@@ -233,10 +240,11 @@ struct HeldHmac {
     holders: u32,
 }
 
-/// One holder of the HMAC key with this number lets it go: the last one wipes and
-/// forgets it (nothing if there is none).
+/// One holder of the HMAC key numbered `key` lets it go: `__hmacKeyFree({ key })`; the
+/// last one wipes and forgets it (nothing if there is none). The value is `undefined`.
 #[wasm_bindgen(js_name = __hmacKeyFree, skip_typescript)]
-pub fn hmac_key_free(id: u32) {
+pub fn hmac_key_free(request: Request) -> Answer {
+    let id = requested_key(&request);
     // Dropped outside the borrow; the secret is wiped when the last clone drops.
     let removed = HMAC_KEYS.with(|keys| {
         let mut keys = keys.borrow_mut();
@@ -245,6 +253,12 @@ pub fn hmac_key_free(id: u32) {
         (keys[at].holders == 0).then(|| keys.swap_remove(at))
     });
     drop(removed);
+    answer(Ok(JsValue::UNDEFINED))
+}
+
+/// A request's `key`: the number of an HMAC secret (0, which no secret has, for anything else).
+pub(super) fn requested_key(request: &Request) -> u32 {
+    request.key().as_f64().map_or(0, |id| id as u32)
 }
 
 /// The HMAC key with this number, or the error of a freed key.

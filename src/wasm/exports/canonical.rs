@@ -2,11 +2,12 @@
 
 use std::cell::Cell;
 
+use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
 use super::super::body::body_from_js;
 use super::super::gateway::{canonical_options, member, text_from_js, utf8_text};
-use super::super::js::{js_error, to_js};
+use super::super::js::{answer, js_error, to_js, Answer, Request};
 use super::super::options::{timestamp_text, Member};
 use super::super::shapes::{profile_rows, StepsOut};
 use super::super::JsResult;
@@ -38,12 +39,17 @@ pub fn canonical_message(
 }
 
 /// `canonicalMessage` as its ASCII bytes, for the Node entry: `Buffer`'s latin1
-/// decoding makes the string faster than `TextDecoder` does. The body as the entry gives
+/// decoding makes the string faster than `TextDecoder` does.
+/// `__canonicalMessageBytes({ body, timestamp, options })`, the body as the entry gives
 /// it: text it encoded itself as UTF-8 bytes (`Buffer` encodes faster than the glue's
-/// string copy), or as the caller gave it.
+/// string copy), or as the caller gave it. The value is a `Uint8Array`.
 #[wasm_bindgen(js_name = __canonicalMessageBytes, skip_typescript)]
-pub fn canonical_message_bytes(body: JsValue, timestamp: JsValue, options: JsValue) -> JsResult<Vec<u8>> {
-    message(&body, timestamp, &options).map(String::into_bytes).map_err(js_error)
+pub fn canonical_message_bytes(request: Request) -> Answer {
+    let body = request.body();
+    let timestamp = request.timestamp();
+    let options = request.options();
+    let message = message(&body, timestamp, &options).map_err(js_error);
+    answer(message.map(|message| Uint8Array::from(message.as_bytes()).into()))
 }
 
 thread_local! {

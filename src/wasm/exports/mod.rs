@@ -12,28 +12,3 @@ mod options;
 mod request;
 mod response;
 mod spec;
-
-use wasm_bindgen::prelude::*;
-
-use super::options::NativeRsa;
-
-/// Whether the JS core offers a native RSA: the private protocol's string enum.
-#[wasm_bindgen(skip_typescript)]
-#[derive(Clone, Copy)]
-pub enum Rsa {
-    Absent = "absent",
-    Available = "available",
-    Prepare = "prepare",
-}
-
-impl From<Rsa> for NativeRsa {
-    fn from(rsa: Rsa) -> Self {
-        match rsa {
-            Rsa::Absent => NativeRsa::Absent,
-            Rsa::Available => NativeRsa::Available,
-            Rsa::Prepare => NativeRsa::Prepare,
-            // wasm-bindgen's own value for a string it does not know: nothing native.
-            _ => NativeRsa::Absent,
-        }
-    }
-}
