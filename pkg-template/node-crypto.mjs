@@ -29,10 +29,12 @@ function fits(body, maxLength) {
  * property access, so a member inherited from `Object.prototype` (`padding`, `saltLength`,
  * `dsaEncoding`, `passphrase`, `encoding`…, set by a polluted dependency) would change or
  * fail every operation. A key is passed inside such an object, never alone: node:crypto
- * reads `key.padding` of a bare KeyObject through its prototype chain too.
+ * reads `key.padding` of a bare KeyObject through its prototype chain too. The native key
+ * this provider gives the core is that object, made once per key and frozen (made per call,
+ * it cost about 1 % of a callback's verification).
  */
 const PKCS1 = crypto.constants.RSA_PKCS1_PADDING;
-const withKey = (key) => ({ __proto__: null, key, padding: PKCS1 });
+const nativeKey = (key) => Object.freeze({ __proto__: null, key, padding: PKCS1 });
 const pem = (key) => ({ __proto__: null, key, format: 'pem' });
 const JWK = Object.freeze({ __proto__: null, format: 'jwk' });
 
@@ -51,28 +53,28 @@ export default {
         // cheaper than OpenSSL's SubjectPublicKeyInfo encoder on a cold start.
         const key = crypto.createPrivateKey(pem(sourcePem));
         const { n, e } = crypto.createPublicKey(pem(key)).export(JWK);
-        if (typeof n === 'string' && typeof e === 'string' && `${n}.${e}` === publicJwk()) return key;
+        if (typeof n === 'string' && typeof e === 'string' && `${n}.${e}` === publicJwk()) return nativeKey(key);
       } catch {
         // read again from the wasm's own export below
       }
     }
-    return crypto.createPrivateKey(pem(signingKey.privateKeyPem()));
+    return nativeKey(crypto.createPrivateKey(pem(signingKey.privateKeyPem())));
   },
 
   /** OpenSSL reads the SubjectPublicKeyInfo PEM the wasm writes: both use the same key. */
-  publicKey: (spkiPem) => crypto.createPublicKey(pem(spkiPem)),
+  publicKey: (spkiPem) => nativeKey(crypto.createPublicKey(pem(spkiPem))),
 
   // `data` is the bytes RSA-SHA256 signs, as the wasm gives them: the message, or its digest.
-  sign: (data, key) => crypto.sign('sha256', data, withKey(key)),
-  verify: (data, signature, key) => crypto.verify('sha256', data, withKey(key), signature),
+  sign: (data, key) => crypto.sign('sha256', data, key),
+  verify: (data, signature, key) => crypto.verify('sha256', data, key, signature),
 
   signAsync: (data, key) =>
     new Promise((resolve, reject) => {
-      crypto.sign('sha256', data, withKey(key), (error, bytes) => (error ? reject(error) : resolve(bytes)));
+      crypto.sign('sha256', data, key, (error, bytes) => (error ? reject(error) : resolve(bytes)));
     }),
   verifyAsync: (data, signature, key) =>
     new Promise((resolve, reject) => {
-      crypto.verify('sha256', data, withKey(key), signature, (error, ok) => (error ? reject(error) : resolve(ok)));
+      crypto.verify('sha256', data, key, signature, (error, ok) => (error ? reject(error) : resolve(ok)));
     }),
 
   base64url(bytes, padding) {
