@@ -10,5 +10,4 @@ mod input;
 mod model;
 mod options;
 mod request;
-mod response;
 mod spec;
