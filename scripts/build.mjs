@@ -115,13 +115,16 @@ function bindgen(wasm, target, outDir) {
 }
 
 /**
- * wasm-opt -Os in place. Its output is kept in the cargo target dir under the hash of
+ * wasm-opt -Os --converge in place. Its output is kept in the cargo target dir under the hash of
  * its input, wasm-opt's version and flags, so a rebuild with nothing changed copies it
  * instead of spending the 8 to 10 s wasm-opt takes here.
  */
 function wasmOpt(file, cacheDir) {
   const before = fs.statSync(file).size;
-  const args = ['-Os', ...WASM_FEATURES, '--strip-producers'];
+  // --converge: the passes again until the module stops shrinking (346 bytes of gzip
+  // measured, the build's wasm-opt step 2 to 3 times as long; its output is cached).
+  // -Oz instead of -Os measured only 69 bytes of gzip smaller.
+  const args = ['-Os', '--converge', ...WASM_FEATURES, '--strip-producers'];
   const key = crypto
     .createHash('sha256')
     .update(output('wasm-opt', ['--version']))

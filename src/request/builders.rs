@@ -7,25 +7,35 @@
 
 use serde::Deserialize;
 
-use super::fields::is_number_input;
+use super::fields::{is_camel_of, is_number_input, names_of, row_at, row_named, InputKind, INPUT_FIELDS};
+pub(crate) use super::fields::{Builders, P2P, WIDGET};
 use crate::closest::closest;
 use crate::error::{Error, Result};
 use crate::json::Json;
 use crate::spec::currency::to_minor_units;
-use crate::spec::limits::LIFETIME_DEFAULT;
 use crate::spec::operations::Operation;
 use crate::validate::{validate_request, Issue, ValidationReport};
 
 /// A builder's input struct (and, for the tests, its `Values`), from one list of its members. Each
 /// member is a row of the input-fields table (`super::fields::INPUT_FIELDS`, by its
-/// camelCase name), which the tests hold equal to these lists.
+/// camelCase name), which the tests hold equal to these lists. The struct is the Rust API's
+/// form of the input; the builder reads it as the table's [`InputValues`].
 macro_rules! input_struct {
-    ($(#[$meta:meta])* $name:ident { $($(#[doc = $doc:literal])* $field:ident: $ty:ty,)* }) => {
+    ($(#[$meta:meta])* $name:ident ($builders:expr) { $($(#[doc = $doc:literal])* $field:ident: $ty:ty,)* }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         pub struct $name {
             $($(#[doc = $doc])* pub $field: Option<$ty>,)*
+        }
+
+        impl $name {
+            /// The members as the table's values (each at its row, by its camelCase name).
+            fn input_values(&self) -> InputValues {
+                let mut values = InputValues::default();
+                $(values.set_snake($builders, stringify!($field), self.$field.clone().map(FieldValue::from));)*
+                values
+            }
         }
 
         #[cfg(test)]
@@ -35,6 +45,72 @@ macro_rules! input_struct {
             }
         }
     };
+}
+
+/// The value of an input member, of its row's type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum FieldValue {
+    Text(String),
+    Number(u64),
+}
+
+impl From<String> for FieldValue {
+    fn from(text: String) -> Self {
+        FieldValue::Text(text)
+    }
+}
+
+impl From<u64> for FieldValue {
+    fn from(number: u64) -> Self {
+        FieldValue::Number(number)
+    }
+}
+
+/// A builder's input as the table's values: one per row of `INPUT_FIELDS` (by index),
+/// `None` where absent. Which rows a builder reads is its mask ([`P2P`], [`WIDGET`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct InputValues([Option<FieldValue>; INPUT_FIELDS.len()]);
+
+impl Default for InputValues {
+    fn default() -> Self {
+        InputValues(std::array::from_fn(|_| None))
+    }
+}
+
+impl InputValues {
+    /// Sets the value of the row at `at` (an index of `INPUT_FIELDS`).
+    pub(crate) fn set(&mut self, at: usize, value: FieldValue) {
+        if let Some(slot) = self.0.get_mut(at) {
+            *slot = Some(value);
+        }
+    }
+
+    /// Sets the value of `builders`' member whose Rust name is `snake`.
+    fn set_snake(&mut self, builders: Builders, snake: &str, value: Option<FieldValue>) {
+        let at = INPUT_FIELDS.iter().position(|row| row.builders & builders != 0 && is_camel_of(snake, row.name));
+        if let (Some(at), Some(value)) = (at, value) {
+            self.set(at, value);
+        }
+    }
+
+    /// The value of `builders`' member `name`.
+    fn get(&self, builders: Builders, name: &str) -> Option<&FieldValue> {
+        row_named(builders, name).and_then(|at| self.0.get(at)).and_then(Option::as_ref)
+    }
+
+    fn text(&self, builders: Builders, name: &str) -> Option<&str> {
+        match self.get(builders, name) {
+            Some(FieldValue::Text(text)) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn number(&self, builders: Builders, name: &str) -> Option<u64> {
+        match self.get(builders, name) {
+            Some(FieldValue::Number(number)) => Some(*number),
+            _ => None,
+        }
+    }
 }
 
 /// A builder input's members by their Rust names, with their values (for the tests
@@ -71,7 +147,7 @@ input_struct! {
     /// optional here so a missing one shows in the report as `REQUIRED` at its
     /// body path (e.g. `general.project_id`) instead of failing deserialization.
     /// Where each goes is its row of the input-fields table (`src/request/fields.rs`).
-    PayinInput {
+    PayinInput(P2P) {
         /// `general.project_id`.
         project_id: String,
         /// `general.payment_id`: the merchant's payment identifier.
@@ -136,7 +212,7 @@ input_struct! {
 input_struct! {
     /// Input of [`build_widget_payin_request`] (widget payin create). Where each
     /// field goes is its row of the input-fields table (`src/request/fields.rs`).
-    WidgetPayinInput {
+    WidgetPayinInput(WIDGET) {
         /// `general.project_id`.
         project_id: String,
         /// `general.payment_id`: the merchant's payment identifier.
@@ -180,53 +256,8 @@ input_struct! {
     }
 }
 
-/// Object members in order, skipping absent values.
-#[derive(Default)]
-struct Members(Vec<(String, Json)>);
-
-impl Members {
-    fn text(mut self, key: &str, value: &Option<String>) -> Self {
-        if let Some(value) = value {
-            self.0.push((key.to_owned(), Json::String(value.clone())));
-        }
-        self
-    }
-
-    fn number(mut self, key: &str, value: Option<u64>) -> Self {
-        if let Some(value) = value {
-            self.0.push((key.to_owned(), Json::Number(value.to_string())));
-        }
-        self
-    }
-
-    /// Adds a nested object unless it would be empty.
-    fn object(mut self, key: &str, members: Members) -> Self {
-        if !members.0.is_empty() {
-            self.0.push((key.to_owned(), Json::Object(members.0)));
-        }
-        self
-    }
-}
-
-struct GeneralInput<'a> {
-    project_id: &'a Option<String>,
-    payment_id: &'a Option<String>,
-    urls: [&'a Option<String>; 4],
-}
-
-fn general(input: GeneralInput<'_>) -> Members {
-    let [callback, success, decline, redirect] = input.urls;
-    Members::default()
-        .text("project_id", input.project_id)
-        .text("payment_id", input.payment_id)
-        .text("merchant_callback_url", callback)
-        .text("merchant_success_callback_url", success)
-        .text("merchant_decline_callback_url", decline)
-        .text("redirect_url", redirect)
-}
-
 /// Minor units from either form of the amount.
-fn minor_amount(amount: Option<u64>, amount_major: &Option<String>, currency: &Option<String>) -> Result<Option<u64>> {
+fn minor_amount(amount: Option<u64>, amount_major: Option<&str>, currency: Option<&str>) -> Result<Option<u64>> {
     match (amount, amount_major) {
         (Some(_), Some(_)) => Err(Error::InvalidArgument {
             name: "amountMajor".into(),
@@ -248,74 +279,52 @@ fn minor_amount(amount: Option<u64>, amount_major: &Option<String>, currency: &O
 /// (`/api/v1/payment/p2p/payin`). Errors only when the input cannot be turned
 /// into a body: both amounts given, or `amount_major` not convertible.
 pub fn build_payin_request(input: &PayinInput) -> Result<(Json, ValidationReport)> {
-    let amount = minor_amount(input.amount, &input.amount_major, &input.currency)?;
-    let general = general(GeneralInput {
-        project_id: &input.project_id,
-        payment_id: &input.payment_id,
-        urls: [
-            &input.merchant_callback_url,
-            &input.merchant_success_callback_url,
-            &input.merchant_decline_callback_url,
-            &input.redirect_url,
-        ],
-    });
-    let payment = Members::default()
-        .text("method", &input.method)
-        .number("amount", amount)
-        .text("currency", &input.currency)
-        .number("lifetime", Some(input.lifetime.unwrap_or(LIFETIME_DEFAULT)))
-        .text("bank_symbol", &input.bank_symbol)
-        .text("description", &input.description)
-        .text("extra_param", &input.extra_param);
-    let sender = Members::default()
-        .text("pan", &input.sender_pan)
-        .text("phone", &input.sender_phone)
-        .text("bank_symbol", &input.sender_bank_symbol)
-        .text("card_holder", &input.sender_card_holder);
-    let customer = Members::default()
-        .text("id", &input.customer_id)
-        .text("ip_address", &input.customer_ip)
-        .text("first_name", &input.first_name)
-        .text("last_name", &input.last_name)
-        .text("customer_type", &input.customer_type)
-        .text("country", &input.country)
-        .text("language", &input.language)
-        .text("email", &input.email)
-        .text("browser", &input.browser)
-        .text("device_type", &input.device_type)
-        .text("user_agent", &input.user_agent);
-    Ok(assemble(Operation::P2pPayinCreate, general, payment, sender, customer))
+    build(P2P, &input.input_values())
 }
 
 /// Builds and validates a widget payin create body (`/api/v1/widget/payin`).
 pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json, ValidationReport)> {
-    let amount = minor_amount(input.amount, &input.amount_major, &input.currency)?;
-    let general = general(GeneralInput {
-        project_id: &input.project_id,
-        payment_id: &input.payment_id,
-        urls: [
-            &input.merchant_callback_url,
-            &input.merchant_success_callback_url,
-            &input.merchant_decline_callback_url,
-            &input.redirect_url,
-        ],
-    });
-    let payment = Members::default()
-        .number("amount", amount)
-        .text("currency", &input.currency)
-        .number("lifetime", Some(input.lifetime.unwrap_or(LIFETIME_DEFAULT)))
-        .text("description", &input.description)
-        .text("extra_param", &input.extra_param)
-        .text("widget_method", &input.widget_method);
-    let sender = Members::default().text("bank_symbol", &input.bank_symbol);
-    let customer = Members::default()
-        .text("id", &input.customer_id)
-        .text("ip_address", &input.customer_ip)
-        .text("country", &input.country)
-        .text("language", &input.language)
-        .text("customer_type", &input.customer_type)
-        .text("email", &input.email);
-    Ok(assemble(Operation::WidgetPayinCreate, general, payment, sender, customer))
+    build(WIDGET, &input.input_values())
+}
+
+/// Builds and validates the body of the builder `builders` ([`P2P`] or [`WIDGET`]) from its
+/// input's values, by the input-fields table: the operation's schema gives the objects and
+/// members in order, each member's row its value (absent ones and empty objects left out).
+pub(crate) fn build(builders: Builders, values: &InputValues) -> Result<(Json, ValidationReport)> {
+    let operation = if builders == WIDGET { Operation::WidgetPayinCreate } else { Operation::P2pPayinCreate };
+    let amount = minor_amount(
+        values.number(builders, "amount"),
+        values.text(builders, "amountMajor"),
+        values.text(builders, "currency"),
+    )?;
+    let mut body = Vec::new();
+    for (object, members) in operation.schema_objects() {
+        let mut out = Vec::new();
+        for (member, _) in members {
+            let Some(at) = row_at(builders, object, member) else { continue };
+            let value = match (INPUT_FIELDS[at].kind, &values.0[at]) {
+                (InputKind::MinorAmount, _) => amount.map(|amount| Json::Number(amount.to_string())),
+                (InputKind::Count { default }, value) => {
+                    let given = match value {
+                        Some(FieldValue::Number(number)) => Some(*number),
+                        _ => None,
+                    };
+                    given.or(default).map(|number| Json::Number(number.to_string()))
+                }
+                (_, Some(FieldValue::Text(text))) => Some(Json::String(text.clone())),
+                _ => None,
+            };
+            if let Some(value) = value {
+                out.push((member.to_owned(), value));
+            }
+        }
+        if !out.is_empty() {
+            body.push((object.to_owned(), Json::Object(out)));
+        }
+    }
+    let body = Json::Object(body);
+    let report = validate_request(operation.path(), &body);
+    Ok((body, report))
 }
 
 /// A member of a builder's input that cannot be read. The builder leaves it out of
@@ -324,8 +333,8 @@ pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json, Val
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm layer
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum InputProblem {
-    /// A name that is not a member of the input (`known` are its members).
-    Unknown { name: String, known: &'static [&'static str] },
+    /// A name that is not a member of the input of `builders` (a mask of the table's).
+    Unknown { name: String, builders: Builders },
     /// A member whose value has the wrong type; `found` names what was given
     /// ("a string", "a number", …).
     WrongType { name: String, found: &'static str },
@@ -335,8 +344,8 @@ pub(crate) enum InputProblem {
 impl InputProblem {
     fn issue(&self, builder: &str) -> Issue {
         let (name, code, message) = match self {
-            InputProblem::Unknown { name, known } => {
-                let message = match closest(name, known.iter().copied()) {
+            InputProblem::Unknown { name, builders } => {
+                let message = match closest(name, names_of(*builders)) {
                     Some(meant) => format!("{name} is not a member of the {builder} input; did you mean {meant}?"),
                     None => format!("{name} is not a member of the {builder} input, so it is not in the body"),
                 };
@@ -359,24 +368,6 @@ pub(crate) fn report_input_problems(report: &mut ValidationReport, builder: &str
     report.valid = report.errors.is_empty();
 }
 
-/// The body of a payin create from its four parts (empty ones left out), and its report.
-fn assemble(
-    operation: Operation,
-    general: Members,
-    payment: Members,
-    sender: Members,
-    customer: Members,
-) -> (Json, ValidationReport) {
-    let body = Members::default()
-        .object("general", general)
-        .object("payment", payment)
-        .object("sender", sender)
-        .object("customer", customer);
-    let body = Json::Object(body.0);
-    let report = validate_request(operation.path(), &body);
-    (body, report)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,8 +385,8 @@ mod tests {
         let (_, mut report) = build_payin_request(&ru_payin()).unwrap();
         let problems = [
             InputProblem::WrongType { name: "amount".into(), found: "a string" },
-            InputProblem::Unknown { name: "customerIP".into(), known: &["customerId", "customerIp", "country"] },
-            InputProblem::Unknown { name: "zzz".into(), known: &["customerId", "customerIp", "country"] },
+            InputProblem::Unknown { name: "customerIP".into(), builders: P2P },
+            InputProblem::Unknown { name: "zzz".into(), builders: P2P },
         ];
         report_input_problems(&mut report, "buildPayinRequest", &problems);
         assert!(!report.valid);

@@ -4,8 +4,10 @@
 //! the builders' mapping to it (`super::builders`:
 //! each row's member lands at its path, and nothing else is in the body), the input
 //! structs, the TypeScript (`src/wasm/types.rs`) and the schema (`src/validate/`)
-//! equal to it, so a row added in one place only fails them. The wasm reads it for the
-//! type of a member (`is_number_input`).
+//! equal to it, so a row added in one place only fails them. The builders fill the
+//! body from it at run time (`super::builders::build`: the operation's schema gives the
+//! order, each member's row its value), and the wasm reads a builder's input by it
+//! (each own member's row, by name and the builder's mask, gives its type).
 
 use crate::validate::CUSTOMER_TYPES;
 
@@ -99,6 +101,12 @@ pub(crate) const INPUT_FIELDS: &[InputField] = &[
     ),
     row("redirectUrl", "general.redirect_url", BOTH, "Where the payment page sends the user back."),
     row("method", "payment.method", P2P, "A payment method code, e.g. `card-p2p`."),
+    row(
+        "widgetMethod",
+        "payment.widget_method",
+        WIDGET,
+        "A widget method code, e.g. `payin-p2p-card`; required for KZ.",
+    ),
     typed("amount", "payment.amount", InputKind::MinorAmount, BOTH, "Minor units; or give `amountMajor`, not both."),
     typed(
         "amountMajor",
@@ -118,12 +126,6 @@ pub(crate) const INPUT_FIELDS: &[InputField] = &[
     row("bankSymbol", "payment.bank_symbol", P2P, "The bank the client would like to pay to."),
     row("description", "payment.description", BOTH, "The payment's description."),
     row("extraParam", "payment.extra_param", BOTH, "The merchant's extra parameter."),
-    row(
-        "widgetMethod",
-        "payment.widget_method",
-        WIDGET,
-        "A widget method code, e.g. `payin-p2p-card`; required for KZ.",
-    ),
     row("senderPan", "sender.pan", P2P, "The card number the client pays from."),
     row("senderPhone", "sender.phone", P2P, "The client's phone."),
     row("senderBankSymbol", "sender.bank_symbol", P2P, "The bank the client pays from."),
@@ -146,11 +148,26 @@ pub(crate) const INPUT_FIELDS: &[InputField] = &[
 /// The row of `builders`' input that goes to `object.member`, but the amount in
 /// major units (which goes to the same member as the one in minor units).
 pub(crate) fn field_at(builders: Builders, object: &str, member: &str) -> Option<&'static InputField> {
-    INPUT_FIELDS.iter().find(|row| {
+    row_at(builders, object, member).map(|at| &INPUT_FIELDS[at])
+}
+
+/// The index in [`INPUT_FIELDS`] of [`field_at`]'s row.
+pub(crate) fn row_at(builders: Builders, object: &str, member: &str) -> Option<usize> {
+    INPUT_FIELDS.iter().position(|row| {
         row.builders & builders != 0
             && row.kind != InputKind::MajorAmount
             && row.path.strip_prefix(object).and_then(|rest| rest.strip_prefix('.')) == Some(member)
     })
+}
+
+/// The index in [`INPUT_FIELDS`] of the row of `builders`' input named `name` (camelCase).
+pub(crate) fn row_named(builders: Builders, name: &str) -> Option<usize> {
+    INPUT_FIELDS.iter().position(|row| row.builders & builders != 0 && row.name == name)
+}
+
+/// The names of `builders`' input members, in the table's order.
+pub(crate) fn names_of(builders: Builders) -> impl Iterator<Item = &'static str> + Clone {
+    INPUT_FIELDS.iter().filter(move |row| row.builders & builders != 0).map(|row| row.name)
 }
 
 /// Whether the input member `name` of any builder holds a whole number.
@@ -158,7 +175,6 @@ pub(crate) fn is_number_input(name: &str) -> bool {
     INPUT_FIELDS.iter().any(|row| row.name == name && row.kind.is_number())
 }
 
-#[cfg(test)]
 /// Whether `camel` is `snake` in camelCase (`customer_ip` and `customerIp`), as
 /// serde's `rename_all = "camelCase"` spells a Rust field.
 pub(crate) fn is_camel_of(snake: &str, camel: &str) -> bool {

@@ -56,7 +56,6 @@ impl Operation {
     /// The objects of this operation's body, in the schema's order, each with its members:
     /// their names and whether each takes a whole number (the amount, the lifetime). The
     /// input-fields table's tests (`crate::request::fields`) hold it equal to the table.
-    #[cfg(test)]
     pub(crate) fn schema_objects(
         self,
     ) -> impl Iterator<Item = (&'static str, impl Iterator<Item = (&'static str, bool)>)> {

@@ -14,7 +14,7 @@ use super::input;
 use crate::callback::model as callback_model;
 use crate::error::Error;
 use crate::json::{Json, Limits, MAX_SAFE_INTEGER};
-use crate::request::builders::{self, report_input_problems, PayinInput, WidgetPayinInput};
+use crate::request::builders::{self, report_input_problems, Builders, P2P, WIDGET};
 use crate::spec::currency as amount;
 use crate::spec::operations::Operation;
 use crate::validate::{self, ValidationReport};
@@ -93,15 +93,12 @@ struct BuiltOut<'a> {
     report: &'a ValidationReport,
 }
 
-/// Builds with `build` from the caller's input, and reports the input's unreadable
-/// members (unknown names, wrong types) as errors of the report, under `builder`.
-fn built<T: serde::de::DeserializeOwned>(
-    value: JsValue,
-    builder: &str,
-    build: fn(&T) -> crate::error::Result<(Json, ValidationReport)>,
-) -> JsResult<JsValue> {
-    let (input, problems) = builder_input::<T>(&value, "input").map_err(js_error)?;
-    let (body, mut report) = build(&input).map_err(js_error)?;
+/// Builds the body of `builders` ([`P2P`] or [`WIDGET`]) from the caller's input, read by
+/// the input-fields table, and reports the input's unreadable members (unknown names, wrong
+/// types) as errors of the report, under `builder`.
+fn built(value: JsValue, builder: &str, builders: Builders) -> JsResult<JsValue> {
+    let (input, problems) = builder_input(&value, "input", builders).map_err(js_error)?;
+    let (body, mut report) = builders::build(builders, &input).map_err(js_error)?;
     report_input_problems(&mut report, builder, &problems);
     to_js(&BuiltOut { body_text: body.to_json_text(), body: &body, report: &report })
 }
@@ -109,7 +106,7 @@ fn built<T: serde::de::DeserializeOwned>(
 /// Builds a P2P payin create body from a flat input, with defaults, and validates it.
 #[wasm_bindgen(js_name = buildPayinRequest, unchecked_return_type = "BuiltRequest")]
 pub fn build_payin_request(#[wasm_bindgen(unchecked_param_type = "PayinInput")] value: JsValue) -> JsResult<JsValue> {
-    built::<PayinInput>(value, "buildPayinRequest", builders::build_payin_request)
+    built(value, "buildPayinRequest", P2P)
 }
 
 /// Builds a widget payin create body from a flat input, with defaults, and validates it.
@@ -117,7 +114,7 @@ pub fn build_payin_request(#[wasm_bindgen(unchecked_param_type = "PayinInput")] 
 pub fn build_widget_payin_request(
     #[wasm_bindgen(unchecked_param_type = "WidgetPayinInput")] value: JsValue,
 ) -> JsResult<JsValue> {
-    built::<WidgetPayinInput>(value, "buildWidgetPayinRequest", builders::build_widget_payin_request)
+    built(value, "buildWidgetPayinRequest", WIDGET)
 }
 
 /// Exact decimal to minor units: `toMinorUnits('1500.50', 'RUB') === 150050`.

@@ -1,9 +1,8 @@
 //! The domain readers over the exception-safe reads and the copies: a value as a
-//! [`Member`], the members of an option object, a builder's input, the canonical options.
+//! [`Member`], the members of an option object, a builder's input (by the input-fields
+//! table), the canonical options.
 
-use js_sys::{Array, JsString};
-use serde::de::DeserializeOwned;
-use wasm_bindgen::prelude::wasm_bindgen;
+use js_sys::JsString;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::copy::{copy_string, string_from_js};
@@ -11,14 +10,9 @@ use super::{is_array, is_plain_prototype, object_entries, type_name};
 use crate::error::Error;
 use crate::json::MAX_SAFE_INTEGER;
 use crate::profile::Profile;
-use crate::request::builders::InputProblem;
+use crate::request::builders::{Builders, FieldValue, InputProblem, InputValues};
+use crate::request::fields::{names_of, row_named, INPUT_FIELDS};
 use crate::wasm::options::{self, Member, ShapeError};
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(catch, js_namespace = Object, js_name = fromEntries)]
-    fn js_object_from_entries(entries: &Array) -> Result<Option<js_sys::Object>, JsValue>;
-}
 
 /// A value as a [`Member`], where its text may be long (a header's token or
 /// signature): a string is copied by [`copy_string`].
@@ -68,34 +62,19 @@ fn entries(value: &JsValue) -> Result<Vec<(JsString, JsValue)>, ShapeError> {
     object_entries(value).map_err(|_| ShapeError::Throws)
 }
 
-/// A builder's input (`buildPayinRequest`, …): what `T` reads of the members it knows,
-/// and the problems of the others (unknown names, values of the wrong type), which the
-/// builder reports at their names instead of throwing. A value that is not a plain
-/// object, or that throws when read, is still refused.
-pub(in crate::wasm) fn builder_input<T: DeserializeOwned>(
+/// A builder's input (`buildPayinRequest`, …), read by the input-fields table: each own
+/// member, read once, is the row of that name among `builders`' rows, and is kept when its
+/// value is of the row's type (text: a string; a whole number: a safe non-negative integer,
+/// or a BigInt within u64); `null` and `undefined` are absent. The problems of the others
+/// (unknown names, values of the wrong type) the builder reports at their names instead of
+/// throwing. A value that is not a plain object, or that throws when read, is still refused.
+pub(in crate::wasm) fn builder_input(
     value: &JsValue,
     what: &str,
-) -> Result<(T, Vec<InputProblem>), Error> {
-    let (kept, problems) = input_members(value, what, options::struct_fields::<T>(), reads_as::<T>)?;
-    // Every member kept was read alone, so this does not fail; if it did, no serde
-    // wording reaches the caller.
-    let input = serde_wasm_bindgen::from_value(kept)
-        .map_err(|_| Error::InvalidArgument { name: what.into(), reason: "could not be read".into() })?;
-    Ok((input, problems))
-}
-
-/// The most members a builder's input may have, unknown ones included.
-const MAX_INPUT_MEMBERS: usize = 256;
-
-/// The non-generic part of [`builder_input`]: the members `reads` accepts, as an
-/// object, and the problems of the others.
-fn input_members(
-    value: &JsValue,
-    what: &str,
-    known: &'static [&'static str],
-    reads: fn(&Array) -> bool,
-) -> Result<(JsValue, Vec<InputProblem>), Error> {
-    let refused = |e: ShapeError| e.into_argument_error(what, known);
+    builders: Builders,
+) -> Result<(InputValues, Vec<InputProblem>), Error> {
+    let known = || names_of(builders).collect::<Vec<_>>();
+    let refused = |e: ShapeError| e.into_argument_error(what, &known());
     if value.is_undefined() || value.is_null() {
         return Err(refused(ShapeError::NotObject));
     }
@@ -103,6 +82,7 @@ fn input_members(
     // Each unknown member becomes an issue with a "did you mean": an input of a million
     // members would be a report of a million issues. No input has near this many.
     if entries.len() > MAX_INPUT_MEMBERS {
+        let known = known();
         let reason = format!(
             "has {} members; an input has at most {MAX_INPUT_MEMBERS} (it has {} of its own: {})",
             entries.len(),
@@ -112,38 +92,49 @@ fn input_members(
         return Err(Error::InvalidArgument { name: what.into(), reason });
     }
     let mut problems = Vec::new();
-    let kept = Array::new();
+    let mut values = InputValues::default();
     for (key, value) in entries {
         let name = String::from(&key);
-        let pair = Array::of2(&key, &value);
-        // An object, function or symbol never reaches serde-wasm-bindgen, whose plain
-        // property gets would let a throwing getter or Proxy trap unwind through wasm.
-        let structured = member(value.clone()).is_structured();
-        // serde-wasm-bindgen would turn a lone surrogate into U+FFFD without a word.
-        let lone_surrogate =
-            value.dyn_ref::<JsString>().is_some_and(|text| string_from_js(text, text.length()).is_none());
-        if !known.contains(&name.as_str()) {
-            problems.push(InputProblem::Unknown { name, known });
-        } else if !structured && !lone_surrogate && reads(&pair) {
-            kept.push(&pair);
+        let Some(at) = row_named(builders, &name) else {
+            problems.push(InputProblem::Unknown { name, builders });
+            continue;
+        };
+        if value.is_undefined() || value.is_null() {
+            continue;
+        }
+        let read = if INPUT_FIELDS[at].kind.is_number() {
+            whole_number(&value).map(FieldValue::Number).ok_or_else(|| found_in_input(&value))
         } else {
-            let found = if lone_surrogate { "a string with a lone UTF-16 surrogate" } else { found_in_input(&value) };
-            problems.push(InputProblem::WrongType { name, found });
+            match value.dyn_ref::<JsString>() {
+                // A lone surrogate would otherwise become U+FFFD without a word.
+                Some(text) => string_from_js(text, text.length())
+                    .map(FieldValue::Text)
+                    .ok_or("a string with a lone UTF-16 surrogate"),
+                None => Err(found_in_input(&value)),
+            }
+        };
+        match read {
+            Ok(read) => values.set(at, read),
+            Err(found) => problems.push(InputProblem::WrongType { name, found }),
         }
     }
-    let object = js_object_from_entries(&kept).ok().flatten().ok_or_else(|| refused(ShapeError::Throws))?;
-    Ok((object.into(), problems))
+    Ok((values, problems))
 }
 
-/// Whether `T` reads an object of the one member `pair`.
-fn reads_as<T: DeserializeOwned>(pair: &Array) -> bool {
-    js_object_from_entries(&Array::of1(pair))
-        .ok()
-        .flatten()
-        .is_some_and(|object| serde_wasm_bindgen::from_value::<T>(object.into()).is_ok())
+/// The most members a builder's input may have, unknown ones included.
+const MAX_INPUT_MEMBERS: usize = 256;
+
+/// A whole number of the input: a safe integer of 0 or more, or a BigInt within u64.
+fn whole_number(value: &JsValue) -> Option<u64> {
+    match value.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER as f64 => Some(n as u64),
+        Some(_) => None,
+        None if value.is_bigint() => u64::try_from(value.clone()).ok(),
+        None => None,
+    }
 }
 
-/// What an input member that `T` does not read holds, in messages.
+/// What an input member not of its row's type holds, in messages.
 fn found_in_input(value: &JsValue) -> &'static str {
     match value.as_f64() {
         Some(n) if !n.is_finite() => "a number that is not finite",

@@ -8,17 +8,14 @@
 //!
 //! Files by concern: `member.rs`, a member as read and why an object or member is
 //! refused; `readers.rs`, each option object's reader (conversion only: the names,
-//! choices and rules are the options table's, `src/options/`); `fields.rs`, a serde
-//! struct's member names (builder inputs); `tests.rs`, their native tests.
+//! choices and rules are the options table's, `src/options/`); `tests.rs`, their native
+//! tests. (A builder's input is read by the input-fields table, `src/request/fields.rs`.)
 
-mod fields;
 mod member;
 mod readers;
 #[cfg(test)]
 mod tests;
 
-#[cfg(target_arch = "wasm32")]
-pub(crate) use fields::struct_fields;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use member::THROWS;
 pub(crate) use member::{Member, ShapeError};
