@@ -74,13 +74,13 @@ function createRequests(glue, provider, errors, keys, io) {
     return provider.ascii(unwrap(glue.__canonicalMessageBytes({ body: bytes, timestamp, options })));
   }
 
-  // The index of each operation path the wasm knows (unknown paths are not kept).
+  // The index of each operation path the wasm knows (unknown paths are not kept: undefined).
   const operationIndexes = new Map();
   function operationIndex(operation) {
     let index = operationIndexes.get(operation);
     if (index === undefined) {
-      index = glue.__operationIndex(operation);
-      if (index >= 0) operationIndexes.set(operation, index);
+      index = unwrap(glue.__operationIndex({ operation }));
+      if (index !== undefined) operationIndexes.set(operation, index);
     }
     return index;
   }
@@ -89,7 +89,7 @@ function createRequests(glue, provider, errors, keys, io) {
     // Text the provider encodes is written into wasm memory, for a known operation by its index.
     if (options === undefined && typeof operation === 'string' && typeof body === 'string') {
       const index = operationIndex(operation);
-      const report = index >= 0 ? io.validateRequest(index, body) : undefined;
+      const report = index !== undefined ? io.validateRequest(index, body) : undefined;
       if (report !== undefined) return report;
     }
     return glue.validateRequest(operation, provider.bytes(body, 4096), options);

@@ -236,4 +236,7 @@ extern "C" {
     pub(super) fn timestamp(this: &Request) -> JsValue;
     #[wasm_bindgen(method, getter)]
     pub(super) fn secret(this: &Request) -> JsValue;
+    /// An operation's path (`/api/v1/…`).
+    #[wasm_bindgen(method, getter)]
+    pub(super) fn operation(this: &Request) -> JsValue;
 }

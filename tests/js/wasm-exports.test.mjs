@@ -116,7 +116,6 @@ const OWN_SHAPE = new Map([
   ['__validateRequestOfInput', 'fast path: the report of text written in place, for an operation by index'],
   ['__memory', "the fast paths' memory, read by wasm-io.mjs"],
   ['__constants', 'takes nothing: the JSON text of what both sides share, read once'],
-  ['__operationIndex', "the validate fast path's operation index (src/wasm/exports/model.rs)"],
 ]);
 
 const glue = createRequire(import.meta.url)(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::super::body::{body_from_js, restore_body_json};
 use super::super::gateway::{builder_input, members, string_arg, text_from_js, type_name, utf8_text};
-use super::super::js::{js_error, to_js};
+use super::super::js::{answer, js_error, to_js, Answer, Request};
 use super::super::options::validate_options;
 use super::super::shapes::{availability_rows, issue_code_rows};
 use super::super::JsResult;
@@ -48,12 +48,15 @@ pub fn validate_request(
     to_js(&report)
 }
 
-/// The index of an operation path in the spec's operation table
-/// (`Operation::ALL`), or -1: the wrapper keeps the known paths' indexes.
+/// `__operationIndex({ operation })`: the index of an operation path in the spec's
+/// operation table (`Operation::ALL`), for `__validateRequestOfInput`; `undefined` for a
+/// path it does not hold (the general path then words the error). The core keeps the known
+/// paths' indexes.
 #[wasm_bindgen(js_name = __operationIndex, skip_typescript)]
-pub fn operation_index(operation: JsValue) -> i32 {
-    let known = operation.as_string().and_then(|path| Operation::from_path(&path));
-    known.and_then(|known| Operation::ALL.iter().position(|operation| *operation == known)).map_or(-1, |at| at as i32)
+pub fn operation_index(request: Request) -> Answer {
+    let known = request.operation().as_string().and_then(|path| Operation::from_path(&path));
+    let index = known.and_then(|known| Operation::ALL.iter().position(|operation| *operation == known));
+    answer(Ok(index.map_or(JsValue::UNDEFINED, |at| JsValue::from(at as u32))))
 }
 
 /// `validateRequest` without options, for the operation at `operation` in the
