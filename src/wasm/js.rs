@@ -4,9 +4,8 @@
 
 use std::cell::RefCell;
 
-use js_sys::Reflect;
 use serde::Serialize;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use super::shapes::genuine_verification_json;
 use crate::callback::VerifyOptions;
@@ -22,16 +21,14 @@ pub(super) fn wipe(text: String) {
 }
 
 fn set(object: &JsValue, name: &str, value: &JsValue) {
-    let _ = Reflect::set(object, &name.into(), value);
+    object.unchecked_ref::<Fields>().js_store(&name.into(), value);
 }
 
-/// A plain object of an error's data (its `message` first): the JS core makes the one
-/// `PaymentIntakeError` of it (`pkg-template/errors.mjs`), with the same members in the
-/// same order. The wasm makes no error object of its own.
+/// An object of an error's data (its `message` first), of [`object`]'s kind: the JS core
+/// makes the one `PaymentIntakeError` of it (`pkg-template/errors.mjs`), with the same
+/// members in the same order. The wasm makes no error object of its own.
 fn new_error(message: &str) -> JsValue {
-    let object: JsValue = js_sys::Object::new().into();
-    set(&object, "message", &message.into());
-    object
+    object(&[("message", &message.into())])
 }
 
 /// The data of a `PaymentIntakeError` with `.code`, `.status`, `.hint` and, where known,
@@ -71,8 +68,7 @@ pub(super) fn js_error(error: Error) -> JsValue {
         _ => None,
     };
     // Through serde_json and JSON.parse, as the verified result goes: no second serializer in the .wasm.
-    let list =
-        ambiguities.and_then(|list| serde_json::to_string(list).ok()).and_then(|text| js_sys::JSON::parse(&text).ok());
+    let list = ambiguities.and_then(|list| serde_json::to_string(list).ok()).map(|text| json_parse(&text));
     if let Some(list) = list {
         set(&object, "ambiguities", &list);
     }
@@ -88,7 +84,7 @@ pub(super) fn callback_error(error: Error, options: &VerifyOptions) -> JsValue {
         _ => None,
     };
     let object = js_error(error);
-    if let Some(value) = verification.and_then(|text| js_sys::JSON::parse(&text).ok()) {
+    if let Some(value) = verification.map(|text| json_parse(&text)) {
         set(&object, "verification", &value);
     }
     object
@@ -103,36 +99,60 @@ pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
     let failed =
         |reason: String| js_error(Error::CryptoFailure { reason: format!("result conversion failed: {reason}") });
     let text = serde_json::to_string(value).map_err(|e| failed(e.to_string()))?;
-    json_parse(&text).map_err(|_| failed("JSON.parse refused the text".into()))
+    Some(json_parse(&text))
+        .filter(|value| !value.is_undefined())
+        .ok_or_else(|| failed("JSON.parse refused the text".into()))
 }
 
-/// `JSON.parse` of JSON text made by serde_json (non-generic: one copy).
+/// `JSON.parse` of JSON text made by serde_json (non-generic: one copy). No `catch`: the text is
+/// the wasm's own, which parses (its strings are Rust's, its numbers finite, and V8's parser
+/// keeps no recursion to overflow), so it throws nothing and runs no caller code; a `catch`
+/// import's glue, `handleError` over `arguments`, cost about 0.5 µs a call. Should the text
+/// not parse all the same, the value is `undefined`, which [`answer_json`] reports.
 #[inline(never)]
-fn json_parse(text: &str) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(text)
+fn json_parse(text: &str) -> JsValue {
+    js_parse(text)
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
-    /// `Object.create(null)`: an object no setter of `Object.prototype` reaches.
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn js_parse(text: &str) -> JsValue;
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// An object [`object`] makes.
+    type Fields;
+    /// `Object.create(prototype)`.
     #[wasm_bindgen(js_namespace = Object, js_name = create)]
-    fn js_create(prototype: &JsValue) -> js_sys::Object;
-    /// `Reflect.set` of a member of such an object: it runs no caller code and cannot
-    /// throw, so it needs no `catch` (whose glue, `handleError` over `arguments`, cost
-    /// more than the set: about 4 % of a verifyCallback in a profile).
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn js_set(target: &js_sys::Object, key: &JsValue, value: &JsValue) -> bool;
+    fn js_create(prototype: &JsValue) -> Fields;
+    /// `Object.freeze(object)`.
+    #[wasm_bindgen(js_namespace = Object, js_name = freeze)]
+    fn js_freeze(object: &Fields) -> JsValue;
+    /// `target[key] = value`, a plain store of the glue (no `Reflect.set`, whose builtin cost
+    /// about 150 ns a member, the objects' making the most of an answer's cost), on an object
+    /// of [`object`]: its prototype chain holds no member and no setter, so the store makes an
+    /// own data property, runs no caller code and cannot throw (it needs no `catch`, whose glue,
+    /// `handleError` over `arguments`, cost more than the store).
+    #[wasm_bindgen(method, structural, indexing_setter)]
+    fn js_store(target: &Fields, key: &JsValue, value: &JsValue);
 }
 
 thread_local! {
     /// The field names of [`object`], made into JS strings once.
     static NAMES: RefCell<Vec<(&'static str, JsValue)>> = const { RefCell::new(Vec::new()) };
+    /// The prototype of [`object`]'s objects: an empty object of no prototype, frozen, made
+    /// once. Its objects are out of reach of any setter of `Object.prototype` (as one of no
+    /// prototype is) yet ordinary fast objects to V8 (`Object.create(null)` gives a dictionary
+    /// one, slow to fill and to read).
+    static PROTOTYPE: JsValue = js_freeze(&js_create(&JsValue::NULL));
 }
 
-/// An object of named fields and no prototype, for the private protocol to the JS core
-/// (which only reads its members).
+/// An object of named fields whose prototype chain holds nothing ([`PROTOTYPE`]), for the
+/// private protocol to the JS core (which only reads its members).
 pub(super) fn object(fields: &[(&'static str, &JsValue)]) -> JsValue {
-    let object = js_create(&JsValue::NULL);
+    let object = PROTOTYPE.with(js_create);
     NAMES.with(|names| {
         let mut names = names.borrow_mut();
         for (name, value) in fields {
@@ -143,7 +163,7 @@ pub(super) fn object(fields: &[(&'static str, &JsValue)]) -> JsValue {
                     names.len() - 1
                 }
             };
-            js_set(&object, &names[at].1, value);
+            object.js_store(&names[at].1, value);
         }
     });
     object.into()
@@ -182,19 +202,20 @@ pub(super) fn answer(result: Result<JsValue, JsValue>) -> Answer {
 /// answer object and its members were three crossings and the core's `JSON.parse` of the
 /// value a fourth. (serde_json wrote the text: it parses; should it not, the error says so.)
 pub(super) fn answer_json(value: Result<String, JsValue>) -> Answer {
-    let text = match value {
+    let mut whole = match value {
         Ok(text) => text,
         Err(error) => return answer(Err(error)),
     };
-    let mut whole = String::with_capacity(text.len() + 21);
-    whole.push_str("{\"ok\":true,\"value\":");
-    whole.push_str(&text);
+    // In place: the text was written with room to spare (`shapes::verified_json`), so this
+    // moves it rather than copying it into a second buffer.
+    whole.insert_str(0, "{\"ok\":true,\"value\":");
     whole.push('}');
-    drop(text);
-    match json_parse(&whole) {
-        Ok(parsed) => Ok(parsed),
-        Err(_) => answer(Err(js_error(Error::CryptoFailure { reason: "result conversion failed".into() }))),
+    let parsed = json_parse(&whole);
+    drop(whole);
+    if parsed.is_undefined() {
+        return answer(Err(js_error(Error::CryptoFailure { reason: "result conversion failed".into() })));
     }
+    Ok(parsed)
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen]

@@ -45,8 +45,11 @@ extern "C" {
     fn js_has_own(value: &JsValue, index: u32) -> Result<bool, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
     fn js_object_keys(value: &JsValue) -> Result<Option<Array>, JsValue>;
-    #[wasm_bindgen(catch, js_namespace = ["Array", "prototype", "join"], js_name = call)]
-    fn js_join(array: &Array, separator: &JsString) -> Result<Option<JsString>, JsValue>;
+    /// Of the fresh array of strings `Object.keys` answered: joining strings runs no caller code
+    /// and throws nothing, so no `catch` (whose glue, `handleError` over `arguments`, cost more
+    /// than the join).
+    #[wasm_bindgen(js_namespace = ["Array", "prototype", "join"], js_name = call)]
+    fn js_join(array: &Array, separator: &JsString) -> JsString;
     #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
     fn js_get(target: &JsValue, key: &JsValue) -> Result<Option<JsValue>, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
@@ -177,7 +180,7 @@ pub(super) fn object_keys(value: &JsValue, max_names: usize, max_units: u32) -> 
     if count > max_names {
         return Err(NamesError::TooLarge);
     }
-    let joined = NUL.with(|nul| js_join(&keys, nul)).map_err(|_| NamesError::Throws)?.ok_or(NamesError::Throws)?;
+    let joined = NUL.with(|nul| js_join(&keys, nul));
     if joined.length() > max_units {
         return Err(NamesError::TooLarge);
     }
@@ -261,8 +264,12 @@ pub(super) fn item(value: &JsValue, index: u32) -> Result<JsValue, Throws> {
 /// The `entries` method of a map-like (`Headers`, `Map`: `entries()` and `get()` are
 /// methods); `None` for anything else.
 pub(super) fn map_like(value: &JsValue) -> Option<Function> {
-    let method = |name: &JsString| get(value, name).ok().and_then(|f| f.dyn_into::<Function>().ok());
-    let (Some(entries), Some(_)) = (ENTRIES.with(method), GET.with(method)) else { return None };
+    // Read as `js_get` answers: `null` and `undefined` are alike no method, so no descriptor is
+    // asked for; and `get` only once `entries` is one (a plain object of headers, the usual
+    // case, costs one caught read, not four).
+    let method = |name: &JsString| js_get(value, name).ok().flatten().and_then(|f| f.dyn_into::<Function>().ok());
+    let entries = ENTRIES.with(method)?;
+    GET.with(method)?;
     Some(entries)
 }
 
