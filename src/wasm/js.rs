@@ -99,16 +99,13 @@ pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
     let failed =
         |reason: String| js_error(Error::CryptoFailure { reason: format!("result conversion failed: {reason}") });
     let text = serde_json::to_string(value).map_err(|e| failed(e.to_string()))?;
-    Some(json_parse(&text))
-        .filter(|value| !value.is_undefined())
-        .ok_or_else(|| failed("JSON.parse refused the text".into()))
+    Ok(json_parse(&text))
 }
 
 /// `JSON.parse` of JSON text made by serde_json (non-generic: one copy). No `catch`: the text is
 /// the wasm's own, which parses (its strings are Rust's, its numbers finite, and V8's parser
 /// keeps no recursion to overflow), so it throws nothing and runs no caller code; a `catch`
-/// import's glue, `handleError` over `arguments`, cost about 0.5 µs a call. Should the text
-/// not parse all the same, the value is `undefined`, which [`answer_json`] reports.
+/// import's glue, `handleError` over `arguments`, cost about 0.5 µs a call.
 #[inline(never)]
 fn json_parse(text: &str) -> JsValue {
     js_parse(text)
@@ -200,7 +197,7 @@ pub(super) fn answer(result: Result<JsValue, JsValue>) -> Answer {
 /// The [`Answer`] `{ ok: true, value }` of a value given as JSON text (the verified
 /// callback's), made in one crossing: `JSON.parse` of the whole answer's text, where the
 /// answer object and its members were three crossings and the core's `JSON.parse` of the
-/// value a fourth. (serde_json wrote the text: it parses; should it not, the error says so.)
+/// value a fourth.
 pub(super) fn answer_json(value: Result<String, JsValue>) -> Answer {
     let mut whole = match value {
         Ok(text) => text,
@@ -210,12 +207,7 @@ pub(super) fn answer_json(value: Result<String, JsValue>) -> Answer {
     // moves it rather than copying it into a second buffer.
     whole.insert_str(0, "{\"ok\":true,\"value\":");
     whole.push('}');
-    let parsed = json_parse(&whole);
-    drop(whole);
-    if parsed.is_undefined() {
-        return answer(Err(js_error(Error::CryptoFailure { reason: "result conversion failed".into() })));
-    }
-    Ok(parsed)
+    Ok(json_parse(&whole))
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen]

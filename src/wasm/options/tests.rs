@@ -189,3 +189,14 @@ fn verify_options_bound_each_number_and_refuse_a_null_tolerance() {
         );
     }
 }
+
+/// `verifyCallback` without options takes `VerifyOptions::default()` without reading
+/// (`exports/callback.rs`, `verify_options`): what this reader makes of no member.
+#[test]
+fn no_options_read_as_the_defaults() {
+    let Ok(fields) = verify_fields::<()>(Ok(Vec::new())) else { panic!("refused") };
+    assert!(fields.backend.is_none() && fields.options.is_absent());
+    let options = fields.into_options(Profile::SPEC, || panic!("no clock without toleranceSeconds"));
+    // (No `PartialEq` on the options: their every field, as Debug shows them.)
+    assert_eq!(format!("{options:?}"), format!("{:?}", crate::callback::VerifyOptions::default()));
+}
