@@ -7,6 +7,8 @@
 //! which compares the whole expected encoding with `s^e mod n` (no padding is
 //! parsed). What of this is constant time, and what is not: `super` (rsa/mod.rs).
 
+use std::borrow::Cow;
+
 use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
 use num_bigint_dig::ModInverse;
@@ -46,10 +48,10 @@ pub(crate) fn signed_digest(message: &str, digest: Digest) -> [u8; 32] {
 /// The bytes a native RSA-SHA256 (node:crypto, WebCrypto) signs or verifies for
 /// `message`: the message itself, or its SHA-256 digest under [`Digest::Double`].
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) fn native_input(message: &str, digest: Digest) -> Vec<u8> {
+pub(crate) fn native_input(message: &str, digest: Digest) -> Cow<'_, [u8]> {
     match digest {
-        Digest::Single => message.as_bytes().to_vec(),
-        Digest::Double => Sha256::digest(message.as_bytes()).to_vec(),
+        Digest::Single => Cow::Borrowed(message.as_bytes()),
+        Digest::Double => Cow::Owned(Sha256::digest(message.as_bytes()).to_vec()),
     }
 }
 

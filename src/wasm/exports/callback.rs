@@ -73,7 +73,7 @@ fn verify(request: &Request) -> Result<Checked, JsValue> {
         // The check is awaited: copies of what it reads, and of the body, which the wasm does
         // not keep meanwhile (its memory never shrinks: many hostile bodies awaiting their
         // checks would grow it for good); the handle keeps the rest (see [`Pending`]).
-        let data = JsValue::from(Uint8Array::from(data.as_slice()));
+        let data = JsValue::from(Uint8Array::from(data.as_ref()));
         let signature = JsValue::from(Uint8Array::from(prepared.signature.as_slice()));
         let (text, rest) = prepared.split_body();
         let body = JsValue::from(Uint8Array::from(text.as_bytes()));
@@ -192,7 +192,7 @@ fn prepare_only(request: &Request) -> Result<JsValue, JsValue> {
     let (_, prepared, _) = prepare(request, &options)?;
     let key_index = JsValue::from(prepared.key_index as u32);
     let data = if prepared.rsa_pending {
-        Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_slice()).into()
+        Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_ref()).into()
     } else {
         JsValue::UNDEFINED
     };

@@ -47,7 +47,7 @@ fn sign_rsa(key: &crate::rsa::keys::SigningKey, request: &Request, rsa: NativeRs
     let body = request.body();
     let (text, prepared) = prepare(&body, Signer::Rsa(key.verifying_key()), &options).map_err(js_error)?;
     if native {
-        let data = Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_slice());
+        let data = Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_ref());
         return Ok(object(&[("prepared", &to_js(&PreparedOut::new(&text, &prepared))?), ("data", &data)]));
     }
     let headers = prepared.sign(RequestKey::Rsa(key)).map_err(js_error)?;
