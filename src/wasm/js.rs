@@ -102,6 +102,19 @@ pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
     Ok(json_parse(&text))
 }
 
+/// [`to_js`] of a shape whose long texts were left empty ([`SignedOut::split_texts`]), with
+/// `texts` set on it by name: each crosses as a string, where in the JSON text it would be
+/// escaped and parsed again. Its members keep their order (an own member is overwritten).
+///
+/// [`SignedOut::split_texts`]: super::shapes::SignedOut::split_texts
+pub(super) fn to_js_with<T: Serialize + ?Sized>(value: &T, texts: &[(&'static str, &str)]) -> Result<JsValue, JsValue> {
+    let object = to_js(value)?;
+    for (name, text) in texts {
+        set(&object, name, &JsValue::from_str(text));
+    }
+    Ok(object)
+}
+
 /// `JSON.parse` of JSON text made by serde_json (non-generic: one copy). No `catch`: the text is
 /// the wasm's own, which parses (its strings are Rust's, its numbers finite, and V8's parser
 /// keeps no recursion to overflow), so it throws nothing and runs no caller code; a `catch`

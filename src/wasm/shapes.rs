@@ -127,6 +127,14 @@ impl<'a> SignedOut<'a> {
         };
         SignedOut { body, headers }
     }
+
+    /// This result with its body left empty, and the body by member name: set on the parsed
+    /// object as a string (`js::to_js_with`), not written into JSON and parsed again, where
+    /// each of its quotes is escaped.
+    pub(crate) fn split_texts(self) -> (Self, [(&'static str, &'a str); 1]) {
+        let texts = [("body", self.body)];
+        (SignedOut { body: "", ..self }, texts)
+    }
 }
 
 /// The headers of a prepared request: all but `x-access-signature`.
@@ -157,6 +165,12 @@ impl<'a> PreparedOut<'a> {
             PreparedHeaders { timestamp: &p.timestamp, merchant_id: &p.merchant_id, token: p.token.as_deref() };
         let digest = profile_spelling(&Profile { digest: p.digest, ..Profile::SPEC }).digest;
         PreparedOut { body, message: &p.message, headers, padding: p.padding, digest }
+    }
+
+    /// As [`SignedOut::split_texts`], for the body and the message.
+    pub(crate) fn split_texts(self) -> (Self, [(&'static str, &'a str); 2]) {
+        let texts = [("body", self.body), ("message", self.message)];
+        (PreparedOut { body: "", message: "", ..self }, texts)
     }
 }
 

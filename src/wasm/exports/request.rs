@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::super::body::body_from_js;
 use super::super::gateway::{members, nested_canonical_options, text_from_js};
-use super::super::js::{answer, js_error, now_seconds, object, to_js, Answer, Request};
+use super::super::js::{answer, js_error, now_seconds, object, to_js_with, Answer, Request};
 use super::super::keys::{hmac_key, requested_key, SigningKey};
 use super::super::options::{native_chosen, sign_fields, timestamp_text, Member, NativeRsa};
 use super::super::shapes::{PreparedOut, SignedOut};
@@ -48,10 +48,10 @@ fn sign_rsa(key: &crate::rsa::keys::SigningKey, request: &Request, rsa: NativeRs
     let (text, prepared) = prepare(&body, Signer::Rsa(key.verifying_key()), &options).map_err(js_error)?;
     if native {
         let data = Uint8Array::from(pkcs1v15::native_input(&prepared.message, prepared.digest).as_ref());
-        return Ok(object(&[("prepared", &to_js(&PreparedOut::new(&text, &prepared))?), ("data", &data)]));
+        return Ok(object(&[("prepared", &prepared_js(PreparedOut::new(&text, &prepared))?), ("data", &data)]));
     }
     let headers = prepared.sign(RequestKey::Rsa(key)).map_err(js_error)?;
-    Ok(object(&[("signed", &to_js(&SignedOut::new(&text, &headers))?)]))
+    Ok(object(&[("signed", &signed_js(SignedOut::new(&text, &headers))?)]))
 }
 
 /// Signs a body with an HMAC key (always here: there is no native HMAC to wait for):
@@ -71,10 +71,10 @@ fn sign_hmac(request: &Request) -> Result<JsValue, JsValue> {
     let body = request.body();
     let (text, prepared) = prepare(&body, Signer::Hmac(&options.algorithm_header), &options).map_err(js_error)?;
     if prepare_only {
-        return Ok(object(&[("prepared", &to_js(&PreparedOut::new(&text, &prepared))?)]));
+        return Ok(object(&[("prepared", &prepared_js(PreparedOut::new(&text, &prepared))?)]));
     }
     let headers = prepared.sign(RequestKey::Hmac(&key, &options.algorithm_header)).map_err(js_error)?;
-    Ok(object(&[("signed", &to_js(&SignedOut::new(&text, &headers))?)]))
+    Ok(object(&[("signed", &signed_js(SignedOut::new(&text, &headers))?)]))
 }
 
 /// The body's exact text and everything of its signature but the signature itself.
@@ -133,4 +133,16 @@ fn sign_options(options: &JsValue, rsa: NativeRsa) -> Result<(SignOptions, bool)
         algorithm_header: fields.algorithm_header,
     };
     Ok((options, native))
+}
+
+/// What `prepareRequest` returns, as a JS object (its body and message set as strings).
+fn prepared_js(out: PreparedOut) -> Result<JsValue, JsValue> {
+    let (out, texts) = out.split_texts();
+    to_js_with(&out, &texts)
+}
+
+/// What `signRequest` returns, as a JS object (its body set as a string).
+fn signed_js(out: SignedOut) -> Result<JsValue, JsValue> {
+    let (out, texts) = out.split_texts();
+    to_js_with(&out, &texts)
 }
