@@ -17,24 +17,15 @@ extern "C" {
     type Utf8Encoder;
     #[wasm_bindgen(catch, constructor, js_class = TextEncoder)]
     fn new() -> Result<Utf8Encoder, JsValue>;
-    /// `{ read, written }` from the platform's encoder; from a caller's replacement, anything
-    /// (its `written` is read through `Reflect`, caught: a getter may throw).
+    /// Writes `text` as UTF-8 into `into`; its answer is not read (see
+    /// [`encode_into_wasm_memory`]). Caught: a caller's replacement may throw.
     #[wasm_bindgen(catch, method, js_class = TextEncoder, js_name = encodeInto)]
-    fn encode_into(this: &Utf8Encoder, text: &JsString, into: &Uint8Array) -> Result<JsValue, JsValue>;
+    fn encode_into(this: &Utf8Encoder, text: &JsString, into: &Uint8Array) -> Result<(), JsValue>;
 }
 
 thread_local! {
     /// Made once; `None` where the platform has no `TextEncoder` (then the glue's copy).
     static UTF8_ENCODER: Option<Utf8Encoder> = Utf8Encoder::new().ok();
-}
-
-// A string the glue makes once (rustfmt would drop its value: not Rust syntax).
-#[rustfmt::skip]
-#[wasm_bindgen]
-extern "C" {
-    /// The member of `encodeInto`'s result that [`copy_string`] reads.
-    #[wasm_bindgen(thread_local_v2, static_string)]
-    static WRITTEN: JsString = "written";
 }
 
 /// A string argument. wasm-bindgen's own `&str` conversion traps inside the allocator
@@ -172,9 +163,11 @@ fn encode_into_wasm_memory(js_string: &JsString, units: u32) -> Option<String> {
     let room = (units as usize).checked_mul(3)?;
     let mut bytes: Vec<u8> = Vec::new();
     bytes.try_reserve_exact(room).ok()?;
-    bytes.resize(room, 0);
+    // 0xFF is no byte of UTF-8: the first one left is where the encoder stopped writing, so
+    // its answer (`{ read, written }`, two more crossings, one of them caught) is not read.
+    bytes.resize(room, 0xFF);
     // The encoder is made (on first use) before the view, which nothing may outlive.
-    let result = UTF8_ENCODER.with(|encoder| {
+    UTF8_ENCODER.with(|encoder| {
         let encoder = encoder.as_ref()?;
         // SAFETY: the view covers `bytes` and is used only by `encodeInto` right here.
         // Wasm memory that grew in between (nothing here allocates, but the glue's
@@ -183,15 +176,12 @@ fn encode_into_wasm_memory(js_string: &JsString, units: u32) -> Option<String> {
         let view = unsafe { Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
         encoder.encode_into(js_string, &view).ok()
     })?;
-    // A `TextEncoder` the caller put in the platform's place may answer anything: its
-    // `written` is read caught (a getter that threw would unwind through the wasm frames),
-    // and must be a number in range.
-    let written = WRITTEN.with(|name| get(&result, name)).ok()?.as_f64()?;
-    // Every UTF-16 unit is at least one byte of UTF-8.
-    if !(f64::from(units)..=room as f64).contains(&written) {
-        return None;
-    }
-    bytes.truncate(written as usize);
+    // Every UTF-16 unit is at least one byte of UTF-8, so the end is sought from `units` on (at
+    // once for ASCII). What a caller's replacement of the encoder wrote is kept only if it is
+    // UTF-8 of at least that length (a byte 0xFF before `units` fails the UTF-8 check).
+    let units = units as usize;
+    let written = bytes.get(units..)?.iter().position(|&byte| byte == 0xFF).map_or(room, |at| units + at);
+    bytes.truncate(written);
     String::from_utf8(bytes).ok()
 }
 
