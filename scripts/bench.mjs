@@ -305,9 +305,14 @@ function abCompare(title, ours, theirs, seconds) {
     for (let i = 0; i < n; i++) fn();
     return Number(process.hrtime.bigint() - start);
   };
-  // Warm-up (the wasm tiers up to TurboFan), then the batch size of about 2 ms.
-  for (const fn of [ours, theirs, ours, theirs]) batch(fn, 20);
-  const n = Math.max(1, Math.round(2e6 / (batch(ours, 10) / 10)));
+  // Warm-up, 0.4 s of each in turn (the wasm tiers up to TurboFan; a first line of a run
+  // with --only is otherwise timed cold), then the batch size of about 2 ms.
+  const warmUntil = Date.now() + 800;
+  while (Date.now() < warmUntil) {
+    batch(ours, 4);
+    batch(theirs, 4);
+  }
+  const n = Math.max(1, Math.round(2e6 / Math.min(batch(ours, 10) / 10, batch(theirs, 10) / 10)));
   let oursNs = 0;
   let theirsNs = 0;
   const pairs = [];

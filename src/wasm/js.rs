@@ -216,8 +216,8 @@ pub(super) fn answer_json(value: Result<String, JsValue>) -> Answer {
         Ok(text) => text,
         Err(error) => return answer(Err(error)),
     };
-    // In place: the text was written with room to spare (`shapes::verified_json`), so this
-    // moves it rather than copying it into a second buffer.
+    // In place: the text was written into 2 KiB of room (`shapes::verified_json`), so for a
+    // usual callback this moves it rather than copying it into a second buffer.
     whole.insert_str(0, "{\"ok\":true,\"value\":");
     whole.push('}');
     Ok(json_parse(&whole))
