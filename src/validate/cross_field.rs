@@ -68,7 +68,7 @@ impl Members {
 
     /// The place of the member `name` of a section (`section`'s answer).
     pub(crate) fn place((first, members): (usize, &[&str]), name: &str) -> Option<usize> {
-        members.iter().position(|member| *member == name).map(|at| first + at)
+        members.iter().position(|member| super::operations::same_name(member, name)).map(|at| first + at)
     }
 
     /// Members to keep, with room for their text when `keeping` (the rules read short codes).
