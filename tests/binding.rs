@@ -73,23 +73,23 @@ const TEXTS: &[&str] = &[
 const OTHER_NUMBERS: &[&str] =
     &["1.5", "0.1", "1.0", "1e0", "100.0", "-0.0", "0.0", "1e21", "2.5e-7", "12345678901234567890", "-0"];
 
-fn text(rng: &mut Rng) -> Json {
-    Json::String((*rng.pick(TEXTS)).to_owned())
+fn text(rng: &mut Rng) -> Json<'static> {
+    Json::String((*rng.pick(TEXTS)).to_owned().into())
 }
 
 /// Any leaf: text, boolean, integer or another number.
-fn any_leaf(rng: &mut Rng) -> Json {
+fn any_leaf(rng: &mut Rng) -> Json<'static> {
     match rng.below(4) {
         0 => text(rng),
         1 => Json::Bool(rng.chance(50)),
         2 => integer(rng),
-        _ => Json::Number(rng.pick(OTHER_NUMBERS).to_string()),
+        _ => Json::Number(rng.pick(OTHER_NUMBERS).to_string().into()),
     }
 }
 
 /// Mostly `make`; sometimes null, and now and then another falsy value (absent under
 /// `falsy: 'none'`, a wrong type under `falsy: 'null'`).
-fn maybe_null(rng: &mut Rng, make: impl FnOnce(&mut Rng) -> Json) -> Json {
+fn maybe_null(rng: &mut Rng, make: impl FnOnce(&mut Rng) -> Json<'static>) -> Json<'static> {
     if rng.chance(15) {
         Json::Null
     } else if rng.chance(4) {
@@ -97,7 +97,7 @@ fn maybe_null(rng: &mut Rng, make: impl FnOnce(&mut Rng) -> Json) -> Json {
             Json::Bool(false),
             Json::Number("0".into()),
             Json::Number("0.0".into()),
-            Json::String(String::new()),
+            Json::String(String::new().into()),
         ])
         .clone()
     } else {
@@ -105,21 +105,21 @@ fn maybe_null(rng: &mut Rng, make: impl FnOnce(&mut Rng) -> Json) -> Json {
     }
 }
 
-fn integer(rng: &mut Rng) -> Json {
-    Json::Number(rng.pick(&["0", "-0", "1", "150000", "1700000600", "99900000", "-5"]).to_string())
+fn integer(rng: &mut Rng) -> Json<'static> {
+    Json::Number(rng.pick(&["0", "-0", "1", "150000", "1700000600", "99900000", "-5"]).to_string().into())
 }
 
-fn object(members: Vec<(&str, Json)>) -> Json {
-    Json::Object(members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+fn object(members: Vec<(&str, Json<'static>)>) -> Json<'static> {
+    Json::Object(members.into_iter().map(|(k, v)| (k.to_owned().into(), v)).collect())
 }
 
 /// Adds, now and then, members the model does not read (booleans and numbers of every
 /// kind among them). None sorts right after a field that identifies the payment.
-fn with_unread(mut object: Json, rng: &mut Rng, keys: &[&str]) -> Json {
+fn with_unread(mut object: Json<'static>, rng: &mut Rng, keys: &[&str]) -> Json<'static> {
     if let Json::Object(members) = &mut object {
         for key in keys {
             if rng.chance(35) {
-                members.push(((*key).to_owned(), any_leaf(rng)));
+                members.push(((*key).to_owned().into(), any_leaf(rng)));
             }
         }
     }
@@ -127,7 +127,7 @@ fn with_unread(mut object: Json, rng: &mut Rng, keys: &[&str]) -> Json {
 }
 
 /// A callback shaped like the spec's, with random values.
-fn genuine(rng: &mut Rng) -> Json {
+fn genuine(rng: &mut Rng) -> Json<'static> {
     let status = *rng.pick(&["success", "decline", "processing", "dispute"]);
     let general = object(vec![("payment_id", text(rng)), ("request_id", maybe_null(rng, text))]);
     let mut members = vec![
@@ -140,7 +140,9 @@ fn genuine(rng: &mut Rng) -> Json {
                     ("status", Json::String(status.into())),
                     (
                         "sub_status",
-                        maybe_null(rng, |r| Json::String(r.pick(&["paid", "new", "awaiting_confirm"]).to_string())),
+                        maybe_null(rng, |r| {
+                            Json::String(r.pick(&["paid", "new", "awaiting_confirm"]).to_string().into())
+                        }),
                     ),
                     ("status_description", maybe_null(rng, text)),
                 ]),
@@ -201,7 +203,7 @@ fn genuine(rng: &mut Rng) -> Json {
 /// does not form a tree (a path both leaf and object, a repeated key…).
 /// `wild`: also re-split and move boundaries; otherwise only swap equivalent values
 /// and add empty containers.
-fn reread(rng: &mut Rng, entries: &[String], wild: bool, leaves: &mut Leaves) -> Option<Json> {
+fn reread(rng: &mut Rng, entries: &[String], wild: bool, leaves: &mut Leaves) -> Option<Json<'static>> {
     let joined = entries.join(";");
     // Re-split: a piece with `:` may start an entry or continue the one before.
     let mut read: Vec<String> = Vec::new();
@@ -240,7 +242,7 @@ fn reread(rng: &mut Rng, entries: &[String], wild: bool, leaves: &mut Leaves) ->
 /// The leaves a variant writes with a given text, found once per text.
 struct Leaves {
     variant: CanonicalOptions,
-    known: HashMap<String, Vec<Json>>,
+    known: HashMap<String, Vec<Json<'static>>>,
 }
 
 impl Leaves {
@@ -250,11 +252,11 @@ impl Leaves {
 
     /// A random leaf whose canonical text under the variant is `text` (the string
     /// `text` itself when no other leaf writes it, or when it is the only one).
-    fn pick(&mut self, rng: &mut Rng, text: &str) -> Json {
+    fn pick(&mut self, rng: &mut Rng, text: &str) -> Json<'static> {
         let variant = self.variant;
         let all = self.known.entry(text.to_owned()).or_insert_with(|| equivalents(text, &variant));
         if all.is_empty() {
-            Json::String(text.to_owned())
+            Json::String(text.to_owned().into())
         } else {
             rng.pick(all).clone()
         }
@@ -263,8 +265,13 @@ impl Leaves {
 
 /// The genuine tree with a few leaves swapped for equivalents (and now and then an
 /// empty container added): rewrites that differ in one or two types only.
-fn swap_some(rng: &mut Rng, original: &Json, leaves: &mut Leaves, variant: &CanonicalOptions) -> Json {
-    fn walk(rng: &mut Rng, value: &Json, leaves: &mut Leaves, variant: &CanonicalOptions) -> Json {
+fn swap_some(
+    rng: &mut Rng,
+    original: &Json<'static>,
+    leaves: &mut Leaves,
+    variant: &CanonicalOptions,
+) -> Json<'static> {
+    fn walk(rng: &mut Rng, value: &Json<'static>, leaves: &mut Leaves, variant: &CanonicalOptions) -> Json<'static> {
         match value {
             Json::Object(members) => {
                 Json::Object(members.iter().map(|(k, v)| (k.clone(), walk(rng, v, leaves, variant))).collect())
@@ -284,7 +291,7 @@ fn swap_some(rng: &mut Rng, original: &Json, leaves: &mut Leaves, variant: &Cano
 }
 
 /// The canonical text of one leaf under `variant`, as its entry writes it.
-fn text_of(leaf: &Json, variant: &CanonicalOptions) -> Option<String> {
+fn text_of(leaf: &Json<'static>, variant: &CanonicalOptions) -> Option<String> {
     let entries = canonical_entries(&Json::Object(vec![("k".into(), leaf.clone())]), variant).ok()?;
     match entries.as_slice() {
         [entry] => entry.strip_prefix("k:").map(str::to_owned),
@@ -294,19 +301,19 @@ fn text_of(leaf: &Json, variant: &CanonicalOptions) -> Option<String> {
 
 /// Every candidate leaf (null, booleans, the falsy values, the string, other texts of
 /// the same number) that `variant` writes as `text`.
-fn equivalents(text: &str, variant: &CanonicalOptions) -> Vec<Json> {
+fn equivalents(text: &str, variant: &CanonicalOptions) -> Vec<Json<'static>> {
     let mut candidates = vec![
         Json::Null,
         Json::Bool(true),
         Json::Bool(false),
-        Json::String(text.to_owned()),
-        Json::String(String::new()),
+        Json::String(text.to_owned().into()),
+        Json::String(String::new().into()),
     ];
     for zero in ["0", "-0", "0.0", "-0.0", "0e0", "1e-400"] {
         candidates.push(Json::Number(zero.into()));
     }
     for number in number_texts(text) {
-        candidates.push(Json::Number(number));
+        candidates.push(Json::Number(number.into()));
     }
     candidates.retain(|leaf| text_of(leaf, variant).as_deref() == Some(text));
     candidates.dedup();
@@ -369,7 +376,7 @@ fn number_texts(text: &str) -> Vec<String> {
 }
 
 /// Puts `value` at `segments`, digit segments as array indices or keys at random.
-fn insert(rng: &mut Rng, node: &mut Json, segments: &[&str], value: Json, wild: bool) -> Option<()> {
+fn insert(rng: &mut Rng, node: &mut Json<'static>, segments: &[&str], value: Json<'static>, wild: bool) -> Option<()> {
     let (first, rest) = segments.split_first()?;
     match node {
         Json::Object(members) => {
@@ -378,7 +385,7 @@ fn insert(rng: &mut Rng, node: &mut Json, segments: &[&str], value: Json, wild: 
                 (Some(_), true) => None,
                 (Some(at), false) => insert(rng, &mut members[at].1, rest, value, wild),
                 (None, true) => {
-                    members.push(((*first).to_owned(), value));
+                    members.push(((*first).to_owned().into(), value));
                     Some(())
                 }
                 (None, false) => {
@@ -386,7 +393,7 @@ fn insert(rng: &mut Rng, node: &mut Json, segments: &[&str], value: Json, wild: 
                     let as_array = digits && (!wild || rng.chance(80));
                     let mut child = if as_array { Json::Array(Vec::new()) } else { Json::Object(Vec::new()) };
                     insert(rng, &mut child, rest, value, wild)?;
-                    members.push(((*first).to_owned(), child));
+                    members.push(((*first).to_owned().into(), child));
                     Some(())
                 }
             }
@@ -412,7 +419,7 @@ fn insert(rng: &mut Rng, node: &mut Json, segments: &[&str], value: Json, wild: 
 }
 
 /// Adds an empty `{}` or `[]` (which writes no entry) somewhere among the objects.
-fn add_empty(rng: &mut Rng, node: &mut Json) {
+fn add_empty(rng: &mut Rng, node: &mut Json<'static>) {
     if let Json::Object(members) = node {
         if !members.is_empty() && rng.chance(60) {
             let at = rng.below(members.len());
@@ -421,16 +428,17 @@ fn add_empty(rng: &mut Rng, node: &mut Json) {
         let key = rng.pick(&["extra", "payment_info", "display_data", "zz", "general"]).to_string();
         if !members.iter().any(|(k, _)| *k == key) {
             let empty = if rng.chance(50) { Json::Object(Vec::new()) } else { Json::Array(Vec::new()) };
-            members.push((key, empty));
+            members.push((key.into(), empty));
         }
     }
 }
 
 /// The value with every object's members in key order: equal for bodies that differ only in order.
-fn sorted(value: &Json) -> Json {
+fn sorted(value: &Json<'static>) -> Json<'static> {
     match value {
         Json::Object(members) => {
-            let mut members: Vec<(String, Json)> = members.iter().map(|(k, v)| (k.clone(), sorted(v))).collect();
+            let mut members: Vec<(std::borrow::Cow<'static, str>, Json<'static>)> =
+                members.iter().map(|(k, v)| (k.clone(), sorted(v))).collect();
             members.sort_by(|a, b| a.0.cmp(&b.0));
             Json::Object(members)
         }
@@ -439,7 +447,7 @@ fn sorted(value: &Json) -> Json {
     }
 }
 
-fn bind(body: &Json, text: &str, variant: &CanonicalOptions) -> Result<VerifiedCallback, Error> {
+fn bind(body: &Json<'static>, text: &str, variant: &CanonicalOptions) -> Result<VerifiedCallback, Error> {
     let prepared = PreparedCallback {
         raw_body: text.to_owned(),
         body: Some(body.clone()),
@@ -557,8 +565,8 @@ fn the_generator_swaps_leaves_for_their_equivalents() {
         ..CanonicalOptions::DEFAULT
     };
     let lower = CanonicalOptions { falsy: Falsy::Null, booleans: Booleans::Lower, ..CanonicalOptions::DEFAULT };
-    let number = |text: &str| Json::Number(text.into());
-    let string = |text: &str| Json::String(text.into());
+    let number = |text: &'static str| Json::Number(text.into());
+    let string = |text: &'static str| Json::String(text.into());
     let cases = [
         (CanonicalOptions::DEFAULT, "True", vec![Json::Bool(true), string("True")]),
         (lower, "false", vec![Json::Bool(false), string("false")]),
@@ -648,7 +656,7 @@ fn a_cut_payment_id_cannot_name_another_payment() {
     let (genuine_body, rewrite_body) =
         (parse_body(genuine, &Limits::default()).unwrap(), parse_body(rewrite, &Limits::default()).unwrap());
     for variant in CanonicalOptions::all_variants() {
-        let message = |body: &Json| canonical_message(body, TIMESTAMP, &variant).unwrap();
+        let message = |body: &Json<'static>| canonical_message(body, TIMESTAMP, &variant).unwrap();
         assert_eq!(message(&genuine_body), message(&rewrite_body), "{variant:?}: the same signature covers both");
         let rule = |result: Result<VerifiedCallback, Error>| match result {
             Err(Error::AmbiguousCallback { ambiguities, .. }) => ambiguities[0].rule,
@@ -682,7 +690,7 @@ fn a_cut_masked_card_holder_cannot_add_a_card_number() {
     let (genuine_body, rewrite_body) =
         (parse_body(genuine, &Limits::default()).unwrap(), parse_body(rewrite, &Limits::default()).unwrap());
     for variant in CanonicalOptions::all_variants() {
-        let message = |body: &Json| canonical_message(body, TIMESTAMP, &variant).unwrap();
+        let message = |body: &Json<'static>| canonical_message(body, TIMESTAMP, &variant).unwrap();
         assert_eq!(message(&genuine_body), message(&rewrite_body), "{variant:?}: the same signature covers both");
         assert!(matches!(bind(&genuine_body, genuine, &variant), Err(Error::AmbiguousCallback { .. })));
         match bind(&rewrite_body, rewrite, &variant) {

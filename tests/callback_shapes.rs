@@ -6,7 +6,7 @@
 use payment_intake::__private::{idempotency_key, DECLINE_OTHER};
 use payment_intake::{parse_body, parse_callback, parse_info_response, Json, Limits};
 
-fn parse(text: &str) -> Json {
+fn parse(text: &str) -> Json<'static> {
     parse_body(text, &Limits::default()).unwrap()
 }
 
@@ -62,7 +62,7 @@ const WIDGET: &str = r#"{
   "integration": {"form_url": "https://pay.example/f/abe", "redirect_url": "https://shop.example/done"}
 }"#;
 
-fn widget(sub_status: &str, currency: &str, widget_method: &str, requisites: &str) -> Json {
+fn widget(sub_status: &str, currency: &str, widget_method: &str, requisites: &str) -> Json<'static> {
     parse(
         &WIDGET
             .replace("SUB", sub_status)
@@ -241,7 +241,7 @@ fn the_shared_vector_callback_parses() {
 const P2P_INFO: &str = "/api/v1/payment/p2p/payin/info";
 const WIDGET_INFO: &str = "/api/v1/widget/payin/info";
 
-fn info_body(currency: &str, payment_info_extra: &str, requisites: &str) -> Json {
+fn info_body(currency: &str, payment_info_extra: &str, requisites: &str) -> Json<'static> {
     parse(&format!(
         r#"{{"status":"processing","sub_status":"awaiting_confirm","status_description":null,
             "request_id":"req_1","project_id":"prj_8f2c","payment_id":"order-1",

@@ -142,7 +142,7 @@ fn proto_and_constructor_are_ordinary_keys() {
         "$serde_json::private::Number":"7","toString":"t","hasOwnProperty":null}"#;
     let body = parse_body(text, &Limits::default()).expect("ordinary JSON");
     let Json::Object(members) = &body else { panic!("an object") };
-    let keys: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+    let keys: Vec<&str> = members.iter().map(|(k, _)| k.as_ref()).collect();
     assert_eq!(
         keys,
         ["__proto__", "constructor", "prototype", "$serde_json::private::Number", "toString", "hasOwnProperty"]

@@ -8,12 +8,12 @@ use payment_intake::{parse_body, validate_request, validate_request_text, Json, 
 const P2P_PAYIN: &str = "/api/v1/payment/p2p/payin";
 const WIDGET_PAYIN: &str = "/api/v1/widget/payin";
 
-fn parse(text: &str) -> Json {
+fn parse(text: &str) -> Json<'static> {
     parse_body(text, &Limits::default()).unwrap()
 }
 
 /// A P2P payin the spec accepts: RU, RUB, card-p2p.
-fn p2p_body() -> Json {
+fn p2p_body() -> Json<'static> {
     parse(
         r#"{"general":{"project_id":"prj_8f2c","payment_id":"order-10045"},
             "payment":{"method":"card-p2p","amount":150000,"currency":"RUB","lifetime":600},
@@ -22,7 +22,7 @@ fn p2p_body() -> Json {
 }
 
 /// A widget payin the spec accepts for `country` in `currency` with `method`.
-fn widget_body(country: &str, currency: &str, method: &str) -> Json {
+fn widget_body(country: &str, currency: &str, method: &str) -> Json<'static> {
     parse(&format!(
         r#"{{"general":{{"project_id":"prj_8f2c","payment_id":"order-10046"}},
             "payment":{{"amount":150000,"currency":"{currency}","widget_method":"{method}"}},
@@ -31,7 +31,7 @@ fn widget_body(country: &str, currency: &str, method: &str) -> Json {
 }
 
 /// Sets (or with `None` removes) the member at a dotted path, creating objects on the way.
-fn set(body: &mut Json, path: &str, value: Option<Json>) {
+fn set(body: &mut Json<'static>, path: &str, value: Option<Json<'static>>) {
     let (head, rest) = match path.split_once('.') {
         Some((head, rest)) => (head, Some(rest)),
         None => (path, None),
@@ -43,33 +43,33 @@ fn set(body: &mut Json, path: &str, value: Option<Json>) {
             members.remove(i);
         }
         (None, Some(i), Some(value)) => members[i].1 = value,
-        (None, None, Some(value)) => members.push((head.to_owned(), value)),
+        (None, None, Some(value)) => members.push((head.to_owned().into(), value)),
         (None, None, None) => {}
         (Some(rest), Some(i), value) => set(&mut members[i].1, rest, value),
         (Some(rest), None, value) => {
-            members.push((head.to_owned(), Json::Object(vec![])));
+            members.push((head.to_owned().into(), Json::Object(vec![])));
             let last = members.len() - 1;
             set(&mut members[last].1, rest, value);
         }
     }
 }
 
-fn with(mut body: Json, path: &str, value: Json) -> Json {
+fn with(mut body: Json<'static>, path: &str, value: Json<'static>) -> Json<'static> {
     set(&mut body, path, Some(value));
     body
 }
 
-fn without(mut body: Json, path: &str) -> Json {
+fn without(mut body: Json<'static>, path: &str) -> Json<'static> {
     set(&mut body, path, None);
     body
 }
 
-fn text(value: &str) -> Json {
-    Json::String(value.to_owned())
+fn text(value: &str) -> Json<'static> {
+    Json::String(value.to_owned().into())
 }
 
-fn number(value: &str) -> Json {
-    Json::Number(value.to_owned())
+fn number(value: &str) -> Json<'static> {
+    Json::Number(value.to_owned().into())
 }
 
 fn assert_valid(report: &ValidationReport, what: &str) {
@@ -143,7 +143,7 @@ const STRING_LIMITS: &[(&str, &str, &str, usize)] = &[
     ("/api/v1/bank/all", "general.project_id", "plain", 32),
 ];
 
-fn base_body(operation: &str) -> Json {
+fn base_body(operation: &str) -> Json<'static> {
     match operation {
         P2P_PAYIN => p2p_body(),
         WIDGET_PAYIN => widget_body("RU", "RUB", "payin-p2p-card"),
@@ -234,7 +234,7 @@ const LIFETIMES: &[(&str, &str, &str, &str, i64)] = &[
     (WIDGET_PAYIN, "ZA", "ZAR", "payin-eft-link", 600),
 ];
 
-fn payin(operation: &str, country: &str, currency: &str, method: &str) -> Json {
+fn payin(operation: &str, country: &str, currency: &str, method: &str) -> Json<'static> {
     if operation == P2P_PAYIN {
         let body = with(p2p_body(), "customer.country", text(country));
         with(with(body, "payment.currency", text(currency)), "payment.method", text(method))

@@ -16,7 +16,7 @@ use super::{verify_callback, ReceivedHeaders, VerifyOptions};
 use crate::canonical::{check_callback_timestamp, encode_message, joined_entries, CanonicalOptions};
 use crate::error::{Error, Result};
 use crate::hmac;
-use crate::json::{parse_body, Limits};
+use crate::json::{read_body, Limits};
 use crate::profile::{distance_from_spec, Profile, PROFILES};
 use crate::rsa::keys::TokenEncoding;
 use crate::rsa::pkcs1v15::{decode_signature, open_signature, Digest, Opened};
@@ -139,7 +139,7 @@ pub fn diagnose_callback<K: ConfiguredKey>(
     }
     check_callback_timestamp(&headers.timestamp)?;
     let limits = Limits { max_bytes: limits.max_bytes.min(DIAGNOSE_MAX_BYTES), ..*limits };
-    let body = parse_body(raw_body, &limits)?;
+    let body = read_body(raw_body, &limits)?;
     let default_options = VerifyOptions { limits, ..VerifyOptions::default() };
     let token = headers.token.as_deref();
     let token_matches_key = token.is_some_and(|token| match_token(token, keys).is_ok());

@@ -16,7 +16,7 @@ use crate::canonical::ambiguity::{self, Ambiguity, Segment};
 use crate::canonical::{check_callback_timestamp, CanonicalOptions, ReadText};
 use crate::error::{Error, GenuineCallback, Result};
 use crate::hmac::{self, SignatureEncoding};
-use crate::json::{parse_body, Json, Limits};
+use crate::json::{read_body, Json, Limits};
 use crate::profile::Profile;
 use crate::rsa::pkcs1v15::{decode_signature, signature_mismatch, verify_signature_bytes, Digest};
 use crate::spec::headers::{HEADERS, HEADER_MERCHANT_ID};
@@ -150,7 +150,7 @@ pub struct PreparedCallback {
     /// The body's tree, when preparing built one (the one-pass reader gave up on the
     /// text); else [`PreparedCallback::finish`] reads it from `raw_body`, so that a
     /// forged body costs no tree.
-    pub body: Option<Json>,
+    pub body: Option<Json<'static>>,
     /// The bounds the body was read within.
     pub limits: Limits,
     /// `x-access-timestamp`, as Unix seconds.
@@ -182,7 +182,7 @@ impl PreparedCallback {
         let body = match &self.body {
             Some(body) => body,
             None => {
-                read = parse_body(raw_body, &self.limits)?;
+                read = read_body(raw_body, &self.limits)?;
                 &read
             }
         };
@@ -306,7 +306,7 @@ pub fn prepare_callback<K: ConfiguredKey>(
     let merchant_id = headers.merchant_id.clone();
     Ok(PreparedCallback {
         raw_body: raw_body.to_owned(),
-        body,
+        body: body.map(Json::into_owned),
         limits: options.limits,
         timestamp,
         merchant_id,
@@ -425,6 +425,7 @@ pub(crate) mod fixtures {
 mod tests {
     use super::*;
     use crate::canonical::canonical_message;
+    use crate::json::parse_body;
 
     #[test]
     fn header_names_in_any_case_and_duplicates_refused() {

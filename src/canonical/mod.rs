@@ -23,7 +23,7 @@ pub(crate) use entry::{leaf_text, writes_none};
 use entry::{measure, EntryWriter, Flat, MAX_CANONICAL_BYTES};
 
 use crate::error::{Error, Result};
-use crate::json::{parse_body, Json, Limits};
+use crate::json::{read_body, Json, Limits};
 
 /// Which falsy leaves are written `None`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -238,24 +238,24 @@ fn flat_of_text(text: &str, timestamp: &str, options: &CanonicalOptions, limits:
 /// A body's text read for its entries: by the one-pass reader when it can, else into
 /// the tree, which words the error. The text's own errors (JSON, limits) are raised by
 /// [`ReadText::of`]; the entries' (their size) by [`ReadText::into_parts`], so that a
-/// caller keeps the order of [`parse_body`], its own checks, then [`canonical_message`].
-pub(crate) enum ReadText {
+/// caller keeps the order of [`parse_body`](crate::json::parse_body), its own checks, then [`canonical_message`].
+pub(crate) enum ReadText<'a> {
     /// The sorted entries, from the one-pass reader (no tree was built).
     Entries(Flat),
     /// The tree, for the entries to be written from.
-    Tree(Json),
+    Tree(Json<'a>),
 }
 
-impl ReadText {
-    pub(crate) fn of(text: &str, options: &CanonicalOptions, limits: &Limits) -> Result<ReadText> {
+impl<'a> ReadText<'a> {
+    pub(crate) fn of(text: &'a str, options: &CanonicalOptions, limits: &Limits) -> Result<ReadText<'a>> {
         match text::flat_from_text(text, options, limits) {
             Some(flat) => Ok(ReadText::Entries(flat)),
-            None => Ok(ReadText::Tree(parse_body(text, limits)?)),
+            None => Ok(ReadText::Tree(read_body(text, limits)?)),
         }
     }
 
     /// The sorted entries, and the tree when one was built.
-    pub(crate) fn into_parts(self, options: &CanonicalOptions) -> Result<(Flat, Option<Json>)> {
+    pub(crate) fn into_parts(self, options: &CanonicalOptions) -> Result<(Flat, Option<Json<'a>>)> {
         match self {
             ReadText::Entries(flat) => Ok((flat, None)),
             ReadText::Tree(body) => Ok((Flat::of(&body, options)?, Some(body))),

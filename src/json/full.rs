@@ -3,6 +3,7 @@
 //! keys and bounding depth as it goes, and words every error exactly. The
 //! one-pass reader (`reader`) gives up on anything unusual and leaves it here.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt;
 
@@ -13,7 +14,7 @@ use crate::json::rules::{is_json_number, KeyCheck};
 use crate::json::value::{Json, Limits};
 
 /// Parses any JSON value within the limits.
-pub fn parse_value(text: &str, limits: &Limits) -> Result<Json> {
+pub fn parse_value(text: &str, limits: &Limits) -> Result<Json<'static>> {
     if text.len() > limits.max_bytes {
         return Err(Error::BodyTooLarge { limit: limits.max_bytes, actual: text.len() });
     }
@@ -84,46 +85,46 @@ impl NodeSeed<'_> {
 }
 
 impl<'de> DeserializeSeed<'de> for NodeSeed<'_> {
-    type Value = Json;
+    type Value = Json<'static>;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> std::result::Result<Json, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> std::result::Result<Json<'static>, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for NodeSeed<'_> {
-    type Value = Json;
+    type Value = Json<'static>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON value")
     }
 
-    fn visit_unit<E: de::Error>(self) -> std::result::Result<Json, E> {
+    fn visit_unit<E: de::Error>(self) -> std::result::Result<Json<'static>, E> {
         Ok(Json::Null)
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Json, E> {
+    fn visit_bool<E: de::Error>(self, v: bool) -> std::result::Result<Json<'static>, E> {
         Ok(Json::Bool(v))
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Json, E> {
-        Ok(Json::String(v.to_owned()))
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Json<'static>, E> {
+        Ok(Json::String(v.to_owned().into()))
     }
 
-    fn visit_string<E: de::Error>(self, v: String) -> std::result::Result<Json, E> {
-        Ok(Json::String(v))
+    fn visit_string<E: de::Error>(self, v: String) -> std::result::Result<Json<'static>, E> {
+        Ok(Json::String(v.into()))
     }
 
     // Only reached without `arbitrary_precision`; kept exact all the same.
-    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Json, E> {
-        Ok(Json::Number(v.to_string()))
+    fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Json<'static>, E> {
+        Ok(Json::Number(v.to_string().into()))
     }
 
-    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Json, E> {
-        Ok(Json::Number(v.to_string()))
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Json<'static>, E> {
+        Ok(Json::Number(v.to_string().into()))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Json, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Json<'static>, A::Error> {
         let depth = self.nested()?;
         let mut items = Vec::new();
         loop {
@@ -136,10 +137,10 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
         }
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Json, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Json<'static>, A::Error> {
         // Keys and values apart, so that the duplicate check sees the keys as a slice.
         let mut keys: Vec<String> = Vec::new();
-        let mut values: Vec<Json> = Vec::new();
+        let mut values: Vec<Json<'static>> = Vec::new();
         let mut check = KeyCheck::new();
         while let Some(key) = map.next_key_seed(KeySeed)? {
             let key = match key {
@@ -149,7 +150,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
                     if !keys.is_empty() || !is_json_number(&text) {
                         return Err(de::Error::custom("malformed number from the JSON reader"));
                     }
-                    return Ok(Json::Number(text));
+                    return Ok(Json::Number(text.into()));
                 }
             };
             let depth = self.nested()?;
@@ -164,7 +165,7 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
         }
         // An empty object still counts as a level.
         self.nested()?;
-        Ok(Json::Object(keys.into_iter().zip(values).collect()))
+        Ok(Json::Object(keys.into_iter().map(Cow::Owned).zip(values).collect()))
     }
 }
 

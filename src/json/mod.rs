@@ -28,7 +28,14 @@ use crate::error::{Error, Result};
 
 /// Parses a request or callback body. Empty text is the empty object (spec,
 /// Authentication step 8); anything else must be a JSON object.
-pub fn parse_body(text: &str, limits: &Limits) -> Result<Json> {
+pub fn parse_body(text: &str, limits: &Limits) -> Result<Json<'static>> {
+    read_body(text, limits).map(Json::into_owned)
+}
+
+/// [`parse_body`], with the tree borrowing from `text` every key, string and number
+/// written there as it reads: what the package's own readings use (a callback's tree
+/// then costs an allocation per container, not one per text).
+pub(crate) fn read_body<'a>(text: &'a str, limits: &Limits) -> Result<Json<'a>> {
     if text.is_empty() {
         return Ok(Json::Object(Vec::new()));
     }
@@ -40,7 +47,7 @@ pub fn parse_body(text: &str, limits: &Limits) -> Result<Json> {
 }
 
 /// The full path of [`parse_body`]: serde_json, which words every error.
-fn full_body(text: &str, limits: &Limits) -> Result<Json> {
+fn full_body(text: &str, limits: &Limits) -> Result<Json<'static>> {
     let value = parse_value(text, limits)?;
     match value {
         Json::Object(_) => Ok(value),
@@ -54,7 +61,7 @@ mod tests {
     use crate::json::full::NUMBER_TOKEN;
     use crate::json::rules::{is_json_number, SCAN_MEMBERS};
 
-    fn parse(text: &str) -> Result<Json> {
+    fn parse(text: &str) -> Result<Json<'static>> {
         parse_body(text, &Limits::default())
     }
 
@@ -158,7 +165,7 @@ mod tests {
     #[test]
     fn a_member_named_like_the_number_token_is_an_ordinary_key() {
         let member = |value: &str| Json::Object(vec![(NUMBER_TOKEN.into(), value_of(value))]);
-        fn value_of(text: &str) -> Json {
+        fn value_of(text: &str) -> Json<'static> {
             parse(&format!(r#"{{"v":{text}}}"#)).unwrap().get("v").cloned().unwrap()
         }
         for value in [r#""5""#, "5", r#""x""#, "null", "{}", "[1]"] {

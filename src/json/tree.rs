@@ -5,12 +5,15 @@
 //! [`replay`] walks a tree as the same events, so that every sink reads a tree
 //! as it reads text.
 
+use std::borrow::Cow;
+
 use crate::json::reader::{read, Segment, Sink};
 use crate::json::value::{Json, Leaf, Limits};
 
-/// The tree of JSON text within `limits`, or `None` to take the full path.
-pub(crate) fn tree_from_text(text: &str, limits: &Limits) -> Option<Json> {
-    let mut tree = TreeSink { open: Vec::with_capacity(8), done: None };
+/// The tree of JSON text within `limits`, or `None` to take the full path. Keys,
+/// strings and numbers written in the text as they read are borrowed from it.
+pub(crate) fn tree_from_text<'a>(text: &'a str, limits: &Limits) -> Option<Json<'a>> {
+    let mut tree = TreeSink { text, open: Vec::with_capacity(8), done: None };
     read(text, limits, &mut tree)?;
     tree.done
 }
@@ -18,14 +21,34 @@ pub(crate) fn tree_from_text(text: &str, limits: &Limits) -> Option<Json> {
 /// Builds the tree from the reader's events: the containers still open,
 /// innermost last, and the value read last, which goes into its container
 /// when its member or item ends (or is the result).
-struct TreeSink {
-    open: Vec<Json>,
-    done: Option<Json>,
+struct TreeSink<'a> {
+    /// The text read: a key or leaf the reader hands over from inside it is borrowed.
+    text: &'a str,
+    open: Vec<Json<'a>>,
+    done: Option<Json<'a>>,
 }
 
-impl Sink for TreeSink {
+impl<'a> TreeSink<'a> {
+    /// `part` as a slice of the text when it is one (the reader hands over a key,
+    /// string or number without an escape in place), else owned: an unescaped
+    /// text lies in memory of its own, never inside the text.
+    #[inline]
+    fn text_of(&self, part: &str) -> Cow<'a, str> {
+        let start = (part.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+        match start
+            .checked_add(part.len())
+            .filter(|&end| end <= self.text.len())
+            .and_then(|end| self.text.get(start..end))
+        {
+            Some(borrowed) => Cow::Borrowed(borrowed),
+            None => Cow::Owned(part.to_owned()),
+        }
+    }
+}
+
+impl<'a> Sink for TreeSink<'a> {
     /// The member's key, or none for an item.
-    type Mark = Option<String>;
+    type Mark = Option<Cow<'a, str>>;
 
     #[inline]
     fn open(&mut self, array: bool) -> Option<()> {
@@ -34,15 +57,15 @@ impl Sink for TreeSink {
     }
 
     #[inline]
-    fn enter(&mut self, segment: Segment<'_>) -> Option<Option<String>> {
+    fn enter(&mut self, segment: Segment<'_>) -> Option<Option<Cow<'a, str>>> {
         Some(match segment {
-            Segment::Key(key) => Some(key.to_owned()),
+            Segment::Key(key) => Some(self.text_of(key)),
             Segment::Index(_) => None,
         })
     }
 
     #[inline]
-    fn leave(&mut self, key: Option<String>) {
+    fn leave(&mut self, key: Option<Cow<'a, str>>) {
         let Some(value) = self.done.take() else { return };
         match (self.open.last_mut(), key) {
             (Some(Json::Object(members)), Some(key)) => members.push((key, value)),
@@ -62,8 +85,11 @@ impl Sink for TreeSink {
         self.done = Some(match leaf {
             Leaf::Null => Json::Null,
             Leaf::Bool(b) => Json::Bool(b),
-            Leaf::Number(text) => Json::Number(number_as_serde_writes_it(text)),
-            Leaf::String(text) => Json::String(text.to_owned()),
+            Leaf::Number(text) => Json::Number(match number_as_serde_writes_it(text) {
+                Cow::Borrowed(_) => self.text_of(text),
+                rewritten => Cow::Owned(rewritten.into_owned()),
+            }),
+            Leaf::String(text) => Json::String(self.text_of(text)),
         });
         Some(())
     }
@@ -71,7 +97,7 @@ impl Sink for TreeSink {
 
 /// The tree walk: hands `sink` the events the reader would for the tree's JSON
 /// text, in order, and stops when the sink does (`None`).
-pub(crate) fn replay(value: &Json, sink: &mut impl Sink) -> Option<()> {
+pub(crate) fn replay(value: &Json<'_>, sink: &mut impl Sink) -> Option<()> {
     match value {
         Json::Object(members) => {
             sink.open(false)?;
@@ -97,8 +123,8 @@ pub(crate) fn replay(value: &Json, sink: &mut impl Sink) -> Option<()> {
 
 /// A number's text as serde_json (`arbitrary_precision`) keeps it: as written,
 /// but for its exponent, written `e` with an explicit sign (`1E2` is `1e+2`).
-pub(crate) fn number_as_serde_writes_it(text: &str) -> String {
-    let Some(at) = text.bytes().position(|b| b == b'e' || b == b'E') else { return text.to_owned() };
+pub(crate) fn number_as_serde_writes_it(text: &str) -> Cow<'_, str> {
+    let Some(at) = text.bytes().position(|b| b == b'e' || b == b'E') else { return Cow::Borrowed(text) };
     let (mantissa, exponent) = (&text[..at], &text[at + 1..]);
     let sign = if exponent.starts_with(['+', '-']) { "" } else { "+" };
     let mut written = String::with_capacity(text.len() + 1);
@@ -106,7 +132,7 @@ pub(crate) fn number_as_serde_writes_it(text: &str) -> String {
     written.push('e');
     written.push_str(sign);
     written.push_str(exponent);
-    written
+    Cow::Owned(written)
 }
 
 #[cfg(test)]
@@ -143,12 +169,46 @@ mod tests {
         assert!(bodies >= 300, "only {bodies} bodies");
     }
 
+    /// Keys, strings and numbers written in the text as they read are borrowed from it; an
+    /// escaped text, and a number serde_json writes otherwise (`1E2`), are owned.
+    #[test]
+    fn texts_are_borrowed_from_the_text_where_written_as_they_read() {
+        let text = r#"{"plain":"x","esc\u0061ped":"a\nb","n":[150000,1E2,-0.5],"":""}"#;
+        let tree = tree_from_text(text, &Limits::default()).unwrap();
+        let Json::Object(members) = &tree else { panic!("an object") };
+        let borrowed = |cow: &Cow<'_, str>| matches!(cow, Cow::Borrowed(_));
+        let kinds: Vec<(bool, bool)> = members
+            .iter()
+            .map(|(key, value)| {
+                let value_borrowed = match value {
+                    Json::String(text) | Json::Number(text) => borrowed(text),
+                    _ => true,
+                };
+                (borrowed(key), value_borrowed)
+            })
+            .collect();
+        assert_eq!(kinds, [(true, true), (false, false), (true, true), (true, true)]);
+        let Some(Json::Array(numbers)) = tree.get("n") else { panic!("an array") };
+        let numbers: Vec<(&str, bool)> = numbers
+            .iter()
+            .map(|n| match n {
+                Json::Number(text) => (text.as_ref(), borrowed(text)),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(numbers, [("150000", true), ("1e+2", false), ("-0.5", true)]);
+        // Borrowed or not, the tree is the full path's, and owned equals it too.
+        let full = parse_value(text, &Limits::default()).unwrap();
+        assert_eq!(tree, full);
+        assert_eq!(tree.into_owned(), full);
+    }
+
     #[test]
     fn replaying_a_tree_builds_the_same_tree() {
         for text in [r#"{"a":[1,2.5e+3,"x\n",null,true,false,{},[]],"b":{"c":{"d":"e"}},"":0}"#, "{}", "[[]]", "\"s\""]
         {
             let tree = parse_value(text, &Limits::default()).unwrap();
-            let mut sink = TreeSink { open: Vec::new(), done: None };
+            let mut sink = TreeSink { text: "", open: Vec::new(), done: None };
             replay(&tree, &mut sink).unwrap();
             assert_eq!(sink.done.as_ref(), Some(&tree), "{text}");
         }

@@ -2,21 +2,25 @@
 //! read within, the [`Leaf`] the readers and the canonical writer share, and
 //! compact JSON text and serialization for JS.
 
-/// A parsed JSON value.
+use std::borrow::Cow;
+
+/// A parsed JSON value. Its texts are borrowed from the JSON text it was read
+/// from where they appear there as they are (a key or string without an escape,
+/// a number), else owned; `Json<'static>` owns them all ([`Json::into_owned`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Json {
+pub enum Json<'a> {
     /// `null`.
     Null,
     /// `true` or `false`.
     Bool(bool),
     /// The number exactly as written in the JSON text.
-    Number(String),
+    Number(Cow<'a, str>),
     /// A string, unescaped.
-    String(String),
+    String(Cow<'a, str>),
     /// Items in order.
-    Array(Vec<Json>),
+    Array(Vec<Json<'a>>),
     /// Members in source order.
-    Object(Vec<(String, Json)>),
+    Object(Vec<(Cow<'a, str>, Json<'a>)>),
 }
 
 /// Bounds applied to every body before and while it is read.
@@ -51,7 +55,22 @@ impl Default for Limits {
     }
 }
 
-impl Json {
+impl<'a> Json<'a> {
+    /// The same value with every text owned, free of the text it was read from.
+    pub fn into_owned(self) -> Json<'static> {
+        let owned = |text: Cow<'a, str>| Cow::Owned(text.into_owned());
+        match self {
+            Json::Null => Json::Null,
+            Json::Bool(b) => Json::Bool(b),
+            Json::Number(text) => Json::Number(owned(text)),
+            Json::String(text) => Json::String(owned(text)),
+            Json::Array(items) => Json::Array(items.into_iter().map(Json::into_owned).collect()),
+            Json::Object(members) => {
+                Json::Object(members.into_iter().map(|(key, value)| (owned(key), value.into_owned())).collect())
+            }
+        }
+    }
+
     /// The JSON type name, for messages.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -71,7 +90,7 @@ impl Json {
     }
 
     /// Member `key` of an object, if this is one and has it.
-    pub fn get(&self, key: &str) -> Option<&Json> {
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
         match self {
             Json::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -133,7 +152,7 @@ pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 
 /// Serializes as the value a JS `JSON.parse` would give, except that an integer
 /// beyond 2^53 becomes its exact decimal text rather than a rounded number.
-impl serde::Serialize for Json {
+impl serde::Serialize for Json<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
         use serde::ser::{SerializeMap, SerializeSeq};
         match self {
@@ -164,7 +183,7 @@ impl serde::Serialize for Json {
     }
 }
 
-fn write_json(value: &Json, out: &mut String) {
+fn write_json(value: &Json<'_>, out: &mut String) {
     match value {
         Json::Null => out.push_str("null"),
         Json::Bool(true) => out.push_str("true"),

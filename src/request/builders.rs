@@ -278,19 +278,19 @@ fn minor_amount(amount: Option<u64>, amount_major: Option<&str>, currency: Optio
 /// its row of the input-fields table (`super::fields`), which the tests hold this to
 /// (`/api/v1/payment/p2p/payin`). Errors only when the input cannot be turned
 /// into a body: both amounts given, or `amount_major` not convertible.
-pub fn build_payin_request(input: &PayinInput) -> Result<(Json, ValidationReport)> {
+pub fn build_payin_request(input: &PayinInput) -> Result<(Json<'static>, ValidationReport)> {
     build(P2P, &input.input_values())
 }
 
 /// Builds and validates a widget payin create body (`/api/v1/widget/payin`).
-pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json, ValidationReport)> {
+pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json<'static>, ValidationReport)> {
     build(WIDGET, &input.input_values())
 }
 
 /// Builds and validates the body of the builder `builders` ([`P2P`] or [`WIDGET`]) from its
 /// input's values, by the input-fields table: the operation's schema gives the objects and
 /// members in order, each member's row its value (absent ones and empty objects left out).
-pub(crate) fn build(builders: Builders, values: &InputValues) -> Result<(Json, ValidationReport)> {
+pub(crate) fn build(builders: Builders, values: &InputValues) -> Result<(Json<'static>, ValidationReport)> {
     let operation = if builders == WIDGET { Operation::WidgetPayinCreate } else { Operation::P2pPayinCreate };
     let amount = minor_amount(
         values.number(builders, "amount"),
@@ -303,23 +303,23 @@ pub(crate) fn build(builders: Builders, values: &InputValues) -> Result<(Json, V
         for (member, _) in members {
             let Some(at) = row_at(builders, object, member) else { continue };
             let value = match (INPUT_FIELDS[at].kind, &values.0[at]) {
-                (InputKind::MinorAmount, _) => amount.map(|amount| Json::Number(amount.to_string())),
+                (InputKind::MinorAmount, _) => amount.map(|amount| Json::Number(amount.to_string().into())),
                 (InputKind::Count { default }, value) => {
                     let given = match value {
                         Some(FieldValue::Number(number)) => Some(*number),
                         _ => None,
                     };
-                    given.or(default).map(|number| Json::Number(number.to_string()))
+                    given.or(default).map(|number| Json::Number(number.to_string().into()))
                 }
-                (_, Some(FieldValue::Text(text))) => Some(Json::String(text.clone())),
+                (_, Some(FieldValue::Text(text))) => Some(Json::String(text.clone().into())),
                 _ => None,
             };
             if let Some(value) = value {
-                out.push((member.to_owned(), value));
+                out.push(((*member).into(), value));
             }
         }
         if !out.is_empty() {
-            body.push((object.to_owned(), Json::Object(out)));
+            body.push(((*object).into(), Json::Object(out)));
         }
     }
     let body = Json::Object(body);

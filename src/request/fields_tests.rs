@@ -155,15 +155,15 @@ fn the_body_follows_the_schema_order_for_both_builders() {
 
 /// A member of every row of `builders` but the amount in major units, each with a value
 /// of its own (text `v<n>`, or the number `n`), and where each value must land.
-fn every_member(builders: Builders) -> (serde_json::Value, Vec<(&'static str, crate::json::Json)>) {
+fn every_member(builders: Builders) -> (serde_json::Value, Vec<(&'static str, crate::json::Json<'static>)>) {
     use crate::json::Json;
     let mut input = serde_json::Map::new();
     let mut expected = Vec::new();
     for (n, row) in rows(builders).enumerate().filter(|(_, row)| row.kind != InputKind::MajorAmount) {
         let (given, lands) = if row.kind.is_number() {
-            (serde_json::json!(n + 1), Json::Number((n + 1).to_string()))
+            (serde_json::json!(n + 1), Json::Number((n + 1).to_string().into()))
         } else {
-            (serde_json::json!(format!("v{n}")), Json::String(format!("v{n}")))
+            (serde_json::json!(format!("v{n}")), Json::String(format!("v{n}").into()))
         };
         input.insert(row.name.to_owned(), given);
         expected.push((row.path, lands));

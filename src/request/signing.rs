@@ -7,7 +7,7 @@ use crate::canonical::ambiguity::refuse_ambiguous_request;
 use crate::canonical::{canonical_message, message_of_text, CanonicalOptions};
 use crate::error::{Error, Result};
 use crate::hmac::{HmacKey, SignatureEncoding, DEFAULT_ALGORITHM_HEADER};
-use crate::json::{parse_body, Json, Limits};
+use crate::json::{read_body, Json, Limits};
 use crate::profile::Profile;
 use crate::rsa::keys::{SigningKey, VerifyingKey};
 use crate::rsa::pkcs1v15::{sign_message, Digest};
@@ -167,7 +167,7 @@ pub enum RequestBody<'a> {
     /// JSON text, as it will be sent.
     Text(&'a str),
     /// A body already read into a tree.
-    Tree(&'a Json),
+    Tree(&'a Json<'a>),
 }
 
 /// Everything of signing a body but the RSA operation, in one order for every
@@ -191,7 +191,7 @@ pub fn prepare_body(
     let options = &profile.canonical;
     let message = match body {
         RequestBody::Text(text) if !strict => message_of_text(text, timestamp, options, limits)?,
-        RequestBody::Text(text) => strict_message(&parse_body(text, limits)?, timestamp, options)?,
+        RequestBody::Text(text) => strict_message(&read_body(text, limits)?, timestamp, options)?,
         RequestBody::Tree(json) if strict => strict_message(json, timestamp, options)?,
         RequestBody::Tree(json) => canonical_message(json, timestamp, options)?,
     };
@@ -242,6 +242,7 @@ fn check_merchant_id(merchant_id: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::parse_body;
 
     fn vector_key(name: &str) -> SigningKey {
         let path = format!("{}/tests/vectors/keys/{name}.pkcs8.pem", env!("CARGO_MANIFEST_DIR"));

@@ -122,12 +122,12 @@ impl Random {
     }
 }
 
-fn value(random: &mut Random) -> Json {
+fn value(random: &mut Random) -> Json<'static> {
     let text = VALUES[random.below(VALUES.len())];
     match parse_body(&format!("{{\"v\":{text}}}"), &Limits::default()) {
         // Number text as written (`1E2`), not as the tree reads it.
         Ok(Json::Object(mut members)) => match members.pop() {
-            Some((_, Json::Number(_))) => Json::Number(text.to_owned()),
+            Some((_, Json::Number(_))) => Json::Number(text.into()),
             Some((_, other)) => other,
             None => Json::Null,
         },
@@ -136,7 +136,7 @@ fn value(random: &mut Random) -> Json {
 }
 
 /// One random change somewhere in `at`: in it, or a few levels down.
-fn mutate(at: &mut Json, random: &mut Random) {
+fn mutate(at: &mut Json<'static>, random: &mut Random) {
     if random.below(2) == 0 {
         let child = match at {
             Json::Object(members) if !members.is_empty() => {
@@ -166,7 +166,7 @@ fn mutate(at: &mut Json, random: &mut Random) {
                 let key = KEYS[random.below(KEYS.len())];
                 if members.iter().all(|(k, _)| k != key) {
                     let i = random.below(members.len() + 1);
-                    members.insert(i, (key.to_owned(), value(random)));
+                    members.insert(i, (key.into(), value(random)));
                 }
             }
             _ => {

@@ -233,7 +233,7 @@ impl Value<'_> {
     }
 }
 
-impl<'a> From<&'a Json> for Value<'a> {
+impl<'a> From<&'a Json<'_>> for Value<'a> {
     fn from(value: &'a Json) -> Self {
         match value {
             Json::Object(_) => Value::Container(false),
@@ -676,7 +676,7 @@ mod tests {
             check_amount(&mut findings, "a", &value);
             findings.into_report().error_codes()
         };
-        let number = |text: &str| Json::Number(text.into());
+        let number = |text: &'static str| Json::Number(text.into());
         assert!(check(number("1")).is_empty());
         assert!(check(number("10000000000000")).is_empty());
         assert_eq!(check(number("0")), ["OUT_OF_RANGE"]);

@@ -69,7 +69,7 @@ pub(super) fn restore_body_json(out: JsValue, raw: &Json) -> Result<JsValue, JsV
 
 /// A body given as JSON text, bytes or a JS value, with the exact text that represents it.
 pub(super) struct BodyInput {
-    pub(super) json: Json,
+    pub(super) json: Json<'static>,
     pub(super) text: String,
 }
 
@@ -125,7 +125,7 @@ fn json_from_js(
     path: &PathNode<'_>,
     limits: &Limits,
     size: &mut usize,
-) -> Result<Json, Error> {
+) -> Result<Json<'static>, Error> {
     if value.is_null() {
         count(size, 4, limits)?;
         return Ok(Json::Null);
@@ -138,7 +138,7 @@ fn json_from_js(
         return Ok(Json::Bool(b));
     }
     if let Some(js_string) = value.dyn_ref::<JsString>() {
-        return js_text(js_string, path, limits, size).map(Json::String);
+        return js_text(js_string, path, limits, size).map(|text| Json::String(text.into()));
     }
     if let Some(n) = value.as_f64() {
         if !n.is_finite() {
@@ -150,12 +150,12 @@ fn json_from_js(
             python_float_repr(n)
         };
         count(size, text.len(), limits)?;
-        return Ok(Json::Number(text));
+        return Ok(Json::Number(text.into()));
     }
     if let Some(big) = value.dyn_ref::<js_sys::BigInt>() {
         let text = big.to_string(10).map_err(|_| invalid(path, "is a BigInt that cannot be written"))?;
         let text = js_text(&text, path, limits, size)?;
-        return Ok(Json::Number(text));
+        return Ok(Json::Number(text.into()));
     }
     if value.is_function() || value.is_symbol() {
         return Err(invalid(path, "is a function or symbol, which JSON cannot carry"));
@@ -193,7 +193,7 @@ fn json_from_js(
         count(size, 1, limits)?;
         let name = js_text(&key, path, limits, size)?;
         let json = json_from_js(&child, depth, &PathNode::Key(path, &name), limits, size)?;
-        members.push((name, json));
+        members.push((name.into(), json));
     }
     Ok(Json::Object(members))
 }

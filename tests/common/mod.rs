@@ -114,7 +114,7 @@ pub fn options_of(value: &Value) -> CanonicalOptions {
     options
 }
 
-fn body(text: &str) -> Json {
+fn body(text: &str) -> Json<'static> {
     parse_body(text, &Limits::default()).expect("body parses")
 }
 

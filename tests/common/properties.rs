@@ -26,17 +26,17 @@ impl Rng {
         (0..self.below(6)).map(|_| PIECES[self.below(PIECES.len() as u64) as usize]).collect()
     }
 
-    fn leaf(&mut self) -> Json {
+    fn leaf(&mut self) -> Json<'static> {
         match self.below(7) {
             0 => Json::Null,
             1 => Json::Bool(self.below(2) == 1),
-            2 => Json::Number((self.next() as i64 >> self.below(60)).to_string()),
-            3 => Json::Number(format!("{}.{}", self.below(1000), self.below(1000))),
-            _ => Json::String(self.text()),
+            2 => Json::Number((self.next() as i64 >> self.below(60)).to_string().into()),
+            3 => Json::Number(format!("{}.{}", self.below(1000), self.below(1000)).into()),
+            _ => Json::String(self.text().into()),
         }
     }
 
-    fn value(&mut self, depth: usize) -> Json {
+    fn value(&mut self, depth: usize) -> Json<'static> {
         match if depth >= 5 { 0 } else { self.below(4) } {
             0 | 1 => self.leaf(),
             2 => Json::Array((0..self.below(4)).map(|_| self.value(depth + 1)).collect()),
@@ -44,8 +44,8 @@ impl Rng {
         }
     }
 
-    fn object(&mut self, depth: usize) -> Json {
-        let mut members: Vec<(String, Json)> = Vec::new();
+    fn object(&mut self, depth: usize) -> Json<'static> {
+        let mut members: Vec<(String, Json<'static>)> = Vec::new();
         for _ in 0..self.below(5) {
             let key = self.text();
             if !members.iter().any(|(k, _)| *k == key) {
@@ -53,7 +53,7 @@ impl Rng {
                 members.push((key, value));
             }
         }
-        Json::Object(members)
+        Json::Object(members.into_iter().map(|(key, value)| (key.into(), value)).collect())
     }
 }
 

@@ -118,11 +118,17 @@ describe('wasm memory reaches a steady state', () => {
     assert.ok(perRound > 8 << 20, `kept keys grew wasm memory by only ${perRound} bytes a round: ${sizes}`);
   });
 
-  test('keys dropped without free() are finalized: memory stops growing after the first round', () => {
+  test('keys dropped without free() are finalized: memory grows no more than a step or two after the second round', () => {
     const { sizes, alive } = child(rounds('drop'));
     assert.ok(alive);
     assert.equal(sizes.length, 9, String(sizes));
-    assert.equal(sizes.at(-1), sizes[2], `wasm memory kept growing with dropped keys: ${sizes}`);
+    // A round makes about 11.6 MB of keys (the first round's growth). Freed, the memory may
+    // still grow a step or two (1.4 MB here) over the rounds after the second, by how the
+    // collector's timing interleaves frees with the next round's allocations (seen in 2 of
+    // about 20 suite runs); 10 % of each round's keys left unfreed would add 7 MB.
+    const firstRound = sizes[1] - sizes[0];
+    assert.ok(sizes.at(-1) - sizes[2] <= 4 << 20, `wasm memory kept growing with dropped keys: ${sizes}`);
+    assert.ok(firstRound > 8 << 20, `a round made only ${firstRound} bytes of keys: ${sizes}`);
     assert.ok(sizes.at(-1) - sizes[0] < 24 << 20, `dropped keys: ${sizes}`);
   });
 

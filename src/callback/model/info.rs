@@ -55,7 +55,7 @@ pub struct InfoResponse {
     /// Fields the spec marks required (for this operation and variant) that are absent; code `REQUIRED`.
     pub warnings: Vec<Issue>,
     /// The body as received.
-    pub raw: Json,
+    pub raw: Json<'static>,
 }
 
 /// Reads the response of `/api/v1/payment/p2p/payin/info` or
@@ -128,7 +128,7 @@ pub fn parse_info_response(operation_path: &str, body: &Json) -> Result<InfoResp
         sub_status,
         status_description,
         warnings: Vec::new(),
-        raw: body.clone(),
+        raw: body.clone().into_owned(),
     };
     response.warnings = required_warnings(operation, variant, body);
     Ok(response)

@@ -74,7 +74,7 @@ fn has_leaf(value: &Json) -> bool {
 #[derive(Clone, Copy)]
 pub(crate) struct Reader<'a> {
     pub source: Source,
-    pub object: &'a Json,
+    pub object: &'a Json<'a>,
     /// The object's path; with `index`, the path of the array it is an item of.
     pub prefix: &'a str,
     /// The item's index in the array at `prefix`: its path is written only for an error.
@@ -83,7 +83,7 @@ pub(crate) struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     /// A reader of the object at `prefix`.
-    pub(crate) fn new(source: Source, object: &'a Json, prefix: &'a str) -> Self {
+    pub(crate) fn new(source: Source, object: &'a Json<'a>, prefix: &'a str) -> Self {
         Reader { source, object, prefix, index: None }
     }
 
@@ -103,14 +103,14 @@ impl<'a> Reader<'a> {
     }
 
     /// The member, unless it reads as absent (null; for a callback, see [`Source::absent`]).
-    pub(crate) fn value(&self, key: &str) -> Option<&'a Json> {
+    pub(crate) fn value(&self, key: &str) -> Option<&'a Json<'a>> {
         self.object.get(key).filter(|value| !self.source.absent(value))
     }
 
     pub(crate) fn text(&self, key: &str) -> Result<Option<String>, Error> {
         match self.value(key) {
             None => Ok(None),
-            Some(Json::String(text)) => Ok(Some(text.clone())),
+            Some(Json::String(text)) => Ok(Some(text.clone().into_owned())),
             Some(other) => Err(self.source.error(&self.path(key), format!("must be a string, found {}", other.kind()))),
         }
     }
@@ -403,7 +403,7 @@ fn free_text(source: Source, data: &Json, path: &dyn Fn() -> String) -> Result<O
 fn data_text(source: Source, data: &Json, path: &dyn Fn() -> String) -> Result<Option<String>, Error> {
     match data {
         _ if source.absent(data) => Ok(None),
-        Json::String(text) => Ok(Some(text.clone())),
+        Json::String(text) => Ok(Some(text.clone().into_owned())),
         Json::Number(_) => match integer_of(data) {
             Some(integer) => Ok(Some(integer.to_string())),
             None => Err(source.error(&path(), "must be a string or integer, found number")),

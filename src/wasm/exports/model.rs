@@ -91,7 +91,7 @@ fn text_report(operation: &str, text: Result<&str, Error>, options: validate::Va
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct BuiltOut<'a> {
-    body: &'a Json,
+    body: &'a Json<'a>,
     body_text: String,
     report: &'a ValidationReport,
 }

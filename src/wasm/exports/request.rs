@@ -99,7 +99,7 @@ fn prepare(
 }
 
 /// The body's exact text, and its tree when it was given as a JS object.
-fn body_to_sign(body: &JsValue) -> Result<(String, Option<Json>), Error> {
+fn body_to_sign(body: &JsValue) -> Result<(String, Option<Json<'static>>), Error> {
     let limits = Limits::default();
     match text_from_js(body, limits.max_bytes)? {
         Some(text) => Ok((text, None)),
