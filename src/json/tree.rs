@@ -30,8 +30,8 @@ struct TreeSink<'a> {
 
 impl<'a> TreeSink<'a> {
     /// `part` as a slice of the text when it is one (the reader hands over a key,
-    /// string or number without an escape in place), else owned: an unescaped
-    /// text lies in memory of its own, never inside the text.
+    /// string or number without an escape in place), else owned: a text the reader
+    /// unescaped lies in memory of its own, never inside the text.
     #[inline]
     fn text_of(&self, part: &str) -> Cow<'a, str> {
         let start = (part.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
