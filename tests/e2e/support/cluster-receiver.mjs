@@ -3,7 +3,7 @@
 // node:http on 127.0.0.1 and a free port; prints `{"port":N}` once listening.
 //   node cluster-receiver.mjs '<json config>'
 // config: { pkgDir, store: 'postgres' | 'redis', pg (pg.Pool config), redisUrl, prefix,
-//           servicePublicKeyPem, merchantId, dieAt (SIGKILL itself inside the dieAt-th onEvent, 0: never) }
+//           servicePublicKeyPem, merchantId, dieAt (SIGKILL itself inside the dieAt-th onEvent to start, once its work is done; 0: never) }
 // onEvent: postgres: notes the delivery (table deliveries) and, for a success, credits the
 // payment (table credits), both through `tx`, so they commit with the store's record or not at
 // all; redis: notes the delivery outside the store (list <prefix>:test:events), at once.
@@ -42,14 +42,17 @@ const handler = api.createCallbackHandler({
   store,
   verify: { toleranceSeconds: 600, expectedMerchantId: config.merchantId },
   async onEvent(event, { tx }) {
-    events += 1;
+    // This call's number, taken before any await: onEvent calls overlap, so the shared count
+    // read after the awaits below may already be past dieAt for every one of them.
+    const n = ++events;
     await note(event, tx);
     if (config.store === 'postgres' && event.callback.status === 'success') {
       await tx.query('INSERT INTO credits (project_id, payment_id, key, pid) VALUES ($1, $2, $3, $4)', [event.callback.projectId, event.callback.paymentId, event.callback.idempotencyKey, process.pid]);
     }
     // Killed with the work done but not committed: the store must roll it back (postgres) or let
     // the lease expire (redis), and the service's retry, answered by another process, does it again.
-    if (events === config.dieAt) process.kill(process.pid, 'SIGKILL');
+    // `>=`: should the dieAt-th call's work fail, the next call that finishes its work dies instead.
+    if (config.dieAt > 0 && n >= config.dieAt) process.kill(process.pid, 'SIGKILL');
   },
   async onReview(kept) {
     process.stderr.write(`review: ${kept.code} ${kept.message}\n`);
