@@ -354,7 +354,7 @@ pub fn validate_request_text_with(operation_path: &str, text: &str, options: Val
     }
     // Anything else as a tree: the full reading words an error, and ambiguities
     // and numbers without canonical text are located in the tree.
-    match crate::json::parse_body(text, &Limits::default()) {
+    match crate::json::read_body(text, &Limits::default()) {
         Ok(body) => validate_request_with(operation_path, &body, options),
         Err(error) => ValidationReport::from_error(&error),
     }
