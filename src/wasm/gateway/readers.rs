@@ -124,12 +124,14 @@ pub(in crate::wasm) fn builder_input(
 /// The most members a builder's input may have, unknown ones included.
 const MAX_INPUT_MEMBERS: usize = 256;
 
-/// A whole number of the input: a safe integer of 0 or more, or a BigInt within u64.
+/// A whole number of the input: a safe integer of 0 or more, as a number or a BigInt. A
+/// larger BigInt is refused like a larger number: the built `body` is a JS object, where
+/// it could not be the number `bodyText` writes.
 fn whole_number(value: &JsValue) -> Option<u64> {
     match value.as_f64() {
         Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER as f64 => Some(n as u64),
         Some(_) => None,
-        None if value.is_bigint() => u64::try_from(value.clone()).ok(),
+        None if value.is_bigint() => u64::try_from(value.clone()).ok().filter(|&n| n <= MAX_SAFE_INTEGER as u64),
         None => None,
     }
 }
@@ -142,6 +144,7 @@ fn found_in_input(value: &JsValue) -> &'static str {
         Some(n) if n < 0.0 => "a negative number",
         Some(n) if n > MAX_SAFE_INTEGER as f64 => "a number too large to be exact",
         Some(_) => "a number",
+        None if value.is_bigint() => "a BigInt outside 0 to 2^53 - 1",
         None => type_name(value),
     }
 }
