@@ -35,8 +35,8 @@ const { hasOwn } = Object;
 const MEMBERS = ['code', 'status', 'hint', 'path', 'verified', 'body', 'rawBody', 'ambiguities', 'verification'];
 
 /**
- * The errors of the API over `glue` (the core's, and the client's and the receiver's, each
- * made over the same glue): `make(code, message, details)`, every error the JS makes;
+ * The errors of the API over `glue` (one set for the core, the client and the receiver over
+ * the same glue): `make(code, message, details)`, every error the JS makes;
  * `fromWasm(data)`, the error of the wasm's data;
  * `fromThrown(value)`, what a call into the glue threw, as the package's error (the wasm's
  * data, or a glue not loaded yet); `invalidArgument(name, reason)`, `cryptoFailure(cause)`;
@@ -44,6 +44,15 @@ const MEMBERS = ['code', 'status', 'hint', 'path', 'verified', 'body', 'rawBody'
  * `guard(fn)`, `fn` with what it throws (or its promise rejects with) made so.
  */
 function createErrors(glue) {
+  let errors = made.get(glue);
+  if (errors === undefined) made.set(glue, (errors = errorsOver(glue)));
+  return errors;
+}
+
+/** The errors of each glue, made once: the core, the client and the receiver share them. */
+const made = new WeakMap();
+
+function errorsOver(glue) {
   let constants;
   /** The wasm's `__constants()`, read once (the web build's wasm loads in `init()`). */
   const shared = () => (constants ??= JSON.parse(glue.__constants()));
