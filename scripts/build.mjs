@@ -267,7 +267,7 @@ function copyWrappers() {
   // The callback handler (`createCallbackHandler`) and memoryStore, the same way; the stores
   // with an entry of their own (`payment-intake/stores/postgres`) to pkg/stores/ as they are.
   console.log(`  pkg-template/receiver/ -> pkg/${copyModules(root, pkgDir, 'receiver').join(', pkg/')}`);
-  console.log(`  pkg-template/stores/memory.mjs -> pkg/${copyModules(root, pkgDir, 'stores', ['memory.mjs']).join(', pkg/')}`);
+  console.log(`  pkg-template/stores/memory.mjs, due.mjs -> pkg/${copyModules(root, pkgDir, 'stores', ['memory.mjs', 'due.mjs']).join(', pkg/')}`);
   copyStoreEntries();
   // The command line: CommonJS whatever the parent says (its shebang runs it through node).
   fs.copyFileSync(path.join(root, 'pkg-template', 'cli.cjs'), path.join(pkgDir, 'cli.js'));

@@ -176,6 +176,8 @@ error_codes! {
     NetworkError = "NETWORK_ERROR", 502, Client;
     /// `TIMEOUT`: the call's deadline passed.
     Timeout = "TIMEOUT", 504, Client;
+    /// `STORE_FAILED`: the client's store (its database) failed to record a create: nothing was sent.
+    StoreFailed = "STORE_FAILED", 503, Client;
 }
 
 impl ErrorCode {

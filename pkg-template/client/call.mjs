@@ -3,13 +3,12 @@
 // backoff and jitter, all under one deadline; a create or an action whose earlier attempt
 // may have reached the service is settled through the info operation, never sent as new.
 import { attempt, retryAfterMs } from './attempt.mjs';
+import { settleCreate } from './creates.mjs';
 import { authHint } from './errors.mjs';
 import { ShapeError, modelOf, readJson, statusModel } from './models.mjs';
 import { OPERATIONS, reached } from './operations.mjs';
 
 const BY_PATH = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
-/** Creates whose info model the spec shows (with the payment's amount, currency and method). */
-const COMPARABLE = new Set(['/api/v1/payment/p2p/payin', '/api/v1/widget/payin']);
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -48,31 +47,19 @@ function caller(ctx) {
 
   const meta = (deadline, statusCode, attempts, extra) => ({ statusCode, attempts, durationMs: clock() - deadline.started, ...extra });
 
-  /** A create answered "exists", or an action refused, after an attempt that may have reached the service: read the payment. */
+  /**
+   * A create answered "exists" (whatever call made the payment first), or an action refused
+   * after an attempt that may have reached the service: the payment read with its info
+   * operation. A create settles as that payment or PAYMENT_EXISTS (creates.mjs).
+   */
   async function settle(operation, text, deadline, attempts, answer) {
     const request = JSON.parse(text);
     const general = request?.general ?? {};
     const info = await send(BY_PATH.get(operation.info), { general: { project_id: general.project_id, payment_id: general.payment_id } }, deadline);
     const response = meta(deadline, info.response.statusCode, attempts + info.response.attempts, { replayed: true });
     if (operation.create) {
-      const stored = info.raw?.payment_info;
-      const asked = request?.payment ?? {};
-      const fields = ['amount', 'currency', 'method', 'widget_method'].filter((name) => asked[name] !== undefined);
-      const same = isObject(stored) && fields.every((name) => stored[name] === asked[name]);
-      if (same) return { ...statusModel(info), response };
-      const exists = { statusCode: answer.statusCode, body: answer.text, response: answer.json, existing: info, attempts: response.attempts };
-      if (!isObject(stored)) {
-        // Payout and ECOM infos: the spec does not show their bodies, and the sandbox's carry
-        // only the StatusResponse, so nothing says whether the stored payment is this one.
-        const why = COMPARABLE.has(operation.path) ? 'its info answer carries no payment_info' : `the spec does not show the body of ${operation.info}, so its answer carries no amount, currency or method to compare`;
-        throw make('PAYMENT_EXISTS', `${operation.path}: payment_id '${general.payment_id}' is already used in project '${general.project_id}', and an earlier attempt of this call may have made it`, {
-          ...exists, hint: `the client cannot tell whether the stored payment is this call's own (${why}): read .existing (its state) and compare it with your order before using a new payment_id, which would make a second payment`,
-        });
-      }
-      const differ = fields.filter((name) => stored[name] !== asked[name]).map((name) => `${name} ${JSON.stringify(stored[name])}`).join(', ');
-      throw make('PAYMENT_EXISTS', `${operation.path}: payment_id '${general.payment_id}' is already used in project '${general.project_id}' by another payment (${differ})`, {
-        ...exists, hint: 'use a new payment_id for a new payment; the stored one is in .existing',
-      });
+      const details = { statusCode: answer.statusCode, body: answer.text, response: answer.json };
+      return settleCreate(make, { operation, request, info, response, details, recorded: deadline.recorded });
     }
     if (reached(operation.target, info)) return { ...statusModel(info), response };
     return null;
@@ -117,11 +104,8 @@ function caller(ctx) {
     }
     if (operation.create && statusCode === 409) {
       // The spec does not show how the service answers a payment_id it already holds; the
-      // sandbox answers 409, taken here to mean "payment exists".
-      if (mayHaveReached) return settle(operation, text, deadline, attempts, { statusCode, text: out.text, json });
-      throw make('PAYMENT_EXISTS', `${operation.path}: ${description ?? 'the payment_id is already used in this project'}`, {
-        ...details, hint: 'use a new payment_id for a new payment (the spec does not show how the service answers one it already holds)',
-      });
+      // sandbox answers 409, taken here to mean "payment exists": read it, whatever call made it.
+      return settle(operation, text, deadline, attempts, { statusCode, text: out.text, json });
     }
     if (operation.target && mayHaveReached && (statusCode === 409 || (isObject(json) && json.status === 'error'))) {
       const settled = await settle(operation, text, deadline, attempts, { statusCode, text: out.text, json });
@@ -153,9 +137,10 @@ function caller(ctx) {
   /**
    * Sends `body` (the caller's object or text; once signed, the signed text is what every
    * later attempt signs again). `check(text)`, when given, refuses the first signed text
-   * before anything is sent (the client's validation of exactly the text it sends).
+   * before anything is sent (the client's validation of exactly the text it sends);
+   * `before(text)`, when given, runs then too (a create recorded in the store).
    */
-  async function send(operation, body, deadline, check) {
+  async function send(operation, body, deadline, check, before) {
     const url = ctx.baseUrl + operation.path;
     let mayHaveReached = false;
     let text = body;
@@ -175,6 +160,7 @@ function caller(ctx) {
       if (attempts === 1) {
         text = signed.body;
         if (check) check(text);
+        if (before) await before(text);
       }
       const headers = { 'content-type': 'application/json', 'user-agent': ctx.userAgent, ...signed.headers };
       hooks.request({ operation: operation.name, url, attempt: attempts, headers, body: signed.body });

@@ -3,6 +3,7 @@
 // parseInfoResponse, PaymentIntakeError). Each entry makes its `createClient` from its own
 // API with `clientFactory(api, glue)`.
 import { caller } from './call.mjs';
+import { recordAnswer, recordCreate } from './creates.mjs';
 import { errorMaker } from './errors.mjs';
 import { createErrors } from '../errors.js';
 import { hooksOf } from './hooks.mjs';
@@ -14,6 +15,12 @@ import { waiter } from './wait.mjs';
 const VERSION = '__PACKAGE_VERSION__';
 
 const DEFAULTS = { timeoutMs: 30000, retries: 2, retryDelayMs: 500, maxRetryDelayMs: 5000 };
+
+/** `{ projectId, paymentId }` of a create's signed text. */
+function idsOf(text) {
+  const general = JSON.parse(text)?.general ?? {};
+  return { projectId: general.project_id, paymentId: general.payment_id };
+}
 
 const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
 
@@ -36,9 +43,13 @@ function clientFactory(api, glue) {
     const fetchFn = config.fetch ?? globalThis.fetch;
     if (typeof fetchFn !== 'function') throw argument('fetch', 'must be a function (no global fetch here: pass one)');
     const baseUrl = config.baseUrl.replace(/\/+$/, '');
+    const store = config.store ?? null;
+    if (store !== null && (typeof store !== 'object' || typeof store.recordCreate !== 'function' || typeof store.recordAnswer !== 'function')) {
+      throw argument('store', 'must be a store that records creates (memoryStore(), postgresStore(pool), redisStore(client)): an object with recordCreate() and recordAnswer()');
+    }
     const ctx = {
       api, make, baseUrl, merchantId: config.merchantId, key: config.key, options: config.options, profile: config.options?.profile,
-      fetch: fetchFn, clock: config.clock ?? Date.now, sleep: config.sleep ?? sleep, random: config.random ?? Math.random,
+      fetch: fetchFn, store, clock: config.clock ?? Date.now, sleep: config.sleep ?? sleep, random: config.random ?? Math.random,
       userAgent: config.userAgent ?? `payment-intake/${VERSION}`, hooks: hooksOf(config),
       timeoutMs: wholeOption(config, 'timeoutMs', 1), retries: wholeOption(config, 'retries', 0),
       retryDelayMs: wholeOption(config, 'retryDelayMs', 0), maxRetryDelayMs: wholeOption(config, 'maxRetryDelayMs', 0),
@@ -69,7 +80,12 @@ function clientFactory(api, glue) {
       const started = ctx.clock();
       const timeoutMs = callOptions.timeoutMs ?? ctx.timeoutMs;
       const deadline = { started, at: started + timeoutMs, timeoutMs, retries: callOptions.retries ?? ctx.retries, signal: callOptions.signal };
-      return send(operation, body, deadline, validated(operation));
+      if (!(operation.create && store)) return send(operation, body, deadline, validated(operation));
+      const infoOperation = OPERATIONS.find((known) => known.path === operation.info);
+      const before = (text) => recordCreate(ctx, operation, text, deadline, () => send(infoOperation, bodyOf(infoOperation, idsOf(text), config.projectId), deadline));
+      const result = await send(operation, body, deadline, validated(operation), before);
+      await recordAnswer(ctx, deadline, result);
+      return result;
     }
 
     const client = {};
@@ -87,6 +103,15 @@ function clientFactory(api, glue) {
       const operation = OPERATIONS.find((known) => known.path === path);
       if (!operation) return Promise.reject(argument('path', `is no operation of the spec's index: ${OPERATIONS.map((known) => known.path).join(', ')}`));
       return perform(operation, input, callOptions);
+    };
+    /**
+     * The info operation of the create at `createPath` (its row's `info`), for `{ projectId,
+     * paymentId }`: how a reconciliation asks about a payment the store recorded.
+     */
+    client.infoOf = (createPath, ref, callOptions) => {
+      const create = OPERATIONS.find((known) => known.path === createPath && known.create);
+      if (!create) return Promise.reject(argument('createPath', `is no create of the spec's index: ${OPERATIONS.filter((known) => known.create).map((known) => known.path).join(', ')}`));
+      return perform(OPERATIONS.find((known) => known.path === create.info), ref, callOptions);
     };
     /** Any other path (e.g. the two bank paths the spec names but does not show): the answer's JSON. */
     client.request = (path, body, callOptions) => {

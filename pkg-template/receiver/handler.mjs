@@ -2,46 +2,19 @@
 // contract (store.d.ts): verify; a genuine body that cannot be acted on is kept for review;
 // a verified callback is claimed by its idempotency key, ordered against the payment's
 // recorded state (order.mjs), handed to onEvent with the store's transaction, then committed.
-// The answer is a small JSON `{ ok, code? }`: never the body, never a message of the sender's.
+// A reconciliation (reconcile.mjs) feeds what the service answers through the same `settle`.
+// The answer is a small JSON `{ ok, code? }`: never the body, never a message of the sender's;
+// onOutcome hears every decision (outcome.mjs).
 import { decide, stateOrder } from './order.mjs';
+import { amountChanged, outcomeReporter } from './outcome.mjs';
+import { keptHeaders, reviewIds, storable } from './review.mjs';
 
 /** Genuine signature, body not usable: kept, answered 200. */
 const KEPT_CODES = new Set(['INVALID_CALLBACK', 'AMBIGUOUS_CALLBACK']);
-/** The headers a kept callback keeps: what the signature was checked with. */
-const KEPT_HEADER = /^(x-access-|content-type$)/;
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json; charset=utf-8' });
 
 function answer(status, json) {
   return { status, body: JSON.stringify(json), headers: { ...JSON_HEADERS } };
-}
-
-/** The signature's headers of any HeadersInput (Headers, a Map, pairs, node's object), lower-cased. */
-function keptHeaders(headers) {
-  const kept = {};
-  const add = (name, value) => {
-    const lower = String(name).toLowerCase();
-    if (KEPT_HEADER.test(lower) && value !== undefined) kept[lower] = Array.isArray(value) ? value.join(', ') : String(value);
-  };
-  try {
-    if (headers && typeof headers.forEach === 'function' && !Array.isArray(headers)) headers.forEach((value, name) => add(name, value));
-    else if (Array.isArray(headers)) for (const [name, value] of headers) add(name, value);
-    else if (headers && typeof headers === 'object') for (const [name, value] of Object.entries(headers)) add(name, value);
-  } catch {
-    // headers that cannot be read again: the record keeps none
-  }
-  return kept;
-}
-
-/** Best effort, for a person reading a kept body: its project and payment ids, or nulls. */
-function idsOf(text) {
-  try {
-    const json = JSON.parse(text);
-    const projectId = typeof json?.project_id === 'string' ? json.project_id : null;
-    const paymentId = typeof json?.general?.payment_id === 'string' ? json.general.payment_id : null;
-    return { projectId, paymentId };
-  } catch {
-    return { projectId: null, paymentId: null };
-  }
 }
 
 /**
@@ -84,22 +57,27 @@ function bytesOf(rawBody) {
   return new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
 }
 
+/** `status:sub_status` of a callback, as outcomes and messages name a state. */
+const stateName = (callback) => `${callback.status}:${callback.subStatus ?? ''}`;
+
 /**
- * `handle(rawBody, headers)` for one handler's config (checked by index.mjs): `api` is the
- * package's API, `sha256Hex(bytes)` the entry's digest.
+ * `{ handle(rawBody, headers), settle(callback, source) }` for one handler's config (checked by
+ * index.mjs): `api` is the package's API, `sha256Hex(bytes)` the entry's digest.
  */
-function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onReview, onError, leaseMs }) {
+function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onReview, onError, onOutcome, leaseMs }) {
   let order;
   // Read on first use: the web build's wasm is loaded by init(), after the handler is made.
   const states = () => (order ??= stateOrder(api.specStates()));
+  const report = outcomeReporter(onOutcome);
 
   async function record(code, message, rawBody, headers, ids) {
     const bytes = bytesOf(rawBody);
     const text = typeof rawBody === 'string' ? rawBody : decoder.decode(bytes);
     const canonical = canonicalText(text);
     return {
-      id: await sha256Hex(canonical === null ? bytes : new TextEncoder().encode(canonical)), code, message, projectId: ids.projectId, paymentId: ids.paymentId,
-      rawBody: text, headers: keptHeaders(headers), receivedAt: new Date().toISOString(),
+      id: await sha256Hex(canonical === null ? bytes : new TextEncoder().encode(canonical)), code, message,
+      projectId: storable(ids.projectId), paymentId: storable(ids.paymentId),
+      rawBody: storable(text), headers: keptHeaders(headers), receivedAt: new Date().toISOString(),
     };
   }
 
@@ -110,62 +88,72 @@ function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onRevie
     } catch {
       // the report failing changes nothing of the answer
     }
-    return answer(500, { ok: false, code });
+    return { answer: answer(500, { ok: false, code }), code };
+  }
+
+  /**
+   * Shows a new review to onReview. When onReview fails, the review is forgotten again (where
+   * the store can: a claim's transaction rolls it back, else `store.forget`), so that the
+   * service's retry finds it new and shows it again: no review is kept unseen.
+   */
+  async function review(kept, keepIt) {
+    const { isNew } = await keepIt(kept);
+    if (!isNew || !onReview) return;
+    try {
+      await within(make, Promise.resolve().then(() => onReview(kept)), leaseMs);
+    } catch (error) {
+      await store.forget?.(kept.id);
+      throw error;
+    }
   }
 
   /** A genuine body that is not to be acted on: kept (once), shown to onReview when new. */
-  async function keep(error, rawBody, headers) {
+  async function keep(code, message, rawBody, headers, ids) {
     try {
-      const review = await record(error.code, error.message, rawBody, headers, idsOf(error.body ?? ''));
-      const { isNew } = await store.keep(review);
-      if (isNew && onReview) await onReview(review);
-      return answer(200, { ok: true, code: error.code });
+      await review(await record(code, message, rawBody, headers, ids), (kept) => store.keep(kept));
+      return { answer: answer(200, { ok: true, code }), code: 'REVIEW', reason: code };
     } catch (caught) {
       return failed(caught, 'REVIEW_FAILED');
     }
   }
 
   /** The claimed callback: delivered, acknowledged as stale, or kept for review; then committed. */
-  async function act(claim, callback, rawBody, headers) {
+  async function act(claim, callback, source, raw) {
     const previous = claim.previous ?? null;
     const decision = decide(states(), previous, callback);
     if (decision.kind === 'deliver') {
-      const event = { callback, previous, state: decision.state, forward: decision.forward, final: decision.final };
+      const event = {
+        callback, previous, state: decision.state, forward: decision.forward, final: decision.final, source, amountChanged: amountChanged(callback.paymentInfo),
+      };
       await within(make, Promise.resolve().then(() => onEvent(event, { tx: claim.tx ?? null })), leaseMs);
       const next = decision.record ? { ...decision.state, idempotencyKey: callback.idempotencyKey, updatedAt: new Date().toISOString() } : null;
       await claim.commit(next);
-      return answer(200, decision.forward ? { ok: true } : { ok: true, code: 'NOT_FORWARD' });
+      return { answer: answer(200, decision.forward ? { ok: true } : { ok: true, code: 'NOT_FORWARD' }), code: 'DELIVERED' };
     }
-    if (decision.kind === 'stale') {
+    if (decision.kind === 'stale' || decision.kind === 'duplicate') {
+      const code = decision.kind === 'stale' ? 'STALE' : 'DUPLICATE';
       await claim.commit(null);
-      return answer(200, { ok: true, code: 'STALE' });
+      return { answer: answer(200, { ok: true, code }), code };
     }
     const recorded = previous ? `${previous.status}:${previous.subStatus ?? ''}` : 'none';
     const message = decision.code === 'AFTER_FINAL'
-      ? `${callback.status}:${callback.subStatus ?? ''} after the final state ${recorded}: a final state never changes`
-      : `${callback.status}:${callback.subStatus ?? ''} is no state of the spec's table (recorded: ${recorded})`;
-    const review = await record(decision.code, message, rawBody, headers, callback);
+      ? `${stateName(callback)} after the final state ${recorded}: a final state never changes`
+      : `${stateName(callback)} is no state of the spec's table (recorded: ${recorded})`;
+    const kept = await record(decision.code, source === 'reconcile' ? `${message} (found by a reconciliation)` : message, raw.body, raw.headers, callback);
     // In the claim's transaction where the store has one (pg), so it commits with the key.
-    const { isNew } = claim.keep ? await claim.keep(review) : await store.keep(review);
-    if (isNew && onReview) await within(make, Promise.resolve().then(() => onReview(review)), leaseMs);
+    await review(kept, (r) => (claim.keep ? claim.keep(r) : store.keep(r)));
     await claim.commit(null);
-    return answer(200, { ok: true, code: decision.code });
+    return { answer: answer(200, { ok: true, code: decision.code }), code: decision.code };
   }
 
-  return async function handle(rawBody, headers) {
-    let callback;
-    try {
-      callback = await api.verifyCallbackAsync(rawBody, headers, keys, verify);
-    } catch (error) {
-      if (!api.isPaymentIntakeError(error)) return failed(error, 'VERIFY_FAILED');
-      if (error.verified === true && KEPT_CODES.has(error.code)) return keep(error, rawBody, headers);
-      // The receiver's own setup (a body that is no bytes, keys, options): said in full, and
-      // reported; the sender's faults are answered with their code only.
-      if (error.status >= 500) {
-        await failed(error, error.code);
-        return answer(error.status, { ok: false, code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) });
-      }
-      return answer(error.status, { ok: false, code: error.code });
+  /**
+   * A verified callback (or a reconciled state, `source` 'reconcile') through the claim, the
+   * order and onEvent: `{ answer, code }`. `raw`: `{ body, headers }` kept with a review.
+   */
+  async function settle(callback, source, raw) {
+    // No store can hold a NUL in an id (PostgreSQL text): kept for a person, never retried for ever.
+    if (/\u0000/.test(callback.projectId + callback.paymentId)) {
+      return keep('INVALID_CALLBACK', 'its project_id or payment_id holds a NUL character (U+0000), which no store can hold: not acted on', raw.body, raw.headers, callback);
     }
     let claim;
     try {
@@ -173,10 +161,10 @@ function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onRevie
     } catch (error) {
       return failed(error, 'STORE_FAILED');
     }
-    if (claim.outcome === 'done') return answer(200, { ok: true, code: 'DUPLICATE' });
-    if (claim.outcome === 'busy') return answer(409, { ok: false, code: 'BUSY' });
+    if (claim.outcome === 'done') return { answer: answer(200, { ok: true, code: 'DUPLICATE' }), code: 'DUPLICATE' };
+    if (claim.outcome === 'busy') return { answer: answer(409, { ok: false, code: 'BUSY' }), code: 'BUSY' };
     try {
-      return await act(claim, callback, rawBody, headers);
+      return await act(claim, callback, source, raw);
     } catch (error) {
       try {
         await claim.release();
@@ -185,7 +173,35 @@ function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onRevie
       }
       return failed(error, error?.code === 'TIMEOUT' ? 'EVENT_TIMEOUT' : 'EVENT_FAILED');
     }
-  };
+  }
+
+  /** A delivery up to its verified callback: `{ answer, code, callback? }`. */
+  async function received(rawBody, headers) {
+    let callback;
+    try {
+      callback = await api.verifyCallbackAsync(rawBody, headers, keys, verify);
+    } catch (error) {
+      if (!api.isPaymentIntakeError(error)) return failed(error, 'VERIFY_FAILED');
+      if (error.verified === true && KEPT_CODES.has(error.code)) return keep(error.code, error.message, rawBody, headers, reviewIds(error.body ?? ''));
+      // The receiver's own setup (a body that is no bytes, keys, options): said in full, and
+      // reported; the sender's faults are answered with their code only.
+      if (error.status >= 500) {
+        await failed(error, error.code);
+        return { answer: answer(error.status, { ok: false, code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }), code: error.code };
+      }
+      return { answer: answer(error.status, { ok: false, code: error.code }), code: error.code };
+    }
+    return { ...(await settle(callback, 'callback', { body: rawBody, headers })), callback };
+  }
+
+  async function handle(rawBody, headers) {
+    const started = Date.now();
+    const out = await received(rawBody, headers);
+    report(out, { source: 'callback', status: out.answer.status, callback: out.callback, started });
+    return out.answer;
+  }
+
+  return { handle, settle, report };
 }
 
 export { answer, handlerOf };

@@ -5,6 +5,7 @@
 // `receiverFactory(api, glue, sha256Hex, memoryStoreFactory)` (sha256Hex: node:crypto's on
 // Node, else WebCrypto's).
 import { answer, handlerOf } from './handler.mjs';
+import { reconcilerOf } from './reconcile.mjs';
 import { nodeAdapters } from './node-adapter.mjs';
 import { fastifyPlugin } from './fastify-adapter.mjs';
 import { fetchAdapter } from './fetch-adapter.mjs';
@@ -13,6 +14,8 @@ import { createErrors } from '../errors.js';
 /** The largest body the verifier's options take (src/wasm/options.rs): a fallback only. */
 const MAX_BODY_BYTES_CEILING = 1 << 20;
 const DEFAULT_LEASE_MS = 60000;
+/** The longest wait setTimeout keeps (a longer one runs after 1 ms): the most leaseMs can be. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const defaultReport = (error) => console.error('payment-intake callback handler:', error);
 
 /** SHA-256 of bytes as hex, by WebCrypto (browsers, Workers, Node 19+). */
@@ -36,12 +39,13 @@ function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory
     if (typeof config.onEvent !== 'function') throw argument('onEvent', 'must be a function (event, { tx }) => …: your code for each new state of a payment');
     optionalFunction(config, 'onReview');
     optionalFunction(config, 'onError');
+    optionalFunction(config, 'onOutcome');
     const store = config.store ?? memoryStore();
     if (store === null || typeof store !== 'object' || typeof store.claim !== 'function' || typeof store.keep !== 'function') {
       throw argument('store', 'must be a store (memoryStore(), postgresStore(pool), redisStore(client)): an object with claim() and keep()');
     }
     const leaseMs = config.leaseMs ?? DEFAULT_LEASE_MS;
-    if (!(Number.isSafeInteger(leaseMs) && leaseMs > 0)) throw argument('leaseMs', 'must be a whole number of milliseconds above 0');
+    if (!(Number.isSafeInteger(leaseMs) && leaseMs > 0 && leaseMs <= MAX_TIMER_MS)) throw argument('leaseMs', `must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS} (2^31 - 1, the longest timer)`);
     if (config.verify !== undefined && (config.verify === null || typeof config.verify !== 'object')) throw argument('verify', "must be verifyCallback's options object");
     const verify = config.verify ?? {};
     let limitRead;
@@ -51,7 +55,10 @@ function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory
         ? verify.maxBodyBytes
         : (api.optionTable().find((row) => row.name === 'maxBodyBytes')?.default ?? MAX_BODY_BYTES_CEILING));
     const onError = config.onError ?? defaultReport;
-    const handle = handlerOf(api, sha256Hex, { make, keys: config.keys, store, verify, onEvent: config.onEvent, onReview: config.onReview, onError, leaseMs });
+    const { handle, settle, report } = handlerOf(api, sha256Hex, {
+      make, keys: config.keys, store, verify, onEvent: config.onEvent, onReview: config.onReview, onError, onOutcome: config.onOutcome, leaseMs,
+    });
+    const reconcile = reconcilerOf({ store, settle, report, argument: (name, reason) => make('INVALID_ARGUMENT', `reconcile: '${name}' ${reason}`) });
 
     /** The INVALID_ARGUMENT answer of a body some framework took before the handler. */
     async function refuse(message, hint) {
@@ -72,6 +79,7 @@ function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory
       express,
       fastify: fastifyPlugin(handle, limit),
       fetch: fetchAdapter(handle, { limit, refuse, unreadable }),
+      reconcile: (options) => reconcile(options),
       store,
     });
   }

@@ -20,6 +20,7 @@ function stateOrder(rows) {
  * - `{ kind: 'deliver', forward, final, record }`: call onEvent; `record` is the state to
  *   record (null: the recorded state stays, e.g. a dispute after a final state);
  * - `{ kind: 'stale' }`: behind the recorded state: acknowledged, its key recorded, not delivered;
+ * - `{ kind: 'duplicate' }`: the recorded state's own callback (its key forgotten since): acknowledged;
  * - `{ kind: 'review', code }`: kept for a person: AFTER_FINAL (another final state after a
  *   final one: the service contradicts itself) or UNKNOWN_STATE (not a row of the table).
  * A final state never changes. A dispute is always delivered, and recorded only when it is
@@ -31,6 +32,9 @@ function decide(order, previous, callback) {
   const state = { status: row.status, subStatus: row.subStatus, isFinal: row.final };
   const dispute = row.status === 'dispute';
   if (previous === null) return { kind: 'deliver', state, forward: true, final: row.final, record: true };
+  // The recorded state's own callback again, after the store forgot its done key (memoryStore's
+  // maxKeys, Redis's keepSeconds): a repeat, not a contradiction.
+  if (previous.idempotencyKey === callback.idempotencyKey) return { kind: 'duplicate', state };
   const before = order.row(previous.status, previous.subStatus);
   const ahead = before === null || row.order > before.order;
   if (previous.isFinal) {

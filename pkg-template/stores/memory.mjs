@@ -3,7 +3,11 @@
 // the key is marked done only when onEvent resolved (`commit`), a lease whose holder never
 // answered expires after `leaseMs` so a retry takes it, and a delivery that finds a live
 // lease is answered busy. Nothing survives a restart, and two processes do not see each
-// other's keys: one process only. Done keys are kept until `maxKeys`, then the oldest go.
+// other's keys: one process only. Done keys are kept until `maxKeys`, then the oldest go;
+// payments (their state and their create) the same, the oldest final ones first. It also
+// keeps the creates the client records (`recordCreate`) and lists the payments that are due
+// a reconciliation (`due`).
+import { dueOf, isDue, lastMoved } from './due.mjs';
 
 const DEFAULT_MAX_KEYS = 100000;
 
@@ -16,6 +20,7 @@ function memoryStoreFactory(invalidArgument) {
     const keys = new Map();
     /** `projectId\u0000paymentId` -> { holder, until }: one open claim per payment. */
     const leases = new Map();
+    /** payment -> { projectId, paymentId, state, create, checkedAt }. Map order: least recently written first. */
     const payments = new Map();
     const reviews = new Map();
     const live = (lease, now) => lease !== undefined && lease.until > now;
@@ -30,6 +35,22 @@ function memoryStoreFactory(invalidArgument) {
         if (entry.done) keys.delete(old);
       }
     }
+
+    /** Writes a payment's entry as the newest; past maxKeys, forgets the oldest final ones, then the oldest not leased. */
+    function write(payment, entry) {
+      payments.delete(payment);
+      payments.set(payment, entry);
+      if (payments.size <= maxKeys) return;
+      const now = Date.now();
+      for (const pass of [(e) => e.state?.isFinal === true, () => true]) {
+        for (const [old, e] of payments) {
+          if (payments.size <= maxKeys) return;
+          if (old !== payment && pass(e) && !live(leases.get(old), now)) payments.delete(old);
+        }
+      }
+    }
+    const entryOf = (projectId, paymentId) => payments.get(paymentOf(projectId, paymentId)) ?? { projectId, paymentId, state: null, create: null, checkedAt: null };
+    const copy = (value) => (value ? structuredClone(value) : null);
 
     return Object.freeze({
       guarantee: 'at-least-once',
@@ -47,10 +68,10 @@ function memoryStoreFactory(invalidArgument) {
         const drop = () => {
           if (leases.get(payment)?.holder === holder) leases.delete(payment);
         };
-        const seen = payments.get(payment);
+        const seen = payments.get(payment)?.state ?? null;
         return {
           outcome: 'claimed',
-          previous: seen ? { ...seen } : null,
+          previous: copy(seen),
           tx: null,
           async commit(next) {
             // A lease that expired and was taken by a retry is that retry's to commit.
@@ -59,11 +80,11 @@ function memoryStoreFactory(invalidArgument) {
             // one was decided against a state that is gone, so nothing is written (a final state
             // is never overwritten by a late commit) and the handler answers 500: the service's
             // retry decides it again against the state recorded now.
-            if (payments.get(payment) !== seen) {
+            if ((payments.get(payment)?.state ?? null) !== seen) {
               throw new Error(`memoryStore: the lease on payment '${paymentId}' (project '${projectId}') expired before commit and another callback of it was recorded since: nothing recorded, the retry decides again (raise leaseMs above the time onEvent takes)`);
             }
             markDone(key);
-            if (next) payments.set(payment, { ...next });
+            if (next) write(payment, { ...entryOf(projectId, paymentId), state: { ...next } });
             drop();
           },
           async release() {
@@ -77,12 +98,37 @@ function memoryStoreFactory(invalidArgument) {
         reviews.set(review.id, { ...review, headers: { ...review.headers } });
         return { isNew: true };
       },
-      async payment(projectId, paymentId) {
-        const state = payments.get(paymentOf(projectId, paymentId));
-        return state ? { ...state } : null;
+      async forget(id) {
+        reviews.delete(id);
       },
-      async reviews({ limit = Infinity } = {}) {
+      async payment(projectId, paymentId) {
+        const entry = payments.get(paymentOf(projectId, paymentId));
+        if (!entry) return null;
+        if (entry.state) return { ...entry.state, create: copy(entry.create) };
+        return { status: null, subStatus: null, isFinal: false, idempotencyKey: null, updatedAt: null, create: copy(entry.create) };
+      },
+      async reviews({ limit = 1000 } = {}) {
         return [...reviews.values()].slice(0, limit).map((review) => ({ ...review, headers: { ...review.headers } }));
+      },
+      async recordCreate(record) {
+        const payment = paymentOf(record.projectId, record.paymentId);
+        const entry = payments.get(payment);
+        if (entry?.create) return { isNew: false, existing: copy(entry.create) };
+        const { projectId, paymentId, ...create } = record;
+        write(payment, { ...entryOf(projectId, paymentId), create: { ...create, answer: null } });
+        return { isNew: true, existing: null };
+      },
+      async recordAnswer(projectId, paymentId, answer) {
+        const entry = payments.get(paymentOf(projectId, paymentId));
+        if (entry?.create) entry.create = { ...entry.create, answer: { ...answer } };
+      },
+      async due({ now, olderThanMs, limit }) {
+        const found = [...payments.values()].filter((entry) => isDue(entry, now, olderThanMs));
+        found.sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || lastMoved(a) - lastMoved(b));
+        return found.slice(0, limit).map((entry) => {
+          entry.checkedAt = now;
+          return dueOf(structuredClone(entry));
+        });
       },
     });
   };

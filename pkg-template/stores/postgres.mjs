@@ -6,11 +6,15 @@
 // point rolls all of it back, the merchant's writes through `tx` included, and the service's
 // retry handles the callback again. Takes the user's own client: a `pg` Pool (`tx` is the
 // PoolClient inside BEGIN) or a PGlite instance (`tx` is its transaction; PGlite has one
-// connection, so its claims run one at a time). Imports neither.
+// connection, so its claims run one at a time). Imports neither. The payments table also keeps
+// the creates the client records (`created`, with their request's time and lifetime) and when
+// a reconciliation last checked each payment: `due()` picks the payments to check, skipping
+// rows another process holds (`FOR UPDATE SKIP LOCKED`) and marking those it picks as checked.
 import { PaymentIntakeError } from '../index.mjs';
+import { expiresAtOf } from './due.mjs';
 
 /** Bumped with every change of the tables below; a newer database is refused, an older one migrated. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** INVALID_ARGUMENT's status in the package's one table (src/error.rs); tests/js/store-postgres.test.mjs holds them equal. */
 const INVALID_ARGUMENT_STATUS = 500;
@@ -31,7 +35,9 @@ function migration(schema) {
     `CREATE TABLE IF NOT EXISTS ${t('callbacks')} (key text PRIMARY KEY, project_id text NOT NULL, payment_id text NOT NULL, handled_at timestamptz NOT NULL DEFAULT now())`,
     `CREATE TABLE IF NOT EXISTS ${t('payments')} (project_id text NOT NULL, payment_id text NOT NULL, status text, sub_status text, is_final boolean, idempotency_key text, updated_at timestamptz, PRIMARY KEY (project_id, payment_id))`,
     `CREATE TABLE IF NOT EXISTS ${t('reviews')} (id text PRIMARY KEY, code text NOT NULL, message text NOT NULL, project_id text, payment_id text, raw_body text NOT NULL, headers jsonb NOT NULL, received_at timestamptz NOT NULL)`,
-    `INSERT INTO ${t('payment_intake_meta')} (name, version) VALUES ('schema', ${SCHEMA_VERSION}) ON CONFLICT (name) DO NOTHING`,
+    // Version 2: the creates the client records, and when a reconciliation last checked the payment.
+    `ALTER TABLE ${t('payments')} ADD COLUMN IF NOT EXISTS created jsonb, ADD COLUMN IF NOT EXISTS requested_at timestamptz, ADD COLUMN IF NOT EXISTS expires_at timestamptz, ADD COLUMN IF NOT EXISTS checked_at timestamptz`,
+    `INSERT INTO ${t('payment_intake_meta')} (name, version) VALUES ('schema', ${SCHEMA_VERSION}) ON CONFLICT (name) DO UPDATE SET version = ${SCHEMA_VERSION}`,
   ];
 }
 
@@ -39,6 +45,10 @@ const iso = (value) => (value === null || value === undefined ? null : new Date(
 const stateOf = (row) => ({
   status: row.status, subStatus: row.sub_status, isFinal: row.is_final === true, idempotencyKey: row.idempotency_key, updatedAt: iso(row.updated_at),
 });
+const jsonOf = (value) => (typeof value === 'string' ? JSON.parse(value) : (value ?? null));
+/** A payment row as `payment()` answers it: its state (nulls before its first callback) and its create. */
+const recordOf = (row) => ({ ...stateOf(row), create: jsonOf(row.created) });
+const dueRowOf = (row) => ({ projectId: row.project_id, paymentId: row.payment_id, create: jsonOf(row.created), state: row.status === null ? null : stateOf(row) });
 const reviewOf = (row) => ({
   id: row.id, code: row.code, message: row.message, projectId: row.project_id, paymentId: row.payment_id, rawBody: row.raw_body,
   headers: typeof row.headers === 'string' ? JSON.parse(row.headers) : row.headers, receivedAt: iso(row.received_at),
@@ -62,9 +72,27 @@ function postgresStore(db, options = {}) {
     lock: `SELECT status, sub_status, is_final, idempotency_key, updated_at FROM ${t('payments')} WHERE project_id = $1 AND payment_id = $2 FOR UPDATE`,
     record: `UPDATE ${t('payments')} SET status = $3, sub_status = $4, is_final = $5, idempotency_key = $6, updated_at = $7 WHERE project_id = $1 AND payment_id = $2`,
     keep: `INSERT INTO ${t('reviews')} (id, code, message, project_id, payment_id, raw_body, headers, received_at) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) ON CONFLICT (id) DO NOTHING RETURNING id`,
-    payment: `SELECT status, sub_status, is_final, idempotency_key, updated_at FROM ${t('payments')} WHERE project_id = $1 AND payment_id = $2 AND status IS NOT NULL`,
+    payment: `SELECT status, sub_status, is_final, idempotency_key, updated_at, created FROM ${t('payments')} WHERE project_id = $1 AND payment_id = $2 AND (status IS NOT NULL OR created IS NOT NULL)`,
     reviews: `SELECT id, code, message, project_id, payment_id, raw_body, headers, received_at FROM ${t('reviews')} ORDER BY received_at, id LIMIT $1`,
+    forget: `DELETE FROM ${t('reviews')} WHERE id = $1`,
     version: `SELECT version FROM ${t('payment_intake_meta')} WHERE name = 'schema'`,
+    versionTable: `SELECT to_regclass($1) IS NOT NULL AS present`,
+    // Inserts the create, or writes it on a row a callback made first; never over another create.
+    recordCreate: `INSERT INTO ${t('payments')} (project_id, payment_id, created, requested_at, expires_at) VALUES ($1, $2, $3::jsonb, $4, $5)
+      ON CONFLICT (project_id, payment_id) DO UPDATE SET created = EXCLUDED.created, requested_at = EXCLUDED.requested_at, expires_at = EXCLUDED.expires_at
+      WHERE ${t('payments')}.created IS NULL RETURNING project_id`,
+    created: `SELECT created FROM ${t('payments')} WHERE project_id = $1 AND payment_id = $2`,
+    recordAnswer: `UPDATE ${t('payments')} SET created = jsonb_set(created, '{answer}', $3::jsonb) WHERE project_id = $1 AND payment_id = $2 AND created IS NOT NULL`,
+    // The rule of due.mjs: recorded by the client, not final, and not moved nor checked for
+    // olderThanMs ($1: now - olderThanMs), or its lifetime over ($2: now) since its last check.
+    due: `WITH picked AS (
+        SELECT project_id, payment_id FROM ${t('payments')}
+        WHERE created IS NOT NULL AND is_final IS NOT TRUE
+          AND (greatest(requested_at, updated_at, checked_at) <= $1 OR (expires_at <= $2 AND (checked_at IS NULL OR checked_at < expires_at)))
+        ORDER BY checked_at NULLS FIRST, greatest(requested_at, updated_at)
+        LIMIT $3 FOR UPDATE SKIP LOCKED)
+      UPDATE ${t('payments')} AS p SET checked_at = $2 FROM picked WHERE p.project_id = picked.project_id AND p.payment_id = picked.payment_id
+      RETURNING p.project_id, p.payment_id, p.created, p.status, p.sub_status, p.is_final, p.idempotency_key, p.updated_at`,
   };
 
   /** A pool's client (pg), checked: a pg Client has `connect` too, but gives no client to release. */
@@ -117,11 +145,13 @@ function postgresStore(db, options = {}) {
   function migrate() {
     ready ??= inTransaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`payment-intake:${schema}`]);
-      for (const statement of migration(schema)) await tx.query(statement);
-      const { rows } = await tx.query(sql.version);
-      if (rows[0].version > SCHEMA_VERSION) {
-        throw invalidArgument('schema', `"${schema}" holds tables of version ${rows[0].version}, made by a newer payment-intake (this one knows ${SCHEMA_VERSION}): upgrade, or use another schema`);
+      // A newer package's tables are refused before anything is changed in them.
+      const { rows: [{ present }] } = await tx.query(sql.versionTable, [t('payment_intake_meta')]);
+      const found = present ? (await tx.query(sql.version)).rows[0]?.version : undefined;
+      if (found > SCHEMA_VERSION) {
+        throw invalidArgument('schema', `"${schema}" holds tables of version ${found}, made by a newer payment-intake (this one knows ${SCHEMA_VERSION}): upgrade, or use another schema`);
       }
+      for (const statement of migration(schema)) await tx.query(statement);
     }).catch((error) => {
       ready = undefined;
       throw error;
@@ -239,10 +269,31 @@ function postgresStore(db, options = {}) {
       await migrate();
       return keepIn(db, review);
     },
+    async forget(id) {
+      await migrate();
+      await db.query(sql.forget, [id]);
+    },
     async payment(projectId, paymentId) {
       await migrate();
       const { rows } = await db.query(sql.payment, [projectId, paymentId]);
-      return rows.length ? stateOf(rows[0]) : null;
+      return rows.length ? recordOf(rows[0]) : null;
+    },
+    async recordCreate({ projectId, paymentId, ...create }) {
+      await migrate();
+      const record = { ...create, answer: null };
+      const { rows } = await db.query(sql.recordCreate, [projectId, paymentId, JSON.stringify(record), create.requestedAt, new Date(expiresAtOf(create)).toISOString()]);
+      if (rows.length) return { isNew: true, existing: null };
+      const found = await db.query(sql.created, [projectId, paymentId]);
+      return { isNew: false, existing: jsonOf(found.rows[0]?.created) };
+    },
+    async recordAnswer(projectId, paymentId, answer) {
+      await migrate();
+      await db.query(sql.recordAnswer, [projectId, paymentId, JSON.stringify(answer)]);
+    },
+    async due({ now, olderThanMs, limit }) {
+      await migrate();
+      const { rows } = await inTransaction((tx) => tx.query(sql.due, [new Date(now - olderThanMs).toISOString(), new Date(now).toISOString(), limit]));
+      return rows.map(dueRowOf);
     },
     async reviews({ limit = 1000 } = {}) {
       await migrate();

@@ -10,12 +10,20 @@
 //   <prefix>:{P}:lease             the holder's random token while a callback of P is handled (PX leaseMs)
 //   <prefix>:{P}:done:<key>        'done' once the callback with idempotency key <key> is handled
 //   <prefix>:{P}:state             the payment's recorded state (JSON PaymentState)
+//   <prefix>:{P}:create            the create the client recorded (JSON CreateRecord)
 //   <prefix>:review:<id>           a kept review (JSON ReviewRecord); <prefix>:reviews indexes them by time
-// Done keys and states expire `keepSeconds` after their last write (default 30 days, at least
-// 7); reviews are kept until removed. Each step is one Lua script, so it is atomic.
+//   <prefix>:{index}:due           recorded payments not final, scored by when they last moved or
+//                                  were checked (ms); <prefix>:{index}:expiry by when their
+//                                  lifetime ends, until a check after it (members: JSON [project, payment])
+// Done keys, states and creates expire `keepSeconds` after their last write (default 30 days, at
+// least 7); reviews are kept until removed. Each step is one Lua script, so it is atomic; the
+// two indexes are written beside it (a payment's keys and the indexes are in different Cluster
+// slots), and `due()` reads each payment's own keys before it answers, so a stale index entry
+// costs one look, never a wrong answer.
 import crypto from 'node:crypto';
 
 import { PaymentIntakeError } from '../index.mjs';
+import { expiresAtOf } from './due.mjs';
 
 /** The key layout's version: a store finding a higher one refuses to run (a newer package wrote it). */
 export const REDIS_LAYOUT_VERSION = 1;
@@ -62,6 +70,25 @@ const KEEP = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
 redis.call('ZADD', KEYS[2], ARGV[2], KEYS[1])
 return 1`;
+
+// KEYS: due, expiry. ARGV: moved before (ms), now (ms), limit. The payments due a check (the
+// rule of due.mjs), marked as checked now; their lifetime's check is then done.
+const DUE = `
+local limit = tonumber(ARGV[3])
+local picked, seen = {}, {}
+local function take(list)
+  for _, member in ipairs(list) do
+    if #picked >= limit then return end
+    if not seen[member] then seen[member] = true; picked[#picked + 1] = member end
+  end
+end
+take(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, limit))
+take(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[2], 'LIMIT', 0, limit))
+for _, member in ipairs(picked) do
+  redis.call('ZADD', KEYS[1], ARGV[2], member)
+  redis.call('ZREM', KEYS[2], member)
+end
+return picked`;
 
 /** `send(args)` for the client: ioredis (`call`) or node-redis v4+ (`sendCommand([...])`), found by shape. */
 function commandSender(client) {
@@ -118,8 +145,21 @@ export function redisStore(client, given = {}) {
   const run = scripter(send);
   const paymentKeys = (projectId, paymentId) => {
     const base = `${prefix}:{${part(projectId)}:${part(paymentId)}}`;
-    return { lease: `${base}:lease`, state: `${base}:state`, done: (key) => `${base}:done:${part(key)}` };
+    return { lease: `${base}:lease`, state: `${base}:state`, create: `${base}:create`, done: (key) => `${base}:done:${part(key)}` };
   };
+  const index = { due: `${prefix}:{index}:due`, expiry: `${prefix}:{index}:expiry` };
+  const member = (projectId, paymentId) => JSON.stringify([projectId, paymentId]);
+  const parsed = (text) => (text === null || text === undefined ? null : JSON.parse(String(text)));
+
+  /** After a state is recorded: a final payment leaves the indexes, another one moved now. */
+  async function indexState(projectId, paymentId, next) {
+    if (next.isFinal) {
+      await send(['ZREM', index.due, member(projectId, paymentId)]);
+      await send(['ZREM', index.expiry, member(projectId, paymentId)]);
+    } else {
+      await send(['ZADD', index.due, 'XX', String(Date.now()), member(projectId, paymentId)]);
+    }
+  }
 
   let ready = null;
   /** Sets the version on first use; refuses a layout written by a newer version. */
@@ -168,6 +208,8 @@ export function redisStore(client, given = {}) {
                 'nothing was recorded, so the service\'s retry handles this callback again (raise leaseMs above the time onEvent takes)',
             );
           }
+          // The index is a hint for due(), which reads the state itself: its failure loses nothing.
+          if (next) await indexState(projectId, paymentId, next).catch(() => {});
         },
         // Harmless after anything (the handler releases after a failed commit): it drops the
         // lease only while this claim's token holds it.
@@ -183,10 +225,53 @@ export function redisStore(client, given = {}) {
       return { isNew: Number(isNew) === 1 };
     },
 
+    async forget(id) {
+      await migrate();
+      await send(['DEL', `${prefix}:review:${id}`]);
+      await send(['ZREM', `${prefix}:reviews`, `${prefix}:review:${id}`]);
+    },
+
     async payment(projectId, paymentId) {
       await migrate();
-      const text = await send(['GET', paymentKeys(projectId, paymentId).state]);
-      return text === null || text === undefined ? null : JSON.parse(String(text));
+      const keys = paymentKeys(projectId, paymentId);
+      const [state, create] = [parsed(await send(['GET', keys.state])), parsed(await send(['GET', keys.create]))];
+      if (state === null && create === null) return null;
+      return { ...(state ?? { status: null, subStatus: null, isFinal: false, idempotencyKey: null, updatedAt: null }), create };
+    },
+
+    async recordCreate({ projectId, paymentId, ...create }) {
+      await migrate();
+      const keys = paymentKeys(projectId, paymentId);
+      const written = await send(['SET', keys.create, JSON.stringify({ ...create, answer: null }), 'NX', 'EX', String(keepSeconds)]);
+      if (written === null || written === undefined) return { isNew: false, existing: parsed(await send(['GET', keys.create])) };
+      await send(['ZADD', index.due, 'NX', String(Date.parse(create.requestedAt)), member(projectId, paymentId)]);
+      await send(['ZADD', index.expiry, 'NX', String(expiresAtOf(create)), member(projectId, paymentId)]);
+      return { isNew: true, existing: null };
+    },
+
+    async recordAnswer(projectId, paymentId, answer) {
+      await migrate();
+      const keys = paymentKeys(projectId, paymentId);
+      const create = parsed(await send(['GET', keys.create]));
+      if (create) await send(['SET', keys.create, JSON.stringify({ ...create, answer }), 'XX', 'KEEPTTL']);
+    },
+
+    /** The payments due a reconciliation (due.mjs), at most `limit`, marked checked at `now`. */
+    async due({ now, olderThanMs, limit }) {
+      await migrate();
+      const members = await run(DUE, [index.due, index.expiry], [now - olderThanMs, now, limit]);
+      const found = [];
+      for (const text of members) {
+        const [projectId, paymentId] = JSON.parse(String(text));
+        const keys = paymentKeys(projectId, paymentId);
+        const [create, state] = [parsed(await send(['GET', keys.create])), parsed(await send(['GET', keys.state]))];
+        if (create === null || state?.isFinal === true) {
+          await send(['ZREM', index.due, String(text)]);
+          continue;
+        }
+        found.push({ projectId, paymentId, create, state });
+      }
+      return found;
     },
 
     /** The kept reviews, oldest first, at most `limit` (default 100). */
