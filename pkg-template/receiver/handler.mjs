@@ -96,13 +96,16 @@ function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onRevie
    * the store can: a claim's transaction rolls it back, else `store.forget`), so that the
    * service's retry finds it new and shows it again: no review is kept unseen.
    */
-  async function review(kept, keepIt) {
-    const { isNew } = await keepIt(kept);
+  async function review(kept, claim = null) {
+    const inClaim = typeof claim?.keep === 'function';
+    const { isNew } = inClaim ? await claim.keep(kept) : await store.keep(kept);
     if (!isNew || !onReview) return;
     try {
       await within(make, Promise.resolve().then(() => onReview(kept)), leaseMs);
     } catch (error) {
-      await store.forget?.(kept.id);
+      // Inside a claim's transaction the release rolls the review back; outside, it is forgotten
+      // now (inside, a query beside the open transaction would wait for it: PGlite has one connection).
+      if (!inClaim) await store.forget?.(kept.id);
       throw error;
     }
   }
@@ -110,7 +113,7 @@ function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onRevie
   /** A genuine body that is not to be acted on: kept (once), shown to onReview when new. */
   async function keep(code, message, rawBody, headers, ids) {
     try {
-      await review(await record(code, message, rawBody, headers, ids), (kept) => store.keep(kept));
+      await review(await record(code, message, rawBody, headers, ids));
       return { answer: answer(200, { ok: true, code }), code: 'REVIEW', reason: code };
     } catch (caught) {
       return failed(caught, 'REVIEW_FAILED');
@@ -141,7 +144,7 @@ function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onRevie
       : `${stateName(callback)} is no state of the spec's table (recorded: ${recorded})`;
     const kept = await record(decision.code, source === 'reconcile' ? `${message} (found by a reconciliation)` : message, raw.body, raw.headers, callback);
     // In the claim's transaction where the store has one (pg), so it commits with the key.
-    await review(kept, (r) => (claim.keep ? claim.keep(r) : store.keep(r)));
+    await review(kept, claim);
     await claim.commit(null);
     return { answer: answer(200, { ok: true, code: decision.code }), code: decision.code };
   }

@@ -178,13 +178,18 @@ describe('errors', () => {
     assert.equal(variant.attempts, 1);
   }));
 
-  test('PAYMENT_EXISTS: a create of a payment_id the service holds, with nothing unknown before', () => withSandbox({}, async ({ sandbox, receiver }) => {
+  test('a create of a payment_id the service holds, called again by another call: the same request is that payment (replayed), another is PAYMENT_EXISTS with .existing', () => withSandbox({}, async ({ sandbox, receiver }) => {
     const client = clientOf(sandbox);
     const body = p2pBody(receiver);
     await client.p2p.payin.create(body);
-    const e = await rejects(client.p2p.payin.create(body), 'PAYMENT_EXISTS');
+    const again = await client.p2p.payin.create(body);
+    assert.equal(again.response.replayed, true);
+    assert.equal(again.paymentId, body.general.payment_id);
+    const e = await rejects(client.p2p.payin.create({ ...body, payment: { ...body.payment, method: 'sbp-p2p' } }), 'PAYMENT_EXISTS');
     assert.equal(e.statusCode, 409);
     assert.equal(e.status, 500, "the merchant's own payment_id: a 5xx of its server");
+    assert.equal(e.existing.paymentId, body.general.payment_id);
+    assert.match(e.hint, /method "card-p2p" \(asked "sbp-p2p"\)/);
     assert.equal(count(sandbox, body.general.payment_id), 1);
   }));
 
@@ -353,8 +358,8 @@ describe('retries never make a second payment', () => {
       await setFaults(sandbox, [{ type: 'drop-after', count: 1 }]);
       const paymentId = nextId('po');
       const e = await rejects(create({ general: { project_id: 'prj_1', payment_id: paymentId, ...receiver.urls(paymentId) } }), 'PAYMENT_EXISTS');
-      assert.match(e.message, new RegExp(`^${name}: payment_id '${paymentId}' is already used .* an earlier attempt of this call may have made it`));
-      assert.match(e.hint, /cannot tell whether the stored payment is this call's own \(the spec does not show the body of .*info/);
+      assert.match(e.message, new RegExp(`^${name}: payment_id '${paymentId}' is already used .* it cannot be told whether by this request`));
+      assert.match(e.hint, /read \.existing .* \(the spec does not show the body of .*info.*createClient\(\{ store \}\) records each create/);
       assert.equal(e.existing.paymentId, paymentId);
       assert.equal(e.existing.status, 'processing');
       assert.equal(e.statusCode, 409);

@@ -31,7 +31,22 @@ for (const database of databases) {
       assert.equal(store.guarantee, 'exactly-once');
       assert.equal(await store.payment('prj_1', 'x'), null);
       const { rows } = await db.query(`SELECT name, version FROM "${schema}".payment_intake_meta`);
-      assert.deepEqual(rows, [{ name: 'schema', version: 1 }]);
+      assert.deepEqual(rows, [{ name: 'schema', version: 2 }]);
+    });
+
+    test('tables of version 1 (before creates were recorded) are migrated to version 2, their rows kept; a newer version is refused', async () => {
+      const { store, schema } = await open();
+      await store.payment('prj_1', 'x');
+      const t = (name) => `"${schema}".${name}`;
+      await db.query(`ALTER TABLE ${t('payments')} DROP COLUMN created, DROP COLUMN requested_at, DROP COLUMN expires_at, DROP COLUMN checked_at`);
+      await db.query(`INSERT INTO ${t('payments')} (project_id, payment_id, status, sub_status, is_final, idempotency_key, updated_at) VALUES ('prj_1', 'old', 'success', NULL, true, 'prj_1:old:success:', now())`);
+      await db.query(`UPDATE ${t('payment_intake_meta')} SET version = 1`);
+      const upgraded = postgres.postgresStore(db, { schema });
+      assert.equal((await upgraded.payment('prj_1', 'old')).status, 'success');
+      assert.deepEqual((await upgraded.recordCreate({ projectId: 'prj_1', paymentId: 'new', operation: '/api/v1/payment/p2p/payin', amount: 5, currency: 'RUB', method: 'card-p2p', widgetMethod: null, requestedAt: new Date().toISOString(), lifetime: null })), { isNew: true, existing: null });
+      assert.deepEqual((await db.query(`SELECT version FROM ${t('payment_intake_meta')}`)).rows, [{ version: 2 }]);
+      await db.query(`UPDATE ${t('payment_intake_meta')} SET version = 3`);
+      await assert.rejects(postgres.postgresStore(db, { schema }).payment('prj_1', 'old'), (e) => e.code === 'INVALID_ARGUMENT' && /version 3/.test(e.message));
     });
 
     storeContract(`postgresStore on ${database.name}`, { pkg, open });
