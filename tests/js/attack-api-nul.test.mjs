@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cjs, esm as api } from './helpers.mjs';
+import { cjs, esm as api, readKey } from './helpers.mjs';
 
 const P2P_PAYIN = '/api/v1/payment/p2p/payin';
 const WIDGET_PAYIN = '/api/v1/widget/payin';
@@ -70,6 +70,25 @@ test('a payment_id or project_id holding NUL is PATTERN at the id, for every ope
       assert.deepEqual(at(report, 'general.payment_id'), ['PATTERN'], path);
     }
   }
+});
+
+test('body bytes: the escape \\u0000 is PATTERN at the id; a raw NUL in JSON text, or C0 80 (modified UTF-8), is INVALID_JSON', () => {
+  const path = BY_ID[0];
+  const bytes = (text) => new TextEncoder().encode(text);
+  const escaped = api.validateRequest(path, bytes('{"general":{"project_id":"p","payment_id":"a\\u0000b"}}'));
+  assert.deepEqual(escaped.errors.map((e) => [e.path, e.code]), [['general.payment_id', 'PATTERN']]);
+  const raw = api.validateRequest(path, '{"general":{"project_id":"p","payment_id":"a\u0000b"}}');
+  assert.deepEqual(raw.errors.map((e) => [e.path, e.code]), [['', 'INVALID_JSON']]);
+  const [open, close] = [bytes('{"general":{"project_id":"p","payment_id":"a'), bytes('b"}}')];
+  const modified = api.validateRequest(path, new Uint8Array([...open, 0xc0, 0x80, ...close]));
+  assert.deepEqual(modified.errors.map((e) => [e.path, e.code]), [['', 'INVALID_JSON']]);
+});
+
+test('allowLoopbackHttp: a loopback http URL holding NUL is PATTERN, not the LOOPBACK_HTTP warning', () => {
+  const body = { general: { project_id: 'p', payment_id: 'o', merchant_callback_url: 'http://127.0.0.1/cb\u0000' } };
+  const report = api.validateRequest('/api/v1/payment/p2p/payout', body, { allowLoopbackHttp: true });
+  assert.deepEqual(report.errors.map((e) => [e.path, e.code]), [['general.merchant_callback_url', 'PATTERN']]);
+  assert.deepEqual(report.warnings, []);
 });
 
 test('the message neither echoes the value nor carries the NUL', () => {
@@ -152,4 +171,16 @@ test('a lone surrogate never reaches the checks: INVALID_BODY, INVALID_JSON, or 
     assert.deepEqual(at(built.report, 'paymentId'), ['WRONG_TYPE']);
     assert.equal(built.report.valid, false);
   }
+});
+
+test('the client refuses a NUL id before sending: REQUEST_INVALID with PATTERN at the id, nothing sent', async () => {
+  let sent = 0;
+  const key = api.SigningKey.fromPem(readKey('keys/rsa2048.pkcs8.pem'));
+  const client = api.createClient({ baseUrl: 'https://pay.example', merchantId: 'm', key, fetch: async () => { sent += 1; throw new Error('sent'); } });
+  for (const call of [() => client.p2p.payin.info({ projectId: 'prj_1', paymentId: 'a\u0000b' }), () => client.p2p.payin.create(withIds(P2P_PAYIN, { payment_id: 'a\u0000b' }))]) {
+    const error = await call().then(() => assert.fail('sent'), (e) => e);
+    assert.equal(error.code, 'REQUEST_INVALID', String(error));
+    assert.deepEqual(at(error.report, 'general.payment_id'), ['PATTERN']);
+  }
+  assert.equal(sent, 0);
 });
