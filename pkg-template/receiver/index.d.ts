@@ -14,7 +14,7 @@ export interface CallbackEvent {
   previous: PaymentState | null;
   /** This callback's state (a row of the spec's states table). */
   state: { status: string; subStatus: string | null; isFinal: boolean };
-  /** It moves the payment forward (by the table's order, final states last). False for a dispute that comes after a later state. */
+  /** It moves the payment forward (by the table's order, final states last). False for a dispute or an `error` that comes after a later state. */
   forward: boolean;
   /** This state is final (decline, success): it will never change. */
   final: boolean;

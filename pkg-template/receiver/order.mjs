@@ -25,12 +25,16 @@ function stateOrder(rows) {
  *   final one: the service contradicts itself) or UNKNOWN_STATE (not a row of the table).
  * A final state never changes. A dispute is always delivered, and recorded only when it is
  * ahead of a state that is not final, so it never hides a final state that comes later.
+ * `error` is delivered as a dispute is: the spec's table shows no transition into or out of
+ * it, so its place in the order is unknown; by the table's order alone it was behind every
+ * processing state, answered STALE, and never reached onEvent.
  */
 function decide(order, previous, callback) {
   const row = order.row(callback.status, callback.subStatus);
   if (row === null) return { kind: 'review', code: 'UNKNOWN_STATE' };
   const state = { status: row.status, subStatus: row.subStatus, isFinal: row.final };
-  const dispute = row.status === 'dispute';
+  // Always delivered, whatever the order says: disputes, and `error` (see above).
+  const dispute = row.status === 'dispute' || row.status === 'error';
   if (previous === null) return { kind: 'deliver', state, forward: true, final: row.final, record: true };
   // The recorded state's own callback again, after the store forgot its done key (memoryStore's
   // maxKeys, Redis's keepSeconds): a repeat, not a contradiction.

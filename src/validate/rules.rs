@@ -86,6 +86,14 @@ pub(crate) fn check_text(findings: &mut Findings, path: &str, text: &str, min: u
     if text.is_empty() && min > 0 {
         return; // "empty" already said it all
     }
+    // No field's value can hold U+0000: PostgreSQL's text refuses it, so an id holding one
+    // is taken by the service and then fails every store of its callbacks. Said instead of
+    // the format it also breaks: that cannot be fixed before the NUL is gone.
+    if text.contains('\0') {
+        let message = format!("{path} must not hold the character U+0000 (NUL), which PostgreSQL text cannot store");
+        findings.error(path, "PATTERN", message);
+        return;
+    }
     let problem = match format {
         Format::Free => None,
         Format::Currency => {
@@ -560,6 +568,46 @@ mod tests {
         assert!(codes("e", "A-z_09", 1, 16, Format::ExtraParam).is_empty());
         assert_eq!(codes("e", "a b", 1, 16, Format::ExtraParam), ["PATTERN"]);
         assert_eq!(codes("t", "FTD", 0, usize::MAX, Format::CustomerType), ["PATTERN"]);
+    }
+
+    /// U+0000 is PATTERN in a string of every format, once, without echoing the value; the
+    /// other control characters and U+FFFF are a string's like any character.
+    #[test]
+    fn nul_is_refused_in_every_format() {
+        let formats = [
+            Format::Free,
+            Format::Currency,
+            Format::Country,
+            Format::Language,
+            Format::Phone,
+            Format::ExtraParam,
+            Format::Digits,
+            Format::CustomerType,
+            Format::CardHolder,
+            Format::HttpsUrl,
+            Format::IpAddress,
+            Format::Email,
+            Format::Method,
+            Format::WidgetMethod,
+        ];
+        for format in formats {
+            for text in ["\0", "a\0b", "RUB\0", "\0https://example.com"] {
+                assert_eq!(codes("p", text, 1, 255, format), ["PATTERN"], "{format:?} {text:?}");
+            }
+        }
+        let mut findings = Findings::default();
+        check_text(&mut findings, "general.payment_id", "secret\0", 1, 255, Format::Free);
+        let report = findings.into_report();
+        assert_eq!(
+            report.errors[0].message,
+            "general.payment_id must not hold the character U+0000 (NUL), which PostgreSQL text cannot store"
+        );
+        assert_eq!(report.errors[0].actual, None);
+        // Too long and holding NUL: both said.
+        assert_eq!(codes("p", &"\0".repeat(256), 1, 255, Format::Free), ["TOO_LONG", "PATTERN"]);
+        for ok in ["a\u{1}b", "a\u{1f}b", "a\tb", "a\u{7f}b", "a\u{85}b", "a\u{ffff}b", "a\u{fffe}b", "a\u{10ffff}"] {
+            assert!(codes("p", ok, 1, 255, Format::Free).is_empty(), "{ok:?}");
+        }
     }
 
     #[test]

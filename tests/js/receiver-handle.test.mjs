@@ -97,6 +97,52 @@ describe('createCallbackHandler: handle(rawBody, headers)', () => {
     assert.equal((await store.payment('prj_1', 'order-1')).status, 'success');
   });
 
+  // The spec's states table shows no transition into or out of `error` (intermediate:
+  // "payment not made because of an error found when validating the request"), so its place
+  // in the order is unknown: it is delivered as a dispute is. It was answered STALE after any
+  // processing state, and never reached onEvent.
+  test('error is delivered like a dispute: after processing it reaches onEvent, not recorded, and hides no later final state', async () => {
+    const { seen, post, store } = handlerOf();
+    assert.deepEqual((await post(callback('processing:requisites'))).json, { ok: true });
+    assert.deepEqual((await post(callback('error'))).json, { ok: true, code: 'NOT_FORWARD' });
+    assert.equal(seen.events.length, 2, 'error reached onEvent');
+    const [, error] = seen.events;
+    assert.equal(error.state.status, 'error');
+    assert.equal(error.forward, false);
+    assert.equal(error.final, false);
+    // Not recorded as the state: a later state is still compared with processing:requisites.
+    assert.equal((await store.payment('prj_1', 'order-1')).subStatus, 'requisites');
+    assert.deepEqual((await post(callback('success'))).json, { ok: true });
+    assert.deepEqual(states(seen), ['processing:requisites', 'error:', 'success:']);
+    assert.equal((await store.payment('prj_1', 'order-1')).status, 'success');
+  });
+
+  test('error after success: delivered (forward: false), not an undoing of success, not a review', async () => {
+    const { seen, post, store } = handlerOf();
+    assert.deepEqual((await post(callback('processing:paid'))).json, { ok: true });
+    assert.deepEqual((await post(callback('success'))).json, { ok: true });
+    const late = callback('error');
+    assert.deepEqual((await post(late)).json, { ok: true, code: 'NOT_FORWARD' });
+    assert.deepEqual((await post(late)).json, { ok: true, code: 'DUPLICATE' });
+    assert.deepEqual(states(seen), ['processing:paid', 'success:', 'error:']);
+    assert.deepEqual(seen.events.map((e) => e.forward), [true, true, false]);
+    const recorded = await store.payment('prj_1', 'order-1');
+    assert.equal(recorded.status, 'success');
+    assert.equal(recorded.isFinal, true);
+    assert.equal(seen.reviews.length, 0);
+  });
+
+  test('error as the first callback is recorded; the processing states after it move forward', async () => {
+    const { seen, post, store } = handlerOf();
+    assert.deepEqual((await post(callback('error'))).json, { ok: true });
+    assert.equal((await store.payment('prj_1', 'order-1')).status, 'error');
+    assert.deepEqual((await post(callback('processing:new'))).json, { ok: true });
+    assert.deepEqual((await post(callback('decline'))).json, { ok: true });
+    assert.deepEqual(states(seen), ['error:', 'processing:new', 'decline:']);
+    assert.deepEqual(seen.events.map((e) => e.forward), [true, true, true]);
+    assert.equal((await store.payment('prj_1', 'order-1')).status, 'decline');
+  });
+
   test('a state the spec does not know is kept for review, not delivered', async () => {
     const { seen, post } = handlerOf();
     assert.deepEqual((await post(callback('refunded'))).json, { ok: true, code: 'UNKNOWN_STATE' });
