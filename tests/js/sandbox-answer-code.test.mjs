@@ -24,7 +24,7 @@ async function answeringReceiver(answers) {
 const json = (status, value) => (res) => res.writeHead(status, { 'content-type': 'application/json' }).end(typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Starts a sandbox, makes one payin per case whose informative callback goes to `/CASE`, and moves each to awaiting_confirm. */
-async function deliverEach(cases, receiver, options = {}) {
+async function deliverEach(cases, receiver, options = {}, waitMs = 8000) {
   const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, callbackAttempts: 1, ...options });
   const made = {};
   for (const name of cases) {
@@ -36,8 +36,8 @@ async function deliverEach(cases, receiver, options = {}) {
     const moved = await fetch(`${sandbox.url}/sandbox/payments/${created.json.request_id}/requisites-found`, { method: 'POST' });
     assert.equal(moved.status, 200);
   }
-  // At most 8 s: an answer read to its end would hold an endless one for ever.
-  const idle = await Promise.race([sandbox.callbacksIdle().then(() => true), new Promise((resolve) => setTimeout(resolve, 8000, false))]);
+  // At most `waitMs`: an answer read to its end would hold an endless one for ever.
+  const idle = await Promise.race([sandbox.callbacksIdle().then(() => true), new Promise((resolve) => setTimeout(resolve, waitMs, false))]);
   return { sandbox, made, idle };
 }
 
@@ -131,6 +131,32 @@ test('hostile answers: huge, endless, HTML, a 10 KB code, <script>, lower case, 
     assert.ok(!/alert\(1\)|<SCRIPT>|xxxxxxxx/.test(text), 'no answer text in the lists or the index');
   } finally {
     for (const timer of endless) clearInterval(timer);
+    await sandbox.close();
+    receiver.server.close();
+    receiver.server.closeAllConnections();
+  }
+});
+
+test('an answer whose short body trickles in (a byte a second, never ending): its status stands, no code, after the attempt time (10 s), not for ever', { timeout: 30000 }, async () => {
+  const timers = new Set();
+  const receiver = await answeringReceiver({
+    trickle: (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"ok":true,"code":"DUPLICATE"');
+      const timer = setInterval(() => res.write(' '), 1000);
+      timers.add(timer);
+      res.on('close', () => clearInterval(timer));
+    },
+  });
+  const started = Date.now();
+  const { sandbox, made } = await deliverEach(['trickle'], receiver, {}, 20000).catch((e) => (receiver.server.close(), Promise.reject(e)));
+  try {
+    const [delivery] = sandbox.payments().find((p) => p.requestId === made.trickle).deliveries ?? [];
+    assert.ok(delivery, `a delivery recorded within ${Date.now() - started} ms`);
+    assert.deepEqual([delivery.status, delivery.code, delivery.error], [200, null, null]);
+    assert.ok(Date.now() - started < 15000, `${Date.now() - started} ms`);
+  } finally {
+    for (const timer of timers) clearInterval(timer);
     await sandbox.close();
     receiver.server.close();
     receiver.server.closeAllConnections();
