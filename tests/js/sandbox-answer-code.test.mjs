@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { test } from 'node:test';
 
+import { cjs as api } from './helpers.mjs';
 import { P2P, call, merchantKey, nextId, p2pBody, SERVICE_KEY, startSandbox } from './support/sandbox-kit.mjs';
 
 /** A receiver whose answer depends on the path's last segment: `answers[name](res)`. */
@@ -160,5 +161,35 @@ test('an answer whose short body trickles in (a byte a second, never ending): it
     await sandbox.close();
     receiver.server.close();
     receiver.server.closeAllConnections();
+  }
+});
+
+test("with the package's own receiver (createCallbackHandler on node:http): the duplicateCallbacks copy's delivery has code DUPLICATE, and the page says HTTP 200 DUPLICATE", async () => {
+  const sandbox = await startSandbox({ merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, duplicateCallbacks: true });
+  const events = [];
+  const handler = api.createCallbackHandler({ keys: sandbox.servicePublicKeyPem, verify: { expectedMerchantId: sandbox.merchantId }, onEvent: (e) => events.push(e.state), onError: () => {} });
+  const server = http.createServer(handler.node);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const base = `http://127.0.0.1:${server.address().port}`;
+    const body = p2pBody({ urls: () => ({ merchant_callback_url: `${base}/info`, merchant_decline_callback_url: `${base}/no` }) });
+    const created = await call(sandbox, P2P, body);
+    const control = (scenario) => fetch(`${sandbox.url}/sandbox/payments/${created.json.request_id}/${scenario}`, { method: 'POST' });
+    assert.equal((await control('requisites-found')).status, 200);
+    assert.equal((await control('cancel')).status, 200);
+    await sandbox.callbacksIdle();
+    const [payment] = sandbox.payments();
+    assert.deepEqual(payment.deliveries.map((d) => [d.state, d.duplicate, d.status, d.code]), [
+      ['processing:awaiting_confirm', false, 200, null],
+      ['processing:awaiting_confirm', true, 200, 'DUPLICATE'],
+      ['decline', false, 200, null],
+      ['decline', true, 200, 'DUPLICATE'],
+    ]);
+    assert.equal(events.length, 2, 'onEvent once per state');
+    assert.match(await (await fetch(`${sandbox.url}/sandbox/pay/${created.json.request_id}`)).text(), />HTTP 200 DUPLICATE</);
+  } finally {
+    await sandbox.close();
+    server.close();
+    server.closeAllConnections();
   }
 });
