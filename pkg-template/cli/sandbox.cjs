@@ -65,6 +65,9 @@ function loseFlag(value) {
   return Number(value);
 }
 
+/** The text banner's line on --lose-callbacks, when some are lost. */
+const loseNote = (share) => (share > 0 ? `The callbacks of ${share === 1 ? 'every payment' : `about ${Math.round(share * 1000) / 10}% of the payments`} are lost (--lose-callbacks ${share}): find their state with the info operations.\n` : '');
+
 /** --faults FILE: the JSON array startSandbox({ faults }) takes (checked there). */
 function faultsFlag(file) {
   if (file === undefined) return undefined;
@@ -116,7 +119,7 @@ function sandbox({ values }) {
       const about = { url: box.url, merchantId: box.merchantId, timeScale: settings.timeScale, callbacks, servicePublicKeyFile: out ?? null };
       const keyNote = out === undefined ? 'give --service-public-key-out FILE to save the key callbacks are signed with' : `callbacks are signed with the key in ${out}`;
       if (values.json) process.stdout.write(`${JSON.stringify({ event: 'ready', ...about, note: 'state in memory; not for production' })}\n`);
-      else process.stdout.write(`${PROG} sandbox: ${box.url} (merchant id ${box.merchantId}; ${keyNote}; Ctrl-C stops it)\nState lives in memory and is lost on exit. Nothing here is for production.\n`);
+      else process.stdout.write(`${PROG} sandbox: ${box.url} (merchant id ${box.merchantId}; ${keyNote}; Ctrl-C stops it)\nState lives in memory and is lost on exit. Nothing here is for production.\n${loseNote(settings.loseCallbacks)}`);
       logSandbox(box, values.json);
       stopOnSignals(() => box.close());
     })

@@ -94,6 +94,7 @@ test('--lose-callbacks 1 reaches the sandbox: the ready line says so, no callbac
   try {
     for (let i = 0; i < 12; i += 1) assert.equal((await payin(text.line.match(/http:\/\/[\d.:]+/)[0], target.url, `cli-lost-t${i}`)).status, 200);
     const out = await text.until((o) => (o.match(/callback informative -> /g) ?? []).length >= 12);
+    assert.equal(out.split('\n')[2], 'The callbacks of about 50% of the payments are lost (--lose-callbacks 0.5): find their state with the info operations.');
     assert.match(out, /callback informative -> http:\S+\/info: lost \(--lose-callbacks\), never sent\n/);
     assert.match(out, /callback informative -> http:\S+\/info: HTTP 200 DUPLICATE, attempt 1\n/, 'the answer code on the line');
   } finally {
