@@ -104,6 +104,7 @@ const COMMANDS = {
       'time-scale': { type: 'string', arg: 'N', help: 'run N times faster than the service: 60 makes a 300 s lifetime last 5 s (default 1)' },
       'duplicate-callbacks': { type: 'boolean', help: 'send every delivered callback twice' },
       'shuffle-callbacks': { type: 'boolean', help: "a payment's callbacks may arrive out of order (each held a random 0 to 3 s of service time)" },
+      'lose-callbacks': { type: 'string', arg: 'SHARE', help: 'a share from 0 to 1 of the payments, picked at random as each is created, never get a callback (each recorded as lost): try reconciliation through the info operations' },
       'concurrent-callbacks': { type: 'string', arg: 'N', help: 'deliver callbacks and their duplicates at once, at most N attempts in flight (default: one after the other per payment)' },
       profile: { type: 'string', arg: 'NAME', help: 'signing rules for requests and callbacks: spec (default), public-js-client, callback-docs' },
       'allowed-origin': { type: 'string', arg: 'ORIGIN', help: 'a browser origin allowed besides loopback ones (CORS)' },

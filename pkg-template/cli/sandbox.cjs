@@ -15,10 +15,13 @@ function logSandbox(box, json) {
     line({ event: 'move', requestId: p.requestId, projectId: p.projectId, paymentId: p.paymentId, ...move }, `payment ${p.paymentId} (${p.requestId}): ${state}${move.statusDescription ? ` '${move.statusDescription}'` : ''}`);
   });
   box.events.on('callback', (e) => {
-    const outcome = e.status === null ? e.error : `HTTP ${e.status}`;
     const { body, ...event } = e;
-    line({ event: 'callback', ...event }, `callback ${e.kind}${e.duplicate ? ' (duplicate)' : ''} -> ${e.url}: ${outcome}, attempt ${e.attempt}${e.gaveUp ? ', given up' : ''}`);
+    if (e.lost) return line({ event: 'callback', ...event }, `callback ${e.kind} -> ${e.url}: lost (--lose-callbacks), never sent`);
+    const outcome = e.status === null ? e.error : `HTTP ${e.status}${e.code ? ` ${e.code}` : ''}`;
+    return line({ event: 'callback', ...event }, `callback ${e.kind}${e.duplicate ? ' (duplicate)' : ''} -> ${e.url}: ${outcome}, attempt ${e.attempt}${e.gaveUp ? ', given up' : ''}`);
   });
+  // A client that closed the connection mid-request: its doing, one quiet line (no stack).
+  box.events.on('client-gone', ({ method, path: target }) => line({ event: 'client-gone', method, path: target }, `client went away: ${method} ${target} (closed the connection before its request body ended)`));
   box.events.on('fault', ({ path: target, fault }) => line({ event: 'fault', path: target, ...fault }, `fault ${fault.type} -> ${target}`));
   box.events.on('failure', ({ error }) => process.stderr.write(`${PROG} sandbox: ${error.stack ?? error}\n`));
 }
@@ -52,6 +55,18 @@ function concurrencyFlag(value) {
   if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new UsageError(`--concurrent-callbacks must be a whole number from 1, got '${value}'`);
   return Number(value);
 }
+
+/** --lose-callbacks SHARE: a decimal share from 0 to 1 (0.3: about 3 payments in 10 lose every callback). */
+function loseFlag(value) {
+  if (value === undefined) return 0;
+  if (!/^(0|1)?(\.\d+)?$/.test(value) || !/\d/.test(value) || !(Number(value) >= 0 && Number(value) <= 1)) {
+    throw new UsageError(`--lose-callbacks must be a share from 0 to 1 (e.g. 0.3), got '${value}'`);
+  }
+  return Number(value);
+}
+
+/** The text banner's line on --lose-callbacks, when some are lost. */
+const loseNote = (share) => (share > 0 ? `The callbacks of ${share === 1 ? 'every payment' : `about ${Math.round(share * 1000) / 10}% of the payments`} are lost (--lose-callbacks ${share}): find their state with the info operations.\n` : '');
 
 /** --faults FILE: the JSON array startSandbox({ faults }) takes (checked there). */
 function faultsFlag(file) {
@@ -94,16 +109,17 @@ function sandbox({ values }) {
     allowedOrigin: values['allowed-origin'],
     timestampToleranceSeconds: toleranceFlag(values['timestamp-tolerance']),
     faults: faultsFlag(values.faults),
+    loseCallbacks: loseFlag(values['lose-callbacks']),
   };
   import('../sandbox/index.mjs')
     .then(({ startSandbox }) => startSandbox(settings))
     .then((box) => {
       if (out !== undefined) fs.writeFileSync(out, box.servicePublicKeyPem);
-      const callbacks = { duplicate: settings.duplicateCallbacks, shuffle: settings.shuffleCallbacks, concurrent: settings.concurrentCallbacks };
+      const callbacks = { duplicate: settings.duplicateCallbacks, shuffle: settings.shuffleCallbacks, concurrent: settings.concurrentCallbacks, lose: settings.loseCallbacks };
       const about = { url: box.url, merchantId: box.merchantId, timeScale: settings.timeScale, callbacks, servicePublicKeyFile: out ?? null };
       const keyNote = out === undefined ? 'give --service-public-key-out FILE to save the key callbacks are signed with' : `callbacks are signed with the key in ${out}`;
       if (values.json) process.stdout.write(`${JSON.stringify({ event: 'ready', ...about, note: 'state in memory; not for production' })}\n`);
-      else process.stdout.write(`${PROG} sandbox: ${box.url} (merchant id ${box.merchantId}; ${keyNote}; Ctrl-C stops it)\nState lives in memory and is lost on exit. Nothing here is for production.\n`);
+      else process.stdout.write(`${PROG} sandbox: ${box.url} (merchant id ${box.merchantId}; ${keyNote}; Ctrl-C stops it)\nState lives in memory and is lost on exit. Nothing here is for production.\n${loseNote(settings.loseCallbacks)}`);
       logSandbox(box, values.json);
       stopOnSignals(() => box.close());
     })

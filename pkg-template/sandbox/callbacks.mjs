@@ -13,8 +13,10 @@
 //    duplicate, sent at once beside it instead of after its 200) goes through its attempts
 //    on its own, with at most N attempts in flight across the sandbox.
 // Every attempt is recorded (`record(queue, delivery)`: when, where, the receiver's
-// answer or the error, the attempt, when the next retry is due), and `once()` makes one
-// more attempt at once, outside the queue (the "deliver again" control).
+// answer or the error, the answer's code (`{ ok, code }`, read from at most MAX_ANSWER_BYTES
+// of its body), the attempt, when the next retry is due), and `once()` makes one more attempt
+// at once, outside the queue (the "deliver again" control). A callback marked `lost` (its
+// payment's callbacks are lost: startSandbox({ loseCallbacks })) is only recorded as such.
 import http from 'node:http';
 import https from 'node:https';
 
@@ -22,6 +24,27 @@ import { DELAY } from './data.mjs';
 
 /** Real milliseconds a receiver gets to answer one attempt. */
 const ATTEMPT_TIMEOUT_MS = 10000;
+
+/** The most of an answer's body read for its code; a longer body is not read on. */
+export const MAX_ANSWER_BYTES = 4096;
+/** An answer code kept: a short word of A-Z and _ (DUPLICATE, NOT_FORWARD), never other text. */
+const ANSWER_CODE = /^[A-Z_]{1,64}$/;
+
+/**
+ * The `code` of a receiver's answer `{ ok, code? }` (the package's receiver answers so), or
+ * null: a body that is not such JSON, or whose code is not a short word of A-Z and _.
+ */
+export function answerCode(text) {
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || typeof parsed.ok !== 'boolean') return null;
+  const code = Object.hasOwn(parsed, 'code') ? parsed.code : null;
+  return typeof code === 'string' && ANSWER_CODE.test(code) ? code : null;
+}
 
 /** At most `limit` holders at once; the others wait in order. */
 class Slots {
@@ -94,6 +117,7 @@ export class CallbackSender {
    * same payment (`queue`).
    */
   send(queue, callback) {
+    if (callback.lost) return void this.#lose(queue, callback, { attempt: 1, manual: false });
     if (this.#shuffle || this.#slots) return this.#sendLoose(queue, callback);
     const previous = this.#queues.get(queue) ?? Promise.resolve();
     const next = previous
@@ -146,6 +170,7 @@ export class CallbackSender {
   /** One attempt now, outside the queue and its retries; resolves with its delivery (null once closed). */
   async once(queue, callback, attempt) {
     if (this.#closed) return null;
+    if (callback.lost) return this.#lose(queue, callback, { attempt, manual: true });
     return this.#attempt(queue, callback, { attempt, manual: true, retryIn: null });
   }
 
@@ -161,6 +186,20 @@ export class CallbackSender {
     for (const release of [...this.#waits]) release();
     this.#waits.clear();
     this.#slots?.drain();
+  }
+
+  /**
+   * A callback of a payment whose callbacks are lost (startSandbox({ loseCallbacks })): recorded
+   * and reported as `lost`, never signed nor POSTed, never retried. Resolves with the delivery.
+   */
+  #lose(queue, { url, kind, body, seq, state }, { attempt, manual }) {
+    if (this.#closed) return null;
+    const delivery = {
+      at: Date.now(), callback: seq, state, kind, url, attempt, duplicate: false, manual, status: null, code: null, error: null, lost: true, gaveUp: !manual, nextRetryAt: null,
+    };
+    this.#record(queue, delivery);
+    this.#emit({ type: 'callback', requestId: queue, ...delivery, body: JSON.stringify(body) });
+    return delivery;
   }
 
   /** One callback through its attempts; true once a receiver answered 200. */
@@ -195,7 +234,9 @@ export class CallbackSender {
       duplicate,
       manual,
       status: result.status,
+      code: result.code ?? null,
       error: result.error,
+      lost: false,
       gaveUp: !ok && !manual && retryIn === null,
       nextRetryAt: ok || retryIn === null || this.#closed ? null : Date.now() + this.#clock.msOf(retryIn),
     };
@@ -204,7 +245,7 @@ export class CallbackSender {
     return delivery;
   }
 
-  /** POSTs the signed body; `{ status }` or `{ status: null, error }`. */
+  /** POSTs the signed body; `{ status, code }` (the answer's code, or null) or `{ status: null, error }`. */
   #post(url, signed) {
     return new Promise((resolve) => {
       const target = new URL(url);
@@ -215,18 +256,48 @@ export class CallbackSender {
         timeout: ATTEMPT_TIMEOUT_MS,
       });
       this.#requests.add(request);
+      let settled = false;
       const done = (outcome) => {
+        if (settled) return;
+        settled = true;
         this.#requests.delete(request);
         resolve(outcome);
       };
-      request.on('response', (response) => {
-        response.resume();
-        response.on('end', () => done({ status: response.statusCode, error: null }));
-        response.on('error', (e) => done({ status: null, error: e.code ?? e.message }));
-      });
+      request.on('response', (response) => readAnswer(response, done));
       request.on('timeout', () => request.destroy(new Error('no answer in time')));
       request.on('error', (e) => done({ status: null, error: e.code ?? e.message }));
       request.end(signed.body);
     });
   }
+}
+
+/**
+ * Reads at most MAX_ANSWER_BYTES of an answer for its code, for at most ATTEMPT_TIMEOUT_MS;
+ * `settle({ status, error, code })`. A longer or slower body is not read on: the answer's
+ * status is known (it stands, with no code), the connection is closed.
+ */
+function readAnswer(response, settle) {
+  const status = response.statusCode;
+  const chunks = [];
+  let size = 0;
+  // A body that trickles in is not waited for longer than an attempt: its status stands.
+  const timer = setTimeout(() => cut(), ATTEMPT_TIMEOUT_MS);
+  const done = (outcome) => {
+    clearTimeout(timer);
+    settle(outcome);
+  };
+  const cut = () => {
+    done({ status, error: null, code: null });
+    response.destroy();
+  };
+  response.on('data', (chunk) => {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) {
+      cut();
+    } else {
+      chunks.push(chunk);
+    }
+  });
+  response.on('end', () => done({ status, error: null, code: answerCode(Buffer.concat(chunks).toString('utf8')) }));
+  response.on('error', (e) => done({ status: null, error: e.code ?? e.message, code: null }));
 }

@@ -47,6 +47,20 @@ export interface SandboxOptions {
   timestampToleranceSeconds?: number | false;
   /** Failures injected into the spec's operations from the start (also `POST /sandbox/faults`). */
   faults?: SandboxFault[];
+  /**
+   * Payments that never get a callback, so a merchant can try reconciliation: every callback of
+   * such a payment is recorded as lost (`lost: true` in its deliveries, "lost" on the pages, a
+   * 'callback' event with `lost: true`) and never sent, "deliver again" included; its states
+   * still move, and the info operations answer its true state (`callbacksLost` in
+   * `payments()` tells which). A number from 0 to 1: the share of payments, each picked at
+   * random as it is created (0.3: about 3 in 10; 1: all). A function: called once as each
+   * payment is created, with a copy of it (`paymentId`, `projectId`, `amount`...), answers
+   * true or false: whether its callbacks are lost (a deterministic choice for tests). It must
+   * answer at once: a throw, or an answer that is not a boolean (a Promise of an async
+   * function), fails that create with HTTP 500 and makes no payment. Default 0. Anything
+   * else is INVALID_OPTION.
+   */
+  loseCallbacks?: number | ((payment: SandboxPayment) => boolean);
 }
 
 /**
@@ -87,6 +101,8 @@ export interface SandboxPayment {
   formUrl: string; redirectUrl: string | null;
   requisites: Record<string, string> | null;
   history: SandboxMove[];
+  /** Whether every callback of this payment is lost, never sent (`loseCallbacks`), picked as it was created. */
+  callbacksLost: boolean;
   /** Every attempt to deliver one of its callbacks, oldest first (the newest 200 kept). */
   deliveries: SandboxDelivery[];
 }
@@ -107,9 +123,17 @@ export interface SandboxDelivery {
   duplicate: boolean;
   /** Sent by the "deliver again" control (one attempt, no retries). */
   manual: boolean;
-  /** The receiver's HTTP status, or null when it did not answer (`error`). */
+  /** The receiver's HTTP status, or null when it did not answer (`error`) or the callback was lost. */
   status: number | null;
+  /**
+   * The `code` of the receiver's answer when it is JSON `{ ok, code }` (as the package's
+   * receiver answers: 'DUPLICATE', 'STALE', 'BUSY'...), read from at most the first 4096 bytes
+   * of its body; null otherwise. Only a word of 1 to 64 characters A-Z and _ is kept.
+   */
+  code: string | null;
   error: string | null;
+  /** The callback was not sent: its payment's callbacks are lost (`loseCallbacks`). */
+  lost: boolean;
   /** The last attempt of the schedule failed: no retry follows. */
   gaveUp: boolean;
   /** When the next retry is due (ms since the epoch), or null when none is. */
@@ -127,6 +151,8 @@ export interface SandboxMoveEvent { type: 'move'; payment: SandboxPayment; move:
 export interface SandboxFaultEvent { type: 'fault'; path: string; fault: SandboxFault & { remaining: number | null }; }
 /** Something that went wrong inside the sandbox (the 'failure' event). */
 export interface SandboxFailureEvent { type: 'failure'; error: unknown; }
+/** A client closed the connection before its request's body ended (the 'client-gone' event): not answered, no failure of the sandbox. */
+export interface SandboxClientGoneEvent { type: 'client-gone'; method: string; path: string; }
 
 /** The events (a node:events EventEmitter; declared here without Node's types). */
 export interface SandboxEvents {
@@ -134,7 +160,8 @@ export interface SandboxEvents {
   on(event: 'callback', listener: (event: SandboxCallbackEvent) => void): this;
   on(event: 'failure', listener: (event: SandboxFailureEvent) => void): this;
   on(event: 'fault', listener: (event: SandboxFaultEvent) => void): this;
-  off(event: 'move' | 'callback' | 'failure' | 'fault', listener: (...args: never[]) => void): this;
+  on(event: 'client-gone', listener: (event: SandboxClientGoneEvent) => void): this;
+  off(event: 'move' | 'callback' | 'failure' | 'fault' | 'client-gone', listener: (...args: never[]) => void): this;
 }
 
 export interface Sandbox {
@@ -143,7 +170,7 @@ export interface Sandbox {
   merchantId: string;
   /** The public key (SPKI PEM) a receiver verifies the callbacks with: save it as `service-public.pem` (also served at /sandbox/service-public.pem). */
   servicePublicKeyPem: string;
-  /** 'move', 'callback', 'fault' and 'failure'. */
+  /** 'move', 'callback', 'fault', 'failure' and 'client-gone'. */
   events: SandboxEvents;
   /** A copy of every payment, with its history. */
   payments(): SandboxPayment[];

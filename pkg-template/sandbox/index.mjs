@@ -20,7 +20,7 @@ import { CallbackSender } from './callbacks.mjs';
 import { BALANCE, BANKS } from './data.mjs';
 import { FaultError, Faults, applyFault } from './faults.mjs';
 import {
-  CREATE, MoveRefused, ON_PAYMENT, PaymentBook, callbackAddress, callbackBody, infoResponse, publicPayment, stateName, statusResponse,
+  CREATE, MoveRefused, ON_PAYMENT, PaymentBook, callbackAddress, callbackBody, infoResponse, lossPicker, publicPayment, stateName, statusResponse,
 } from './payments.mjs';
 import { handleSandbox } from './scenarios.mjs';
 
@@ -82,13 +82,23 @@ function scaledClock(timeScale) {
   };
 }
 
+/** The client closed the connection before its request's body ended: its doing, not the sandbox's; nobody is left to answer. */
+class ClientGone extends Error {
+  constructor(method, path) {
+    super(`the client went away: ${method} ${path} (closed the connection before its request body ended)`);
+    this.method = method;
+    this.path = path;
+  }
+}
+
 /**
  * The request's body, up to MAX_BODY_BYTES. A larger one rejects with status 413 as
  * soon as the limit is passed; what comes after is not kept, and the connection is not
  * destroyed here (that would reset it before the 413 could be read): the answer says
- * `connection: close`, and Node ends the connection once it is written.
+ * `connection: close`, and Node ends the connection once it is written. A connection
+ * closed before the body's end rejects with ClientGone.
  */
-function readBody(req) {
+function readBody(req, pathname) {
   return new Promise((resolve, reject) => {
     const chunks = [];
     let size = 0;
@@ -103,7 +113,9 @@ function readBody(req) {
       }
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    const gone = () => reject(new ClientGone(req.method, pathname));
+    req.on('error', (e) => (req.complete ? reject(e) : gone()));
+    req.on('close', () => req.complete || gone());
   });
 }
 
@@ -147,7 +159,9 @@ function describeIssues(report) {
  * attempts in flight; callbacks.mjs), `callbackAttempts` (6), `allowedOrigin` (a browser origin besides loopback ones),
  * `timestampToleranceSeconds` (300: a request whose x-access-timestamp is further from the
  * sandbox's clock is refused; Infinity or false: served, with a warning past 300),
- * `faults` (failures injected into the spec's operations: faults.mjs).
+ * `faults` (failures injected into the spec's operations: faults.mjs), `loseCallbacks` (0: a
+ * share from 0 to 1 of the payments, picked at random as each is created, or a function of
+ * the new payment answering whether, lose every callback: each recorded `lost`, never sent).
  */
 export async function startSandbox(options = {}) {
   const {
@@ -170,6 +184,8 @@ export async function startSandbox(options = {}) {
   if (typeof shuffleCallbacks !== 'boolean') throw optionError("'shuffleCallbacks' must be true or false");
   if (!(Number.isSafeInteger(concurrentCallbacks) && concurrentCallbacks >= 0)) throw optionError("'concurrentCallbacks' must be a whole number from 0 (0: a payment's callbacks one after the other)");
   const toleranceSeconds = toleranceOption(options.timestampToleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS);
+  const loses = lossPicker(options.loseCallbacks === undefined ? 0 : options.loseCallbacks);
+  if (!loses) throw optionError("'loseCallbacks' must be a number from 0 to 1 (the share of payments whose callbacks are lost), or a function of a new payment answering whether its callbacks are lost");
   let faults;
   try {
     faults = new Faults(options.faults ?? []);
@@ -214,13 +230,14 @@ export async function startSandbox(options = {}) {
   let baseUrl;
   book = new PaymentBook({
     clock,
+    loses,
     baseUrl: () => baseUrl,
     notify(payment, move) {
       emit({ type: 'move', payment: publicPayment(payment), move: { ...move } });
       const { kind, url } = callbackAddress(payment);
       if (!url) return;
       payment.callbacks += 1;
-      payment.lastCallback = { seq: payment.callbacks, kind, url, body: callbackBody(payment, baseUrl), state: stateName(move) };
+      payment.lastCallback = { seq: payment.callbacks, kind, url, body: callbackBody(payment, baseUrl), state: stateName(move), lost: payment.callbacksLost };
       sender.send(payment.requestId, payment.lastCallback);
     },
   });
@@ -292,7 +309,7 @@ export async function startSandbox(options = {}) {
       return send(400, { error: 'the request target is not a URL path' });
     }
     if (req.method === 'OPTIONS') return send(204, '');
-    const raw = await readBody(req);
+    const raw = await readBody(req, pathname);
     if (OPERATIONS.includes(pathname)) {
       if (req.method !== 'POST') return send(405, { error: 'the spec\'s operations take POST' });
       const run = () => operation(pathname, raw, req.headers);
@@ -320,6 +337,7 @@ export async function startSandbox(options = {}) {
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((e) => {
+      if (e instanceof ClientGone) return void emit({ type: 'client-gone', method: e.method, path: e.path });
       const status = e.status ?? (e instanceof URIError ? 400 : 500);
       if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...(status === 413 ? { connection: 'close' } : {}) });
       res.end(JSON.stringify({ error: status === 500 ? `sandbox error: ${e.message}` : e.message }));

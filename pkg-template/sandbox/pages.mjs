@@ -76,8 +76,12 @@ ${main}
 
 const section = (title, body, id = '') => `<section class="tool"${id ? ` id="${id}"` : ''}><h2>${escape(title)}</h2>\n${body}\n</section>`;
 
-/** A delivery's answer: the HTTP status, or the error. */
-const answer = (d) => (d.status === null ? `no answer: ${d.error}` : `HTTP ${d.status}`);
+/** A delivery's answer: the HTTP status with the receiver's code, the error, or lost. */
+function answer(d) {
+  if (d.lost) return 'lost (loseCallbacks): never sent';
+  if (d.status === null) return `no answer: ${d.error}`;
+  return d.code ? `HTTP ${d.status} ${d.code}` : `HTTP ${d.status}`;
+}
 
 /** The deliveries as a table, newest first; `withPayment` adds the payment's column (the index). */
 function deliveriesTable(deliveries, withPayment = false) {
@@ -112,6 +116,7 @@ export function paymentPage(payment, { refused } = {}) {
     ['request_id', `<code>${escape(payment.requestId)}</code>`],
     ['amount', escape(`${payment.amount} ${payment.currency ?? ''} (minor units)`)],
     ['method', escape(payment.widgetMethod ?? payment.method ?? '')],
+    ...(payment.callbacksLost ? [['callbacks', 'lost (loseCallbacks): none of its callbacks is sent; its info operation answers its state']] : []),
     ['expires', escape(time(payment.expirationDate * 1000))],
     ...Object.entries(payment.requisites ?? {}).map(([name, value]) => [`recipient ${escape(name)}`, escape(value)]),
   ].map(([name, value]) => `<dt>${name}</dt><dd>${value}</dd>`);
@@ -128,9 +133,9 @@ export function paymentPage(payment, { refused } = {}) {
       return `<form method="post" action="${escape(action)}" class="inline"><button${disabled}>${escape(name)}</button>${amount} <span class="note">${escape(scenario.about)}</span></form>`;
     })
     .join('\n');
-  const again = payment.lastCallback
+  const again = payment.lastCallback && !payment.callbacksLost
     ? `<form method="post" action="/sandbox/payments/${escape(id)}/deliver-again" class="inline"><button id="deliver-again">Deliver again</button> <span class="note">sends callback #${escape(payment.lastCallback.seq)} (${escape(payment.lastCallback.state)}) once more, now, signed anew</span></form>`
-    : '<p class="note">No callback to deliver again: the payment has sent none (no callback URL for its moves so far).</p>';
+    : `<p class="note">No callback to deliver again: ${payment.callbacksLost ? 'its callbacks are lost (loseCallbacks)' : 'the payment has sent none (no callback URL for its moves so far)'}.</p>`;
   const history = payment.history.map((h) => `<li>${escape(time(h.at))}: ${escape(stateName(h))}${h.statusDescription ? ` '${escape(h.statusDescription)}'` : ''}</li>`).join('');
   const main = [
     section('Payment', `<dl class="facts">${facts.join('')}</dl>`),

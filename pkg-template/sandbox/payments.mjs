@@ -80,6 +80,23 @@ export const allowedMoves = (payment) => Object.keys(SCENARIOS).filter((name) =>
 /** `status:sub_status`, or the status alone. */
 export const stateName = ({ status, subStatus }) => (subStatus ? `${status}:${subStatus}` : status);
 
+/** A loseCallbacks function's answer: true or false (a Promise, e.g. of an async function, would count as true). */
+function boolean(answer) {
+  if (typeof answer === 'boolean') return answer;
+  throw new Error(`it must answer true or false, not ${answer instanceof Promise ? 'a Promise (an async function)' : typeof answer}`);
+}
+
+/**
+ * Which payments lose every callback (startSandbox({ loseCallbacks })): a share from 0 to 1,
+ * each payment picked at random as it is created, or a function of the new payment (a copy,
+ * as `payments()` shows it) that answers whether it does. The picker, or null for any other value.
+ */
+export function lossPicker(value) {
+  if (typeof value === 'function') return (payment) => boolean(value(payment));
+  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) return null;
+  return () => Math.random() < value;
+}
+
 /** Deliveries kept per payment (the oldest go first). */
 const MAX_DELIVERIES = 200;
 
@@ -89,15 +106,18 @@ export class PaymentBook {
   #clock;
   #baseUrl;
   #notify;
+  #loses;
 
   /**
    * `clock.after(seconds, fn)` schedules in the service's seconds; `baseUrl()` is the
-   * sandbox's address; `notify(payment, move)` is called after each move.
+   * sandbox's address; `notify(payment, move)` is called after each move; `loses(payment)`
+   * (lossPicker) picks, as a payment is created, whether its callbacks are lost.
    */
-  constructor({ clock, baseUrl, notify }) {
+  constructor({ clock, baseUrl, notify, loses = () => false }) {
     this.#clock = clock;
     this.#baseUrl = baseUrl;
     this.#notify = notify;
+    this.#loses = loses;
   }
 
   static key(projectId, paymentId) {
@@ -160,9 +180,16 @@ export class PaymentBook {
       /** The last callback queued (`{ seq, kind, url, body, state }`), for "deliver again". */
       lastCallback: null,
       callbacks: 0,
+      /** Every callback of this payment is lost, never sent (startSandbox({ loseCallbacks })). */
+      callbacksLost: false,
       timers: [],
     };
     payment.history.push(this.#snapshot(payment));
+    try {
+      payment.callbacksLost = this.#loses(publicPayment(payment));
+    } catch (e) {
+      throw new Error(`loseCallbacks threw: ${e?.message ?? e}`, { cause: e });
+    }
     this.#byKey.set(PaymentBook.key(payment.projectId, payment.paymentId), payment);
     this.#byRequestId.set(requestId, payment);
     if (at(payment, STATE.requisites)) {

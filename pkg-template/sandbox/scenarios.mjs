@@ -82,6 +82,7 @@ function index(book, about) {
       amount: p.amount,
       currency: p.currency,
       deliveries: p.deliveries.length,
+      callbacksLost: p.callbacksLost,
       page: `/sandbox/pay/${encodeURIComponent(p.requestId)}`,
       json: `/sandbox/payments/${encodeURIComponent(p.requestId)}`,
     })),

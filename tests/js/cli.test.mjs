@@ -614,13 +614,13 @@ describe('sandbox', () => {
   test('--duplicate-callbacks, --shuffle-callbacks and --concurrent-callbacks N reach the sandbox (the ready line says so)', async () => {
     const plain = await serve(process.execPath, args('--json'));
     try {
-      assert.deepEqual(JSON.parse(plain.line).callbacks, { duplicate: false, shuffle: false, concurrent: 0 });
+      assert.deepEqual(JSON.parse(plain.line).callbacks, { duplicate: false, shuffle: false, concurrent: 0, lose: 0 });
     } finally {
       await stop(plain.child);
     }
     const { child, line } = await serve(process.execPath, args('--duplicate-callbacks', '--shuffle-callbacks', '--concurrent-callbacks', '8', '--json'));
     try {
-      assert.deepEqual(JSON.parse(line).callbacks, { duplicate: true, shuffle: true, concurrent: 8 });
+      assert.deepEqual(JSON.parse(line).callbacks, { duplicate: true, shuffle: true, concurrent: 8, lose: 0 });
     } finally {
       await stop(child);
     }

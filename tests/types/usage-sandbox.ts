@@ -10,6 +10,11 @@ export async function run(): Promise<SandboxPayment[]> {
   await (await startSandbox({ merchantKey: merchant.publicKeyPem(), duplicateCallbacks: true, shuffleCallbacks: true, concurrentCallbacks: 8 })).close();
   // @ts-expect-error concurrentCallbacks is a number of attempts in flight
   void startSandbox({ merchantKey: merchant.publicKeyPem(), concurrentCallbacks: '8' });
+  await (await startSandbox({ merchantKey: merchant.publicKeyPem(), loseCallbacks: 0.3 })).close();
+  await (await startSandbox({ merchantKey: merchant.publicKeyPem(), loseCallbacks: (p: SandboxPayment) => p.paymentId.startsWith('lost-') })).close();
+  // @ts-expect-error loseCallbacks is a share (a number) or a predicate, not text
+  void startSandbox({ merchantKey: merchant.publicKeyPem(), loseCallbacks: '0.3' });
+  sandbox.events.on('client-gone', ({ method, path }) => `${method} ${path}`);
   sandbox.events.on('fault', ({ path, fault }) => `${path}: ${fault.type} (${fault.remaining ?? 'share'})`);
   sandbox.events.on('callback', (event: SandboxCallbackEvent) => {
     const outcome: number | null = event.status;
@@ -31,6 +36,10 @@ export async function run(): Promise<SandboxPayment[]> {
   const deliveries: SandboxDelivery[] = payments.flatMap((p) => p.deliveries);
   const retries: (number | null)[] = deliveries.map((d) => (d.manual ? null : d.nextRetryAt));
   void retries;
+  const answers: string[] = deliveries.map((d) => (d.lost ? 'lost' : `${d.status ?? d.error} ${d.code ?? ''}`));
+  const lost: boolean[] = payments.map((p) => p.callbacksLost);
+  void answers;
+  void lost;
   await sandbox.close();
   return payments;
 }
