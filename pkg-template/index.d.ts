@@ -8,11 +8,11 @@ import type { Client, ClientConfig } from './client/index.js';
 /** A client of the service: every operation of the spec's index, signed, sent, retried safely, read into types (client/index.d.ts). */
 export function createClient(config: ClientConfig): Client;
 export * from './receiver/index.js';
-import type { CallbackHandler, CallbackHandlerConfig, CallbackStore, MemoryStoreOptions } from './receiver/index.js';
+import type { CallbackHandler, CallbackHandlerConfig, MemoryStoreOptions, RecordingStore } from './receiver/index.js';
 /** A callback receiver: verify, deduplicate, order, then your onEvent (receiver/index.d.ts). */
 export function createCallbackHandler<Tx = unknown>(config: CallbackHandlerConfig<Tx>): CallbackHandler<Tx>;
 /** The callback store in this process's memory: at least once, deduplicated, one process only. */
-export function memoryStore(options?: MemoryStoreOptions): CallbackStore<null>;
+export function memoryStore(options?: MemoryStoreOptions): RecordingStore<null>;
 import type {
   Body, CanonicalOptions, Diagnosis, HeadersInput, PaymentIntakeErrorDetails, PreparedCallback, PreparedRequest,
   SignOptions, SignedRequest, VerifiedCallback, VerifyCallbackOptions,

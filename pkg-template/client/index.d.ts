@@ -16,8 +16,13 @@ export interface ClientResponseInfo {
   attempts: number;
   /** From the call to its result, ms. */
   durationMs: number;
-  /** The result was read through the info operation after an attempt whose outcome was unknown: the payment was made (or moved) once, by an earlier attempt. */
+  /**
+   * The result was read through the info operation: the payment was made (or moved) once, by
+   * an earlier attempt or an earlier call with the same request.
+   */
   replayed?: true;
+  /** False when the store could not record the service's answer to a create (the create itself was recorded before it was sent). */
+  recorded?: false;
 }
 
 /** The spec's StatusResponse: the answer of create, confirm and cancel. */
@@ -137,6 +142,20 @@ export interface ClientConfig {
   onResponse?: (event: ResponseEvent) => void;
   /** The User-Agent header; default `payment-intake/<the package's version>`. */
   userAgent?: string;
+  /**
+   * Records every create before it is sent, and the service's answer after (memoryStore(),
+   * postgresStore(pool), redisStore(client): the callback handler's store). A create of a
+   * payment_id recorded before with other members is PAYMENT_EXISTS without sending; the
+   * handler's `reconcile` asks about the recorded payments whose callbacks never came.
+   * A create is not sent when the store cannot record it (STORE_FAILED).
+   */
+  store?: CreateStore;
+}
+
+/** What createClient's `store` needs (every store of the package has it). */
+export interface CreateStore {
+  recordCreate(record: object): Promise<{ isNew: boolean; existing: unknown }>;
+  recordAnswer(projectId: string, paymentId: string, answer: object): Promise<void>;
 }
 
 type Op<In, Out> = (input: In, options?: CallOptions) => Promise<Out>;
@@ -170,7 +189,11 @@ export interface Client {
   call(path: string, input: Body, options?: CallOptions): Promise<StatusResponse | InfoResult | BalanceResult | BanksResult>;
   /** Any path (e.g. the bank paths the spec names without showing): signed, sent, retried; the answer's JSON, not validated. */
   request(path: string, body: Body, options?: CallOptions): Promise<unknown>;
+  /** The info operation of the create at `createPath` (how `handler.reconcile` asks about a recorded payment); another path is INVALID_ARGUMENT. */
+  infoOf(createPath: string, ref: PaymentRef, options?: CallOptions): Promise<InfoResult>;
 }
+/** The client as `handler.reconcile` takes it. */
+export type PaymentClient = Client;
 
 /** The members a client's errors carry besides `code`, `status`, `message`, `hint`. */
 export interface ClientErrorDetails {
@@ -185,7 +208,7 @@ export interface ClientErrorDetails {
   attempts?: number;
   /** REQUEST_INVALID: the validation report. */
   report?: ValidationReport;
-  /** PAYMENT_EXISTS after a settle: the stored payment. */
-  existing?: InfoResult;
+  /** PAYMENT_EXISTS: the stored payment (its info answer; the store's CreateRecord when the service could not be asked). */
+  existing?: InfoResult | object;
 }
 export type ClientError = PaymentIntakeError & ClientErrorDetails;

@@ -64,6 +64,41 @@ export type Claim<Tx = unknown> =
   | { outcome: 'busy' }
   | OpenClaim<Tx>;
 
+/** What the client recorded of a create (`createClient({ store })`), before sending it. */
+export interface CreateRecord {
+  /** The create's path, e.g. '/api/v1/payment/p2p/payin'. */
+  operation: string;
+  amount: number | null;
+  currency: string | null;
+  method: string | null;
+  widgetMethod: string | null;
+  /** ISO time the create was first sent. */
+  requestedAt: string;
+  /** `payment.lifetime` as asked (seconds), or null: the spec's default, 600. */
+  lifetime: number | null;
+  /** The service's answer, once one came: null while none did. */
+  answer: { status: string; subStatus: string | null; requestId: string | null; answeredAt: string } | null;
+}
+
+/** A payment the store knows: its last recorded state (all null before its first state), and its create. */
+export interface PaymentRecord {
+  status: string | null;
+  subStatus: string | null;
+  isFinal: boolean;
+  idempotencyKey: string | null;
+  updatedAt: string | null;
+  /** The create the client recorded, or null (a payment known from its callbacks only). */
+  create: CreateRecord | null;
+}
+
+/** A payment a reconciliation should ask about (`due()`). */
+export interface DuePayment {
+  projectId: string;
+  paymentId: string;
+  create: CreateRecord;
+  state: PaymentState | null;
+}
+
 export interface CallbackStore<Tx = unknown> {
   readonly guarantee: 'exactly-once' | 'at-least-once';
   /**
@@ -72,8 +107,32 @@ export interface CallbackStore<Tx = unknown> {
    */
   claim(request: ClaimRequest): Promise<Claim<Tx>>;
   keep(review: ReviewRecord): Promise<{ isNew: boolean }>;
-  /** The payment's last recorded state, or null. */
-  payment(projectId: string, paymentId: string): Promise<PaymentState | null>;
+  /** Drops a kept review (the handler's onReview failed outside a claim: the retry shows it again). Optional. */
+  forget?(id: string): Promise<void>;
+  /** The payment's last recorded state and its recorded create, or null when the store knows neither. */
+  payment(projectId: string, paymentId: string): Promise<PaymentRecord | null>;
   /** The kept reviews, oldest first. */
   reviews(options?: { limit?: number }): Promise<ReviewRecord[]>;
+  /**
+   * Records a create before it is sent, once per payment: `isNew` false (and the first
+   * record in `existing`) when one was recorded before. For `createClient({ store })`.
+   */
+  recordCreate?(record: Omit<CreateRecord, 'answer'> & { projectId: string; paymentId: string }): Promise<{ isNew: boolean; existing: CreateRecord | null }>;
+  /** Records the service's answer to a recorded create. */
+  recordAnswer?(projectId: string, paymentId: string, answer: NonNullable<CreateRecord['answer']>): Promise<void>;
+  /**
+   * For `handler.reconcile`: at most `limit` recorded payments that are not final and have not
+   * moved nor been checked for `olderThanMs` (or whose lifetime ended since their last check),
+   * least recently checked first, each marked checked at `now` (ms) so that other processes
+   * take others.
+   */
+  due?(request: { now: number; olderThanMs: number; limit: number }): Promise<DuePayment[]>;
+}
+
+/** A store that also records creates and lists the payments due a reconciliation: every store of the package. */
+export interface RecordingStore<Tx = unknown> extends CallbackStore<Tx> {
+  forget(id: string): Promise<void>;
+  recordCreate(record: Omit<CreateRecord, 'answer'> & { projectId: string; paymentId: string }): Promise<{ isNew: boolean; existing: CreateRecord | null }>;
+  recordAnswer(projectId: string, paymentId: string, answer: NonNullable<CreateRecord['answer']>): Promise<void>;
+  due(request: { now: number; olderThanMs: number; limit: number }): Promise<DuePayment[]>;
 }

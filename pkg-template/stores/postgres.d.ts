@@ -1,5 +1,5 @@
 // Types of `payment-intake/stores/postgres` (pkg-template/stores/postgres.mjs).
-import type { CallbackStore } from '../node/receiver/index.js';
+import type { RecordingStore } from '../node/receiver/index.js';
 
 /** What postgresStore takes of a `pg` Pool: `connect()` gives a client to query and release. */
 export interface PgPoolLike {
@@ -29,7 +29,7 @@ export interface PostgresStoreOptions {
  * unique, the payment's row locked), your onEvent's writes through `tx` commit with it.
  * Takes your own `pg` Pool (tx: the PoolClient inside BEGIN) or PGlite (tx: its transaction).
  */
-export function postgresStore<Db extends PgPoolLike | PgliteLike>(db: Db, options?: PostgresStoreOptions): CallbackStore<TxOf<Db>>;
+export function postgresStore<Db extends PgPoolLike | PgliteLike>(db: Db, options?: PostgresStoreOptions): RecordingStore<TxOf<Db>>;
 /** The `tx` onEvent gets: PGlite's transaction, or the pool's client (`pg`'s Pool has a callback overload of connect besides). */
 export type TxOf<Db> = Db extends { transaction(fn: (tx: infer T) => any): any }
   ? T

@@ -1,5 +1,5 @@
 // Types of `payment-intake/stores/redis` (pkg-template/stores/redis.mjs).
-import type { CallbackStore } from '../node/receiver/index.js';
+import type { RecordingStore } from '../node/receiver/index.js';
 
 /** A connected node-redis v4+ client (`sendCommand([...])`), or an ioredis client or Cluster (`call(...)`). */
 export type RedisClientLike =
@@ -24,4 +24,4 @@ export const REDIS_LAYOUT_VERSION: number;
  * marked done only after onEvent resolved; a holder that dies leaves a lease that expires, and
  * the service's retry then handles the callback again. Takes your own client; `tx` is null.
  */
-export function redisStore(client: RedisClientLike, options?: RedisStoreOptions): CallbackStore<null>;
+export function redisStore(client: RedisClientLike, options?: RedisStoreOptions): RecordingStore<null>;

@@ -1,7 +1,7 @@
 // A merchant's use of createCallbackHandler, memoryStore and payment-intake/stores/postgres,
 // type-checked: the event onEvent gets, `tx` typed as the database's own transaction, every
 // adapter, a store of one's own written against CallbackStore.
-import { createCallbackHandler, memoryStore, type CallbackEvent, type CallbackStore, type Claim, type PaymentState, type ReviewRecord } from 'payment-intake';
+import { createCallbackHandler, createClient, memoryStore, SigningKey, type CallbackEvent, type CallbackOutcome, type CallbackStore, type Claim, type PaymentRecord, type PaymentState, type ReconcileReport, type ReviewRecord } from 'payment-intake';
 import { postgresStore, type PgliteLike, type PgliteTransactionLike } from 'payment-intake/stores/postgres';
 
 declare const pglite: PgliteLike;
@@ -21,12 +21,28 @@ export async function run(): Promise<number> {
       const before: PaymentState | null = event.previous;
       void before?.updatedAt;
       void event.forward;
+      const source: 'callback' | 'reconcile' = event.source;
+      const changed: boolean = event.amountChanged;
+      void source;
+      void changed;
     },
     onReview: (review: ReviewRecord) => {
       void review.rawBody;
     },
     leaseMs: 30000,
+    onOutcome: (outcome: CallbackOutcome) => {
+      const code: string = outcome.code;
+      const from: 'callback' | 'reconcile' = outcome.source;
+      void code;
+      void from;
+    },
   });
+  const shared = memoryStore();
+  const client = createClient({ baseUrl: 'https://pay.example', merchantId: 'm', key: SigningKey.generate(2048), store: shared });
+  const report: ReconcileReport = await handler.reconcile({ client, olderThanMs: 600000, limit: 100 });
+  void report.payments[0]?.code;
+  const known: PaymentRecord | null = await shared.payment('p', 'x');
+  void known?.create?.requestedAt;
   const answer = await handler.handle('{}', { 'x-access-signature': 's' });
   const status: number = answer.status;
   const text: string = answer.body;

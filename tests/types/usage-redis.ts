@@ -1,11 +1,11 @@
 // A merchant's use of `payment-intake/stores/redis`, type-checked: both client shapes it takes.
-import { createCallbackHandler, type CallbackStore, type PaymentState } from 'payment-intake';
+import { createCallbackHandler, type CallbackStore, type PaymentRecord } from 'payment-intake';
 import { REDIS_LAYOUT_VERSION, redisStore } from 'payment-intake/stores/redis';
 
 declare const nodeRedis: { sendCommand(args: string[]): Promise<unknown> };
 declare const ioredis: { call(command: string, ...args: (string | number)[]): Promise<unknown> };
 
-export async function run(): Promise<PaymentState | null> {
+export async function run(): Promise<PaymentRecord | null> {
   const store: CallbackStore<null> = redisStore(nodeRedis, { prefix: 'shop', leaseMs: 30000, keepSeconds: 30 * 86400 });
   redisStore(ioredis);
   // @ts-expect-error a client needs sendCommand or call
