@@ -23,9 +23,12 @@ export async function createServer(keys, db, options = {}) {
     store: postgresStore(db),
     verify: { toleranceSeconds: 600 },
     onEvent: async (event, { tx }) => {
-      if (event.final && event.callback.status === 'success') {
-        // Through tx: in the callback's transaction, committed with its record.
-        await tx.query('INSERT INTO order_credits (payment_id, amount) VALUES ($1, $2)', [event.callback.paymentId, event.callback.paymentInfo?.amount ?? 0]);
+      if (event.final && event.callback.status === 'success' && !event.amountChanged) {
+        // Through tx: in the callback's transaction, committed with its record. What was paid,
+        // and only when it is what was asked: a dispute can change the amount.
+        await tx.query('INSERT INTO order_credits (payment_id, amount) VALUES ($1, $2)', [event.callback.paymentId, event.callback.paymentInfo.amount]);
+      } else if (event.amountChanged) {
+        console.warn(`payment ${event.callback.paymentId}: paid ${event.callback.paymentInfo?.amount ?? 'an unknown amount'}, not what was asked: to review`);
       }
     },
     onReview: options.onReview ?? ((review) => console.warn('kept a genuine callback to look up:', review.code, review.message)),

@@ -16,7 +16,7 @@ import { PGlite } from '@electric-sql/pglite';
 
 import { root } from './helpers.mjs';
 import { installPacked, run } from './support/packed.mjs';
-import { callback, exerciseAdapter, poster, recorder as kitRecorder, servicePublicPem } from './support/receiver-kit.mjs';
+import { callback, exerciseAdapter, poster, recorder as kitRecorder, servicePublicPem, signed } from './support/receiver-kit.mjs';
 
 let app;
 let pkg;
@@ -133,6 +133,11 @@ describe('examples/ through the packed package', () => {
       assert.deepEqual(answers.map((a) => a.json.code ?? 'acted').sort(), ['DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'DUPLICATE', 'acted']);
       assert.deepEqual((await db.query('SELECT payment_id, amount::int AS amount FROM order_credits')).rows, [{ payment_id: 'order-pg', amount: 150000 }]);
       assert.equal(seen.reviews.length, 0);
+      // A success after a dispute for another amount: paid 60000 of 150000 asked, never credited.
+      const half = JSON.parse(JSON.parse(JSON.stringify(callback('success', { paymentId: 'order-half' }))).body);
+      half.payment_info = { amount: 60000, old_amount: 150000, initial_amount: 150000, currency: 'RUB' };
+      assert.deepEqual((await post(signed(JSON.stringify(half)))).json, { ok: true });
+      assert.deepEqual((await db.query("SELECT count(*)::int AS n FROM order_credits WHERE payment_id = 'order-half'")).rows, [{ n: 0 }]);
     } finally {
       await server.close();
       await db.close();
