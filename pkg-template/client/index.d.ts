@@ -86,17 +86,19 @@ export interface WidgetPayinCreateBody {
 export interface CallOptions {
   /** Aborts the call (it rejects with the signal's reason). */
   signal?: AbortSignal;
-  /** The whole call's deadline, across attempts, the body included (default: the config's). */
+  /** The whole call's deadline, across attempts, the body included (default: the config's): a whole number of ms from 1 to 2^31 - 1 (setTimeout's range; more, or Infinity, is INVALID_ARGUMENT). */
   timeoutMs?: number;
-  /** Retries after the first attempt (default: the config's). */
+  /** One attempt's own timeout (default: the config's, else the attempt's share of the deadline); 1 to 2^31 - 1 ms. */
+  attemptTimeoutMs?: number;
+  /** Retries after the first attempt (default: the config's); 0 to 100. */
   retries?: number;
 }
 export interface WaitForOptions {
   /** 'requisites' (requisites or, for a widget, the form URL; or the payment final), 'final', or a condition of the info model. Default 'requisites'. */
   until?: 'requisites' | 'final' | ((info: InfoResult) => boolean);
-  /** From the start of one poll to the start of the next (the first poll is at once); default 15000 (the spec's interval). */
+  /** From the start of one poll to the start of the next (the first poll is at once); default 15000 (the spec's interval); 0 to 2^31 - 1 ms. */
   intervalMs?: number;
-  /** TIMEOUT when the condition has not held by then; default none. */
+  /** TIMEOUT when the condition has not held by then, ms from 0; default Infinity (none). */
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -114,13 +116,23 @@ export interface ClientConfig {
   projectId?: string;
   /** The canonical rules (profile) requests are signed with. */
   options?: CanonicalOptions;
-  /** Each call's deadline, ms, across attempts; default 30000. */
+  /**
+   * Each call's deadline, ms, across attempts; default 30000. Every duration of the client is a
+   * whole number of ms up to 2^31 - 1 (about 24.8 days), the longest delay setTimeout keeps:
+   * a longer one, or Infinity, is refused (INVALID_ARGUMENT), never clamped.
+   */
   timeoutMs?: number;
-  /** Retries after the first attempt (network errors, timeouts, 5xx, 429); default 2. */
+  /**
+   * One attempt's own timeout, 1 to 2^31 - 1 ms. Default: the attempt's share of what remains
+   * of the deadline (divided among the attempts left; the last gets all that remains), so a
+   * timed-out attempt leaves time for its retry.
+   */
+  attemptTimeoutMs?: number;
+  /** Retries after the first attempt (network errors, timeouts, 5xx, 429); default 2, at most 100. */
   retries?: number;
-  /** First backoff, doubled each retry, with jitter; default 500. */
+  /** First backoff, doubled each retry, with jitter; default 500; 0 to 2^31 - 1. */
   retryDelayMs?: number;
-  /** Longest backoff; default 5000 (a Retry-After asks for more). */
+  /** Longest backoff; default 5000 (a Retry-After asks for more); 0 to 2^31 - 1. */
   maxRetryDelayMs?: number;
   /** Default `globalThis.fetch`. */
   fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;

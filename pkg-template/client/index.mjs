@@ -6,6 +6,7 @@ import { caller } from './call.mjs';
 import { errorMaker } from './errors.mjs';
 import { createErrors } from '../errors.js';
 import { hooksOf } from './hooks.mjs';
+import { callLimits, clientLimits } from './limits.mjs';
 import { OPERATIONS, bodyOf } from './operations.mjs';
 import { sleep } from './attempt.mjs';
 import { waiter } from './wait.mjs';
@@ -22,12 +23,6 @@ function clientFactory(api, glue) {
   const make = errorMaker(createErrors(glue));
   const argument = (name, reason) => make('INVALID_ARGUMENT', `createClient: '${name}' ${reason}`);
 
-  function wholeOption(config, name, min) {
-    const value = config[name] ?? DEFAULTS[name];
-    if (!(typeof value === 'number' && value >= min && (Number.isSafeInteger(value) || value === Infinity))) throw argument(name, `must be a whole number from ${min}`);
-    return value;
-  }
-
   return function createClient(config) {
     if (config === null || typeof config !== 'object') throw argument('config', 'must be an object with baseUrl, merchantId and key');
     if (typeof config.baseUrl !== 'string' || !/^https?:\/\/[^/]+/.test(config.baseUrl)) throw argument('baseUrl', "must be the service's http(s) URL, e.g. 'https://…' (each merchant gets its own)");
@@ -40,8 +35,7 @@ function clientFactory(api, glue) {
       api, make, baseUrl, merchantId: config.merchantId, key: config.key, options: config.options, profile: config.options?.profile,
       fetch: fetchFn, clock: config.clock ?? Date.now, sleep: config.sleep ?? sleep, random: config.random ?? Math.random,
       userAgent: config.userAgent ?? `payment-intake/${VERSION}`, hooks: hooksOf(config),
-      timeoutMs: wholeOption(config, 'timeoutMs', 1), retries: wholeOption(config, 'retries', 0),
-      retryDelayMs: wholeOption(config, 'retryDelayMs', 0), maxRetryDelayMs: wholeOption(config, 'maxRetryDelayMs', 0),
+      ...clientLimits(make, config, DEFAULTS),
     };
     const validation = config.validate === false ? false : typeof config.validate === 'object' && config.validate !== null ? config.validate : LOOPBACK.test(baseUrl) ? { allowLoopbackHttp: true } : undefined;
     const send = caller(ctx);
@@ -64,11 +58,11 @@ function clientFactory(api, glue) {
     }
 
     /** One call: the body made, then signed, validated and sent under a deadline of its own. */
-    async function perform(operation, input, callOptions = {}) {
+    async function perform(operation, input, callOptions) {
+      const { timeoutMs, ...limits } = callLimits(make, callOptions, ctx);
       const body = bodyOf(operation, input, config.projectId);
       const started = ctx.clock();
-      const timeoutMs = callOptions.timeoutMs ?? ctx.timeoutMs;
-      const deadline = { started, at: started + timeoutMs, timeoutMs, retries: callOptions.retries ?? ctx.retries, signal: callOptions.signal };
+      const deadline = { started, at: started + timeoutMs, timeoutMs, ...limits };
       return send(operation, body, deadline, validated(operation));
     }
 
