@@ -1,5 +1,5 @@
-// One attempt of a call: the signed text POSTed, the whole answer read, under the call's
-// deadline and the caller's signal. It never throws for what the network or the service
+// One attempt of a call: the signed text POSTed, the whole answer read, under the attempt's
+// share of the call's deadline (attemptMs) and the caller's signal. It never throws for what the network or the service
 // did: it resolves to an outcome the retry loop (call.mjs) decides on.
 
 /** Why an attempt's own controller aborted: the call's deadline. */
@@ -38,6 +38,18 @@ async function attempt({ fetch, url, headers, body, remainingMs, signal }) {
   }
 }
 
+/**
+ * The time attempt `attempts` (from 1) of a call may take, of the `remainingMs` of its
+ * deadline: `attemptTimeoutMs` when the call or the client gives it, else its share, the
+ * remaining time divided among the attempts left (the last gets all that remains), so that
+ * an attempt that times out leaves time for the retries promised on a timeout.
+ */
+function attemptMs({ retries, attemptTimeoutMs }, attempts, remainingMs) {
+  if (attemptTimeoutMs !== undefined) return Math.min(attemptTimeoutMs, remainingMs);
+  const left = Math.max(1, retries + 2 - attempts);
+  return remainingMs / left;
+}
+
 /** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date), or null. */
 function retryAfterMs(headers, now) {
   const value = headers?.get?.('retry-after');
@@ -63,4 +75,4 @@ function sleep(ms, signal) {
   });
 }
 
-export { attempt, retryAfterMs, sleep };
+export { attempt, attemptMs, retryAfterMs, sleep };
