@@ -3,6 +3,7 @@
 // backoff and jitter, all under one deadline; a create or an action whose earlier attempt
 // may have reached the service is settled through the info operation, never sent as new.
 import { attempt, attemptMs, retryAfterMs } from './attempt.mjs';
+import { oversizeError } from './answer.mjs';
 import { authHint } from './errors.mjs';
 import { ShapeError, modelOf, readJson, statusModel } from './models.mjs';
 import { OPERATIONS, reached } from './operations.mjs';
@@ -179,9 +180,10 @@ function caller(ctx) {
       const headers = { 'content-type': 'application/json', 'user-agent': ctx.userAgent, ...signed.headers };
       hooks.request({ operation: operation.name, url, attempt: attempts, headers, body: signed.body });
       const begun = clock();
-      const out = await attempt({ fetch: ctx.fetch, url, headers, body: signed.body, remainingMs: attemptMs(deadline, attempts, remainingMs), signal: deadline.signal });
+      const out = await attempt({ fetch: ctx.fetch, url, headers, body: signed.body, remainingMs: attemptMs(deadline, attempts, remainingMs), maxBytes: ctx.maxAnswerBytes, signal: deadline.signal });
       hooks.response({ operation: operation.name, statusCode: out.statusCode, attempt: attempts, durationMs: clock() - begun, body: out.text, error: out.kind === 'answer' ? null : out.kind });
       if (out.kind === 'aborted') throw out.cause;
+      if (out.kind === 'oversize') throw oversizeError(make, operation, out, attempts, ctx.maxAnswerBytes);
       let failure = null;
       if (out.kind === 'timeout') failure = { code: 'TIMEOUT', statusCode: out.statusCode, cause: out.cause, reached: true };
       else if (out.kind === 'network') failure = { code: 'NETWORK_ERROR', statusCode: out.statusCode, cause: out.cause, reached: true };

@@ -104,7 +104,7 @@ export interface WaitForOptions {
 }
 
 export interface RequestEvent { operation: string; url: string; attempt: number; headers: Record<string, string>; body: string; }
-export interface ResponseEvent { operation: string; statusCode: number | null; attempt: number; durationMs: number; body: string | null; error: 'network' | 'timeout' | 'aborted' | null; }
+export interface ResponseEvent { operation: string; statusCode: number | null; attempt: number; durationMs: number; body: string | null; error: 'network' | 'timeout' | 'aborted' | 'oversize' | null; }
 
 export interface ClientConfig {
   /** The service's base URL (each merchant gets its own); an http:// loopback URL is a local sandbox. */
@@ -134,7 +134,11 @@ export interface ClientConfig {
   retryDelayMs?: number;
   /** Longest backoff; default 5000 (a Retry-After asks for more); 0 to 2^31 - 1. */
   maxRetryDelayMs?: number;
-  /** Default `globalThis.fetch`. */
+  /**
+   * Default `globalThis.fetch`. An answer's `body` stream, when it has one, is read no further
+   * than 64 KiB (the package's JSON reader's limit; a gzip answer counted inflated) and then
+   * cancelled: INVALID_RESPONSE "the answer is over 64 KiB". Without a `body`, `text()` is read.
+   */
   fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
   /** ms since the epoch; default Date.now. Signs the timestamps and keeps the deadlines. */
   clock?: () => number;

@@ -20,7 +20,8 @@ const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
 
 /** `createClient` over `api`; its errors made by the one factory over `glue` (../errors.js). */
 function clientFactory(api, glue) {
-  const make = errorMaker(createErrors(glue));
+  const errors = createErrors(glue);
+  const make = errorMaker(errors);
   const argument = (name, reason) => make('INVALID_ARGUMENT', `createClient: '${name}' ${reason}`);
 
   return function createClient(config) {
@@ -35,7 +36,7 @@ function clientFactory(api, glue) {
       api, make, baseUrl, merchantId: config.merchantId, key: config.key, options: config.options, profile: config.options?.profile,
       fetch: fetchFn, clock: config.clock ?? Date.now, sleep: config.sleep ?? sleep, random: config.random ?? Math.random,
       userAgent: config.userAgent ?? `payment-intake/${VERSION}`, hooks: hooksOf(config),
-      ...clientLimits(make, config, DEFAULTS),
+      ...clientLimits(make, config, DEFAULTS), maxAnswerBytes: errors.shared().readerMaxBytes,
     };
     const validation = config.validate === false ? false : typeof config.validate === 'object' && config.validate !== null ? config.validate : LOOPBACK.test(baseUrl) ? { allowLoopbackHttp: true } : undefined;
     const send = caller(ctx);
