@@ -7,6 +7,7 @@ import { errorMaker } from './errors.mjs';
 import { createErrors } from '../errors.js';
 import { hooksOf } from './hooks.mjs';
 import { callLimits, clientLimits } from './limits.mjs';
+import { baseUrlOf } from './base-url.mjs';
 import { OPERATIONS, bodyOf } from './operations.mjs';
 import { sleep } from './attempt.mjs';
 import { waiter } from './wait.mjs';
@@ -26,12 +27,11 @@ function clientFactory(api, glue) {
 
   return function createClient(config) {
     if (config === null || typeof config !== 'object') throw argument('config', 'must be an object with baseUrl, merchantId and key');
-    if (typeof config.baseUrl !== 'string' || !/^https?:\/\/[^/]+/.test(config.baseUrl)) throw argument('baseUrl', "must be the service's http(s) URL, e.g. 'https://…' (each merchant gets its own)");
+    const baseUrl = baseUrlOf(make, config.baseUrl);
     if (typeof config.merchantId !== 'string' || config.merchantId === '') throw argument('merchantId', 'must be the merchant id (x-access-merchant-id)');
     if (!(config.key instanceof api.SigningKey || config.key instanceof api.HmacKey)) throw argument('key', 'must be a SigningKey or an HmacKey');
     const fetchFn = config.fetch ?? globalThis.fetch;
     if (typeof fetchFn !== 'function') throw argument('fetch', 'must be a function (no global fetch here: pass one)');
-    const baseUrl = config.baseUrl.replace(/\/+$/, '');
     const ctx = {
       api, make, baseUrl, merchantId: config.merchantId, key: config.key, options: config.options, profile: config.options?.profile,
       fetch: fetchFn, clock: config.clock ?? Date.now, sleep: config.sleep ?? sleep, random: config.random ?? Math.random,
