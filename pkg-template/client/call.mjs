@@ -7,6 +7,7 @@ import { oversizeError } from './answer.mjs';
 import { authHint } from './errors.mjs';
 import { ShapeError, modelOf, readJson, statusModel } from './models.mjs';
 import { OPERATIONS, reached } from './operations.mjs';
+import { samePayment } from './payment-ref.mjs';
 
 const BY_PATH = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
 /** Creates whose info model the spec shows (with the payment's amount, currency and method). */
@@ -91,14 +92,15 @@ function caller(ctx) {
     }
     // The common case first: a 2xx answer read straight into its model by the package's reader.
     let failed = null;
+    let read = null;
     if (statusCode >= 200 && statusCode < 300 && operation.model !== 'json') {
       try {
-        const model = modelOf(api, operation, out.text);
-        if (model.status !== 'error') return { ...model, response: meta(deadline, statusCode, attempts) };
+        read = modelOf(api, operation, out.text);
       } catch (cause) {
         if (!(cause instanceof ShapeError) && cause?.code === undefined) throw cause;
         failed = cause;
       }
+      if (read && read.status !== 'error') return { ...samePayment(make, operation, text, read, { statusCode, body: out.text, attempts }), response: meta(deadline, statusCode, attempts) };
     }
     let json;
     let unread = null;
@@ -148,7 +150,7 @@ function caller(ctx) {
     if (failed) {
       throw make('INVALID_RESPONSE', `${operation.path}: the answer lacks the operation's shape: ${failed.message}`, { ...details, path: failed.path, cause: failed });
     }
-    return { ...model, response: meta(deadline, statusCode, attempts) };
+    return { ...samePayment(make, operation, text, model, details), response: meta(deadline, statusCode, attempts) };
   }
 
   /**
