@@ -107,7 +107,7 @@ export interface RequestEvent { operation: string; url: string; attempt: number;
 export interface ResponseEvent { operation: string; statusCode: number | null; attempt: number; durationMs: number; body: string | null; error: 'network' | 'timeout' | 'aborted' | 'oversize' | null; }
 
 export interface ClientConfig {
-  /** The service's base URL (each merchant gets its own); an http:// loopback URL is a local sandbox. */
+  /** The service's base URL (each merchant gets its own); an http:// loopback URL is a local sandbox. A URL with a user or password (`https://user:password@host`) is INVALID_ARGUMENT: pass credentials another way. */
   baseUrl: string;
   merchantId: string;
   /** Signs every request; an HmacKey sends `x-access-merchant-algorithm` too. */
@@ -147,7 +147,13 @@ export interface ClientConfig {
   random?: () => number;
   /** `false`: send without validating; an object: validateRequest's options (an http:// loopback baseUrl allows loopback http URLs). */
   validate?: boolean | ValidateOptions;
-  /** Fields whose values hooks see as '***' (default pan, card_holder, phone, email, ip_address; the signature header always); `false` shows everything. */
+  /**
+   * Fields whose values hooks see as '***' (default pan, card_holder, phone, email, ip_address;
+   * the signature header always). Unless `false`, card numbers are masked too under any name,
+   * in a body that is not JSON too (12 to 19 digits, spaces or dashes between, passing Luhn).
+   * A CVV/CVC member (`cvv`, `cvc`, `cvv2`, `cvc2`, `security_code`, any case, any nesting)
+   * is masked always, even with `false` or a list. Error messages hold no card number either.
+   */
   mask?: false | string[];
   onRequest?: (event: RequestEvent) => void;
   onResponse?: (event: ResponseEvent) => void;
