@@ -23,7 +23,7 @@ function textOver(text, limit) {
   return new TextEncoder().encode(text).byteLength > limit;
 }
 
-/** `{ text }`, or `{ oversize: true }` past `limit` bytes. Throws what the stream or the signal throws. */
+/** `{ text }`, or `{ oversize: true, text }` past `limit` bytes (`text` about its first `limit` bytes). Throws what the stream or the signal throws. */
 async function readAnswer(res, limit, signal) {
   const stream = res.body;
   if (stream !== null && typeof stream === 'object' && typeof stream.getReader === 'function') {
@@ -36,19 +36,19 @@ async function readAnswer(res, limit, signal) {
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
-    if (bytes.byteLength > limit) return { oversize: true };
+    if (bytes.byteLength > limit) return { oversize: true, text: new TextDecoder().decode(bytes.subarray(0, limit)) };
     return { text: new TextDecoder().decode(bytes) };
   }
   const text = await untilAborted(Promise.resolve(res.text()), signal);
   if (typeof text !== 'string') throw new TypeError('the answer\'s text() gave no string');
-  return textOver(text, limit) ? { oversize: true } : { text };
+  return textOver(text, limit) ? { oversize: true, text: text.slice(0, limit) } : { text };
 }
 
 /** The INVALID_RESPONSE of an answer over the limit (`out` the attempt's outcome). */
 function oversizeError(make, operation, out, attempts, limit) {
   const size = limit % 1024 === 0 ? `${limit / 1024} KiB` : `${limit} bytes`;
   return make('INVALID_RESPONSE', `${operation.path}: the answer is over ${size} (HTTP ${out.statusCode}): not read further`, {
-    statusCode: out.statusCode, attempts,
+    statusCode: out.statusCode, attempts, body: out.text,
     hint: `the package reads at most ${size} of an answer: the service's answers are about 1 KB, so this one is not the service's (check baseUrl)${operation.create ? '; whether this payment was made is unknown: repeating the same create with the same payment_id is safe' : ''}`,
   });
 }

@@ -9,7 +9,7 @@ const DEADLINE = Symbol('deadline');
 
 /**
  * `{ kind, statusCode, text, headers, cause }`: kind 'answer' (an HTTP answer read whole),
- * 'oversize' (an answer over `maxBytes`, not read further), 'network' (the connection failed, before or during the answer), 'timeout' (the deadline
+ * 'oversize' (an answer over `maxBytes`, not read further: `text` its start), 'network' (the connection failed, before or during the answer), 'timeout' (the deadline
  * passed) or 'aborted' (the caller's signal; `cause` its reason).
  */
 async function attempt({ fetch, url, headers, body, remainingMs, maxBytes, signal }) {
@@ -28,7 +28,7 @@ async function attempt({ fetch, url, headers, body, remainingMs, maxBytes, signa
     const res = await fetch(url, { method: 'POST', headers, body, signal: controller.signal, redirect: 'manual' });
     statusCode = res.status;
     const read = await readAnswer(res, maxBytes, controller.signal);
-    if (read.oversize) return outcome('oversize', { statusCode, headers: res.headers });
+    if (read.oversize) return outcome('oversize', { statusCode, text: read.text, headers: res.headers });
     return outcome('answer', { statusCode, text: read.text, headers: res.headers });
   } catch (cause) {
     if (controller.signal.aborted) {
