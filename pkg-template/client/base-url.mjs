@@ -17,6 +17,8 @@ function baseUrlOf(make, value) {
     throw refuse('must not hold a user or password (user:password@host): they would be shown wherever the URL is', 'pass credentials another way: the service authenticates by the signed headers; a proxy that asks for credentials gets them from a fetch of your own (createClient({ fetch })) that adds its header');
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !/^https?:\/\/[^/]+/i.test(value)) throw refuse("must be the service's http(s) URL", usage);
+  // Each operation's path is appended to baseUrl: after a query or a fragment it would not be a path.
+  if (/[?#]/.test(value)) throw refuse('must not hold a query or a fragment (? or #): each operation\'s path is appended to it', usage);
   return value.replace(/\/+$/, '');
 }
 
