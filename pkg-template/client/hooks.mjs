@@ -6,14 +6,17 @@ import { MASK, cardNumber, isSecurityCode, maskCards } from './cards.mjs';
 /** Fields whose values hooks never see unless `mask: false`. */
 const MASKED_FIELDS = ['pan', 'card_holder', 'phone', 'email', 'ip_address'];
 const MASKED_HEADERS = ['x-access-signature'];
+/** The deepest nesting a hook sees (the package's reader's 64 levels); deeper values are '***' whole, never walked (a deep answer would overflow the stack). */
+const MAX_DEPTH = 64;
 
 /** `value` (parsed JSON) masked: `how.fields` by name, card numbers when `how.cards`, CVVs always; `how.changed` set when anything was. */
-function maskValue(value, how) {
-  if (Array.isArray(value)) return value.map((item) => maskValue(item, how));
+function maskValue(value, how, depth = 0) {
   const masked = () => {
     how.changed = true;
     return MASK;
   };
+  if (value !== null && typeof value === 'object' && depth >= MAX_DEPTH) return masked();
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, how, depth + 1));
   if (typeof value === 'string') {
     if (!how.cards) return value;
     const out = maskCards(value);
@@ -27,7 +30,7 @@ function maskValue(value, how) {
     const name = how.cards ? maskCards(key) : key;
     if (name !== key) how.changed = true;
     const hidden = item !== null && item !== '' && (isSecurityCode(key) || how.fields.has(key));
-    out[name] = hidden ? masked() : maskValue(item, how);
+    out[name] = hidden ? masked() : maskValue(item, how, depth + 1);
   }
   return out;
 }

@@ -53,3 +53,18 @@ describe('client: its own limits, attacked', () => {
     clientWith({ baseUrl: 'https://service.example/prefix/' });
   });
 });
+
+describe('client hooks: an answer nested past 64 levels', () => {
+  for (const depth of [65, 5000, 30000]) {
+    test(`${depth} levels with an onResponse hook: the call's own coded error, not a RangeError; the hook sees the deep part as '***'`, { timeout: 20000 }, async () => {
+      const text = `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+      const { fetch } = fakeFetch(() => plainAnswer(text));
+      const events = [];
+      const client = clientWith({ fetch, retries: 0, mask: false, onResponse: (event) => events.push(event) });
+      await rejection(client.ecom.payin.info({ paymentId: 'p' }), 'INVALID_RESPONSE');
+      assert.equal(events.length, 1);
+      assert.ok(events[0].body.length < 1000, events[0].body.slice(0, 200));
+      assert.match(events[0].body, /\*\*\*/);
+    });
+  }
+});
