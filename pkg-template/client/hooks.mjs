@@ -49,6 +49,15 @@ function maskBody(text, fields, cards) {
   return how.changed ? JSON.stringify(masked) : text;
 }
 
+/** What a hook sees of a body: masked, or '***' whole when masking it fails (the call goes on either way). */
+function shownBody(text, fields, cards) {
+  try {
+    return maskBody(text, fields, cards);
+  } catch {
+    return MASK;
+  }
+}
+
 /** The hooks of a config: `{ request(event), response(event) }`, each masking, each never throwing. */
 function hooksOf(config) {
   const fields = new Set(config.mask === false ? [] : Array.isArray(config.mask) ? config.mask : MASKED_FIELDS);
@@ -68,11 +77,11 @@ function hooksOf(config) {
       if (typeof config.onRequest !== 'function') return;
       const shown = { ...sent };
       for (const name of headers) if (name in shown) shown[name] = MASK;
-      safely(config.onRequest, { operation, url, attempt, headers: shown, body: maskBody(body, fields, cards) });
+      safely(config.onRequest, { operation, url, attempt, headers: shown, body: shownBody(body, fields, cards) });
     },
     response({ operation, statusCode, attempt, durationMs, body, error }) {
       if (typeof config.onResponse !== 'function') return;
-      safely(config.onResponse, { operation, statusCode, attempt, durationMs, body: maskBody(body, fields, cards), error: error ?? null });
+      safely(config.onResponse, { operation, statusCode, attempt, durationMs, body: shownBody(body, fields, cards), error: error ?? null });
     },
   };
 }

@@ -90,7 +90,7 @@ describe('client: an answer over 64 KiB', () => {
         controller.enqueue(new TextEncoder().encode('{"status":'));
       },
     }), { status: 200 }));
-    const client = clientWith({ fetch, timeoutMs: 600, retries: 1 });
+    const client = clientWith({ fetch, timeoutMs: 3000, retries: 1 });
     const error = await rejection(client.ecom.payin.info({ paymentId: 'order-1' }), 'TIMEOUT');
     assert.equal(calls.length, 2);
     assert.equal(error.attempts, 2);

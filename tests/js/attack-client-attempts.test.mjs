@@ -8,10 +8,10 @@ import { describe, test } from 'node:test';
 import { P2P_CREATE, clientWith, fakeFetch, hang, p2pCreate, plainAnswer, rejection, statusOf } from './support/fake-service.mjs';
 
 describe('client: an attempt that times out is retried within the call', () => {
-  test('an info whose first attempt hangs is answered by the second (timeoutMs 2000, retries 1)', { timeout: 20000 }, async () => {
+  test('an info whose first attempt hangs is answered by the second (timeoutMs 6000, retries 1)', { timeout: 20000 }, async () => {
     const { fetch, calls } = fakeFetch((call) => (call.n === 1 ? hang() : plainAnswer(statusOf(call.body))));
     const events = [];
-    const client = clientWith({ fetch, timeoutMs: 2000, retries: 1, onResponse: (event) => events.push(event.error) });
+    const client = clientWith({ fetch, timeoutMs: 6000, retries: 1, onResponse: (event) => events.push(event.error) });
     const model = await client.ecom.payin.info({ paymentId: 'order-1' });
     assert.equal(model.paymentId, 'order-1');
     assert.equal(model.response.attempts, 2);
@@ -29,7 +29,7 @@ describe('client: an attempt that times out is retried within the call', () => {
       const request = JSON.parse(call.body);
       return plainAnswer(statusOf(call.body, { payment_info: { amount: 150000, old_amount: 150000, initial_amount: 150000, currency: 'RUB', method: 'card-p2p' }, integration: { form_url: null, redirect_url: null }, general: request.general }));
     });
-    const client = clientWith({ fetch, timeoutMs: 3000, retries: 2, validate: false });
+    const client = clientWith({ fetch, timeoutMs: 9000, retries: 2, validate: false });
     const model = await client.p2p.payin.create(p2pCreate('order-9'));
     assert.equal(model.paymentId, 'order-9');
     assert.equal(model.response.replayed, true);
@@ -49,7 +49,7 @@ describe('client: an attempt that times out is retried within the call', () => {
 
   test('every attempt hangs: TIMEOUT after retries + 1 attempts, each aborted', { timeout: 20000 }, async () => {
     const { fetch, calls } = fakeFetch(() => hang());
-    const client = clientWith({ fetch, timeoutMs: 1500, retries: 2 });
+    const client = clientWith({ fetch, timeoutMs: 4500, retries: 2 });
     const error = await rejection(client.ecom.payin.info({ paymentId: 'order-3' }), 'TIMEOUT');
     assert.equal(error.attempts, 3, error.message);
     assert.equal(calls.length, 3);

@@ -23,7 +23,7 @@ describe('client: its own limits, attacked', () => {
 
   test('a fetch whose text() never settles: TIMEOUT within the deadline, each attempt aborted', { timeout: 20000 }, async () => {
     const { fetch, calls } = fakeFetch(() => ({ status: 200, headers: new Headers(), text: hang }));
-    const error = await rejection(clientWith({ fetch, timeoutMs: 600, retries: 1 }).ecom.payin.info({ paymentId: 'p' }), 'TIMEOUT');
+    const error = await rejection(clientWith({ fetch, timeoutMs: 3000, retries: 1 }).ecom.payin.info({ paymentId: 'p' }), 'TIMEOUT');
     assert.equal(error.attempts, 2);
     assert.equal(calls.length, 2);
   });
