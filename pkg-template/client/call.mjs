@@ -185,7 +185,8 @@ function caller(ctx) {
       const out = await attempt({ fetch: ctx.fetch, url, headers, body: signed.body, remainingMs: attemptMs(deadline, attempts, remainingMs), maxBytes: ctx.maxAnswerBytes, signal: deadline.signal });
       hooks.response({ operation: operation.name, statusCode: out.statusCode, attempt: attempts, durationMs: clock() - begun, body: out.text, error: out.kind === 'answer' ? null : out.kind });
       if (out.kind === 'aborted') throw out.cause;
-      if (out.kind === 'oversize') throw oversizeError(make, operation, out, attempts, ctx.maxAnswerBytes);
+      // An oversize 5xx or 429 is what its status says (retried below, its body's start kept); any other is refused.
+      if (out.kind === 'oversize' && out.statusCode < 500 && out.statusCode !== 429) throw oversizeError(make, operation, out, attempts, ctx.maxAnswerBytes);
       let failure = null;
       if (out.kind === 'timeout') failure = { code: 'TIMEOUT', statusCode: out.statusCode, cause: out.cause, reached: true };
       else if (out.kind === 'network') failure = { code: 'NETWORK_ERROR', statusCode: out.statusCode, cause: out.cause, reached: true };

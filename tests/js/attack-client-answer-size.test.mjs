@@ -96,3 +96,20 @@ describe('client: an answer over 64 KiB', () => {
     assert.equal(error.attempts, 2);
   });
 });
+
+describe('client: a 5xx answer over 64 KiB', () => {
+  test('a 503 with a 70 KiB page (a proxy\'s) is retried as the 5xx it is; the next answer is read', { timeout: 20000 }, async () => {
+    const { fetch, calls } = fakeFetch((call) => (call.n === 1 ? plainAnswer(`<html>${'x'.repeat(70 * 1024)}</html>`, 503) : plainAnswer(statusOf(call.body))));
+    const model = await clientWith({ fetch }).ecom.payin.info({ paymentId: 'order-1' });
+    assert.equal(model.response.attempts, 2);
+    assert.equal(calls.length, 2);
+  });
+
+  test('a 503 over 64 KiB every time: SERVICE_UNAVAILABLE after the retries, its body the first 64 KiB', { timeout: 20000 }, async () => {
+    const page = `<html>${'x'.repeat(70 * 1024)}</html>`;
+    const { fetch, calls } = fakeFetch(() => plainAnswer(page, 503));
+    const error = await rejection(clientWith({ fetch, retries: 1 }).ecom.payin.info({ paymentId: 'order-1' }), 'SERVICE_UNAVAILABLE');
+    assert.equal(calls.length, 2);
+    assert.equal(error.body, page.slice(0, 64 * 1024));
+  });
+});
