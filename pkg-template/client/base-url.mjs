@@ -19,7 +19,8 @@ function baseUrlOf(make, value) {
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !/^https?:\/\/[^/]+/i.test(value)) throw refuse("must be the service's http(s) URL", usage);
   // Each operation's path is appended to baseUrl: after a query or a fragment it would not be a path.
   if (/[?#]/.test(value)) throw refuse('must not hold a query or a fragment (? or #): each operation\'s path is appended to it', usage);
-  return value.replace(/\/+$/, '');
+  // The scheme in lower case, as the loopback rule (index.mjs) and the URLs made from it read it.
+  return value.replace(/^https?:/i, (scheme) => scheme.toLowerCase()).replace(/\/+$/, '');
 }
 
 export { baseUrlOf };

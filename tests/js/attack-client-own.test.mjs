@@ -68,3 +68,9 @@ describe('client hooks: an answer nested past 64 levels', () => {
     });
   }
 });
+
+test('a baseUrl with its scheme in capitals (HTTPS://) is taken, and the URLs sent are lower case', { timeout: 20000 }, async () => {
+  const { fetch, calls } = fakeFetch((call) => plainAnswer(statusOf(call.body)));
+  await clientWith({ fetch, baseUrl: 'HTTPS://service.example/' }).ecom.payin.info({ paymentId: 'p' });
+  assert.equal(calls[0].url, 'https://service.example/api/v1/payment/ecom/payin/info');
+});
