@@ -113,3 +113,18 @@ describe('client: a 5xx answer over 64 KiB', () => {
     assert.equal(error.body, page.slice(0, 64 * 1024));
   });
 });
+
+test('the limit is the reader\'s, to the byte: an answer of 65536 bytes is read, 65537 refused, streamed or not', { timeout: 20000 }, async () => {
+  for (const size of [65536, 65537]) {
+    for (const streamed of [true, false]) {
+      const { fetch } = fakeFetch((call) => {
+        const base = statusOf(call.body, { status_description: '' });
+        const text = statusOf(call.body, { status_description: 'y'.repeat(size - base.length) });
+        return streamed ? new Response(text) : plainAnswer(text);
+      });
+      const call = clientWith({ fetch, retries: 0 }).ecom.payin.info({ paymentId: 'p' });
+      if (size === 65536) assert.equal((await call).paymentId, 'p');
+      else assert.match((await rejection(call, 'INVALID_RESPONSE')).message, /over 64 KiB/);
+    }
+  }
+});
