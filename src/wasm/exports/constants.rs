@@ -26,11 +26,11 @@ pub fn constants() -> String {
         let comma = if at == 0 { "" } else { "," };
         let _ = write!(json, "{comma}\"{}\":{}", code.as_str(), code.http_status());
     }
+    let reader_max_bytes = Limits::DEFAULT_MAX_BYTES;
     // The message holds no character JSON would escape.
     let _ = write!(
         json,
-        "}},\"maxBodyBytes\":{MAX_BODY_BYTES_CEILING},\"readerMaxBytes\":{},\"stampRoom\":{ROOM_AFTER_TEXT},\"freedKey\":\"{FREED_KEY}\"}}",
-        Limits::DEFAULT_MAX_BYTES
+        "}},\"maxBodyBytes\":{MAX_BODY_BYTES_CEILING},\"readerMaxBytes\":{reader_max_bytes},\"stampRoom\":{ROOM_AFTER_TEXT},\"freedKey\":\"{FREED_KEY}\"}}"
     );
     json
 }
