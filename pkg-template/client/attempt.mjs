@@ -1,16 +1,18 @@
-// One attempt of a call: the signed text POSTed, the whole answer read, under the call's
-// deadline and the caller's signal. It never throws for what the network or the service
+// One attempt of a call: the signed text POSTed, the answer read (no further than the
+// package's reader goes, answer.mjs), under the attempt's share of the call's deadline
+// (attemptMs) and the caller's signal. It never throws for what the network or the service
 // did: it resolves to an outcome the retry loop (call.mjs) decides on.
+import { readAnswer } from './answer.mjs';
 
 /** Why an attempt's own controller aborted: the call's deadline. */
 const DEADLINE = Symbol('deadline');
 
 /**
  * `{ kind, statusCode, text, headers, cause }`: kind 'answer' (an HTTP answer read whole),
- * 'network' (the connection failed, before or during the answer), 'timeout' (the deadline
+ * 'oversize' (an answer over `maxBytes`, not read further: `text` its start), 'network' (the connection failed, before or during the answer), 'timeout' (the deadline
  * passed) or 'aborted' (the caller's signal; `cause` its reason).
  */
-async function attempt({ fetch, url, headers, body, remainingMs, signal }) {
+async function attempt({ fetch, url, headers, body, remainingMs, maxBytes, signal }) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(DEADLINE), Math.max(0, remainingMs));
   const onAbort = () => controller.abort(signal.reason);
@@ -25,8 +27,9 @@ async function attempt({ fetch, url, headers, body, remainingMs, signal }) {
     // the place it names, and any other would turn the call into a GET of it (call.mjs refuses it).
     const res = await fetch(url, { method: 'POST', headers, body, signal: controller.signal, redirect: 'manual' });
     statusCode = res.status;
-    const text = await res.text();
-    return outcome('answer', { statusCode, text, headers: res.headers });
+    const read = await readAnswer(res, maxBytes, controller.signal);
+    if (read.oversize) return outcome('oversize', { statusCode, text: read.text, headers: res.headers });
+    return outcome('answer', { statusCode, text: read.text, headers: res.headers });
   } catch (cause) {
     if (controller.signal.aborted) {
       return controller.signal.reason === DEADLINE ? outcome('timeout', { statusCode, cause }) : outcome('aborted', { statusCode, cause: controller.signal.reason });
@@ -36,6 +39,18 @@ async function attempt({ fetch, url, headers, body, remainingMs, signal }) {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * The time attempt `attempts` (from 1) of a call may take, of the `remainingMs` of its
+ * deadline: `attemptTimeoutMs` when the call or the client gives it, else its share, the
+ * remaining time divided among the attempts left (the last gets all that remains), so that
+ * an attempt that times out leaves time for the retries promised on a timeout.
+ */
+function attemptMs({ retries, attemptTimeoutMs }, attempts, remainingMs) {
+  if (attemptTimeoutMs !== undefined) return Math.min(attemptTimeoutMs, remainingMs);
+  const left = Math.max(1, retries + 2 - attempts);
+  return remainingMs / left;
 }
 
 /** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date), or null. */
@@ -63,4 +78,4 @@ function sleep(ms, signal) {
   });
 }
 
-export { attempt, retryAfterMs, sleep };
+export { attempt, attemptMs, retryAfterMs, sleep };

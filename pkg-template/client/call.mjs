@@ -2,11 +2,17 @@
 // what may pass (the network, a deadline, 5xx, 429 after its Retry-After) with exponential
 // backoff and jitter, all under one deadline; a create or an action whose earlier attempt
 // may have reached the service is settled through the info operation, never sent as new.
+<<<<<<< HEAD
 import { attempt, retryAfterMs } from './attempt.mjs';
 import { settleCreate } from './creates.mjs';
+=======
+import { attempt, attemptMs, retryAfterMs } from './attempt.mjs';
+import { oversizeError } from './answer.mjs';
+>>>>>>> client
 import { authHint } from './errors.mjs';
 import { ShapeError, modelOf, readJson, statusModel } from './models.mjs';
 import { OPERATIONS, reached } from './operations.mjs';
+import { samePayment } from './payment-ref.mjs';
 
 const BY_PATH = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
 
@@ -77,14 +83,15 @@ function caller(ctx) {
     }
     // The common case first: a 2xx answer read straight into its model by the package's reader.
     let failed = null;
+    let read = null;
     if (statusCode >= 200 && statusCode < 300 && operation.model !== 'json') {
       try {
-        const model = modelOf(api, operation, out.text);
-        if (model.status !== 'error') return { ...model, response: meta(deadline, statusCode, attempts) };
+        read = modelOf(api, operation, out.text);
       } catch (cause) {
         if (!(cause instanceof ShapeError) && cause?.code === undefined) throw cause;
         failed = cause;
       }
+      if (read && read.status !== 'error') return { ...samePayment(make, operation, text, read, { statusCode, body: out.text, attempts }), response: meta(deadline, statusCode, attempts) };
     }
     let json;
     let unread = null;
@@ -131,7 +138,7 @@ function caller(ctx) {
     if (failed) {
       throw make('INVALID_RESPONSE', `${operation.path}: the answer lacks the operation's shape: ${failed.message}`, { ...details, path: failed.path, cause: failed });
     }
-    return { ...model, response: meta(deadline, statusCode, attempts) };
+    return { ...samePayment(make, operation, text, model, details), response: meta(deadline, statusCode, attempts) };
   }
 
   /**
@@ -165,9 +172,11 @@ function caller(ctx) {
       const headers = { 'content-type': 'application/json', 'user-agent': ctx.userAgent, ...signed.headers };
       hooks.request({ operation: operation.name, url, attempt: attempts, headers, body: signed.body });
       const begun = clock();
-      const out = await attempt({ fetch: ctx.fetch, url, headers, body: signed.body, remainingMs, signal: deadline.signal });
+      const out = await attempt({ fetch: ctx.fetch, url, headers, body: signed.body, remainingMs: attemptMs(deadline, attempts, remainingMs), maxBytes: ctx.maxAnswerBytes, signal: deadline.signal });
       hooks.response({ operation: operation.name, statusCode: out.statusCode, attempt: attempts, durationMs: clock() - begun, body: out.text, error: out.kind === 'answer' ? null : out.kind });
       if (out.kind === 'aborted') throw out.cause;
+      // An oversize 5xx or 429 is what its status says (retried below, its body's start kept); any other is refused.
+      if (out.kind === 'oversize' && out.statusCode < 500 && out.statusCode !== 429) throw oversizeError(make, operation, out, attempts, ctx.maxAnswerBytes);
       let failure = null;
       if (out.kind === 'timeout') failure = { code: 'TIMEOUT', statusCode: out.statusCode, cause: out.cause, reached: true };
       else if (out.kind === 'network') failure = { code: 'NETWORK_ERROR', statusCode: out.statusCode, cause: out.cause, reached: true };

@@ -1,14 +1,21 @@
 // The client's errors: made by the package's one factory (pkg-template/errors.mjs), with the
 // codes and `.status` of the one table (src/error.rs), and what the service answered:
 // `.statusCode` (its HTTP status), `.retryable`, `.body` (the text it sent) and
-// `.response` (that text parsed, when it was JSON).
+// `.response` (that text parsed, when it was JSON). No message or hint the client makes
+// holds a card number (the service's words echoing one, a payment_id that is one): masked.
+import { maskCards } from './cards.mjs';
 
 /**
  * `make(code, message, details)`: the one factory's error (errors.mjs), with what the service
- * answered always present: `statusCode` (null when it answered nothing) and `retryable`.
+ * answered always present: `statusCode` (null when it answered nothing) and `retryable`; card
+ * numbers in the message and the hint masked ('***'). `.body` and `.response` stay what the
+ * service sent.
  */
 function errorMaker(errors) {
-  return (code, message, details = {}) => errors.make(code, message, { statusCode: null, retryable: false, ...details });
+  return (code, message, details = {}) => {
+    const hint = details.hint === undefined ? undefined : maskCards(details.hint);
+    return errors.make(code, maskCards(message), { statusCode: null, retryable: false, ...details, hint });
+  };
 }
 
 /**

@@ -1,36 +1,67 @@
 // The client's hooks, `onRequest` and `onResponse`: what they see is masked by default
-// (card data, contacts, the signature), and a hook that throws does not break the call.
+// (card numbers under any name, the members named below, the signature), a CVV/CVC always
+// (cards.mjs), and a hook that throws does not break the call.
+import { MASK, cardNumber, isSecurityCode, maskCards } from './cards.mjs';
 
 /** Fields whose values hooks never see unless `mask: false`. */
 const MASKED_FIELDS = ['pan', 'card_holder', 'phone', 'email', 'ip_address'];
 const MASKED_HEADERS = ['x-access-signature'];
-const MASK = '***';
+/** The deepest nesting a hook sees (the package's reader's 64 levels); deeper values are '***' whole, never walked (a deep answer would overflow the stack). */
+const MAX_DEPTH = 64;
 
-function maskValue(value, fields) {
-  if (Array.isArray(value)) return value.map((item) => maskValue(item, fields));
+/** `value` (parsed JSON) masked: `how.fields` by name, card numbers when `how.cards`, CVVs always; `how.changed` set when anything was. */
+function maskValue(value, how, depth = 0) {
+  const masked = () => {
+    how.changed = true;
+    return MASK;
+  };
+  if (value !== null && typeof value === 'object' && depth >= MAX_DEPTH) return masked();
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, how, depth + 1));
+  if (typeof value === 'string') {
+    if (!how.cards) return value;
+    const out = maskCards(value);
+    if (out !== value) how.changed = true;
+    return out;
+  }
+  if (typeof value === 'number') return how.cards && cardNumber(value) ? masked() : value;
   if (value === null || typeof value !== 'object') return value;
   const out = {};
-  for (const [name, item] of Object.entries(value)) {
-    out[name] = fields.has(name) && item !== null && item !== '' ? MASK : maskValue(item, fields);
+  for (const [key, item] of Object.entries(value)) {
+    const name = how.cards ? maskCards(key) : key;
+    if (name !== key) how.changed = true;
+    const hidden = item !== null && item !== '' && (isSecurityCode(key) || how.fields.has(key));
+    out[name] = hidden ? masked() : maskValue(item, how, depth + 1);
   }
   return out;
 }
 
-/** `text` (a JSON body) with the masked fields' values replaced; text that is not JSON is given as it is. */
-function maskBody(text, fields) {
-  if (fields.size === 0 || typeof text !== 'string') return text;
+/** `text` (a JSON body) masked; text that is not JSON has its card numbers masked (unless `mask: false`); unchanged text is given as it is. */
+function maskBody(text, fields, cards) {
+  if (typeof text !== 'string') return text;
   let json;
   try {
     json = JSON.parse(text);
   } catch {
-    return text;
+    return cards ? maskCards(text) : text;
   }
-  return JSON.stringify(maskValue(json, fields));
+  const how = { fields, cards, changed: false };
+  const masked = maskValue(json, how);
+  return how.changed ? JSON.stringify(masked) : text;
+}
+
+/** What a hook sees of a body: masked, or '***' whole when masking it fails (the call goes on either way). */
+function shownBody(text, fields, cards) {
+  try {
+    return maskBody(text, fields, cards);
+  } catch {
+    return MASK;
+  }
 }
 
 /** The hooks of a config: `{ request(event), response(event) }`, each masking, each never throwing. */
 function hooksOf(config) {
   const fields = new Set(config.mask === false ? [] : Array.isArray(config.mask) ? config.mask : MASKED_FIELDS);
+  const cards = config.mask !== false;
   const headers = config.mask === false ? [] : MASKED_HEADERS;
   const safely = (hook, event) => {
     if (typeof hook !== 'function') return;
@@ -46,11 +77,11 @@ function hooksOf(config) {
       if (typeof config.onRequest !== 'function') return;
       const shown = { ...sent };
       for (const name of headers) if (name in shown) shown[name] = MASK;
-      safely(config.onRequest, { operation, url, attempt, headers: shown, body: maskBody(body, fields) });
+      safely(config.onRequest, { operation, url, attempt, headers: shown, body: shownBody(body, fields, cards) });
     },
     response({ operation, statusCode, attempt, durationMs, body, error }) {
       if (typeof config.onResponse !== 'function') return;
-      safely(config.onResponse, { operation, statusCode, attempt, durationMs, body: maskBody(body, fields), error: error ?? null });
+      safely(config.onResponse, { operation, statusCode, attempt, durationMs, body: shownBody(body, fields, cards), error: error ?? null });
     },
   };
 }

@@ -91,26 +91,28 @@ export interface WidgetPayinCreateBody {
 export interface CallOptions {
   /** Aborts the call (it rejects with the signal's reason). */
   signal?: AbortSignal;
-  /** The whole call's deadline, across attempts, the body included (default: the config's). */
+  /** The whole call's deadline, across attempts, the body included (default: the config's): a whole number of ms from 1 to 2^31 - 1 (setTimeout's range; more, or Infinity, is INVALID_ARGUMENT). */
   timeoutMs?: number;
-  /** Retries after the first attempt (default: the config's). */
+  /** One attempt's own timeout (default: the config's, else the attempt's share of the deadline); 1 to 2^31 - 1 ms. */
+  attemptTimeoutMs?: number;
+  /** Retries after the first attempt (default: the config's); 0 to 100. */
   retries?: number;
 }
 export interface WaitForOptions {
   /** 'requisites' (requisites or, for a widget, the form URL; or the payment final), 'final', or a condition of the info model. Default 'requisites'. */
   until?: 'requisites' | 'final' | ((info: InfoResult) => boolean);
-  /** From the start of one poll to the start of the next (the first poll is at once); default 15000 (the spec's interval). */
+  /** From the start of one poll to the start of the next (the first poll is at once); default 15000 (the spec's interval); 0 to 2^31 - 1 ms. */
   intervalMs?: number;
-  /** TIMEOUT when the condition has not held by then; default none. */
+  /** TIMEOUT when the condition has not held by then, ms from 0; default Infinity (none). */
   timeoutMs?: number;
   signal?: AbortSignal;
 }
 
 export interface RequestEvent { operation: string; url: string; attempt: number; headers: Record<string, string>; body: string; }
-export interface ResponseEvent { operation: string; statusCode: number | null; attempt: number; durationMs: number; body: string | null; error: 'network' | 'timeout' | 'aborted' | null; }
+export interface ResponseEvent { operation: string; statusCode: number | null; attempt: number; durationMs: number; body: string | null; error: 'network' | 'timeout' | 'aborted' | 'oversize' | null; }
 
 export interface ClientConfig {
-  /** The service's base URL (each merchant gets its own); an http:// loopback URL is a local sandbox. */
+  /** The service's base URL (each merchant gets its own); an http:// loopback URL is a local sandbox. A URL with a user or password (`https://user:password@host`) is INVALID_ARGUMENT: pass credentials another way; so is one with a query or a fragment. */
   baseUrl: string;
   merchantId: string;
   /** Signs every request; an HmacKey sends `x-access-merchant-algorithm` too. */
@@ -119,15 +121,29 @@ export interface ClientConfig {
   projectId?: string;
   /** The canonical rules (profile) requests are signed with. */
   options?: CanonicalOptions;
-  /** Each call's deadline, ms, across attempts; default 30000. */
+  /**
+   * Each call's deadline, ms, across attempts; default 30000. Every duration of the client is a
+   * whole number of ms up to 2^31 - 1 (about 24.8 days), the longest delay setTimeout keeps:
+   * a longer one, or Infinity, is refused (INVALID_ARGUMENT), never clamped.
+   */
   timeoutMs?: number;
-  /** Retries after the first attempt (network errors, timeouts, 5xx, 429); default 2. */
+  /**
+   * One attempt's own timeout, 1 to 2^31 - 1 ms. Default: the attempt's share of what remains
+   * of the deadline (divided among the attempts left; the last gets all that remains), so a
+   * timed-out attempt leaves time for its retry.
+   */
+  attemptTimeoutMs?: number;
+  /** Retries after the first attempt (network errors, timeouts, 5xx, 429); default 2, at most 100. */
   retries?: number;
-  /** First backoff, doubled each retry, with jitter; default 500. */
+  /** First backoff, doubled each retry, with jitter; default 500; 0 to 2^31 - 1. */
   retryDelayMs?: number;
-  /** Longest backoff; default 5000 (a Retry-After asks for more). */
+  /** Longest backoff; default 5000 (a Retry-After asks for more); 0 to 2^31 - 1. */
   maxRetryDelayMs?: number;
-  /** Default `globalThis.fetch`. */
+  /**
+   * Default `globalThis.fetch`. An answer's `body` stream, when it has one, is read no further
+   * than 64 KiB (the package's JSON reader's limit; a gzip answer counted inflated) and then
+   * cancelled: INVALID_RESPONSE "the answer is over 64 KiB". Without a `body`, `text()` is read.
+   */
   fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
   /** ms since the epoch; default Date.now. Signs the timestamps and keeps the deadlines. */
   clock?: () => number;
@@ -136,7 +152,13 @@ export interface ClientConfig {
   random?: () => number;
   /** `false`: send without validating; an object: validateRequest's options (an http:// loopback baseUrl allows loopback http URLs). */
   validate?: boolean | ValidateOptions;
-  /** Fields whose values hooks see as '***' (default pan, card_holder, phone, email, ip_address; the signature header always); `false` shows everything. */
+  /**
+   * Fields whose values hooks see as '***' (default pan, card_holder, phone, email, ip_address;
+   * the signature header always). Unless `false`, card numbers are masked too under any name,
+   * in a body that is not JSON too (12 to 19 digits, spaces or dashes between, passing Luhn).
+   * A CVV/CVC member (`cvv`, `cvc`, `cvv2`, `cvc2`, `security_code`, any case, any nesting)
+   * is masked always, even with `false` or a list. Error messages hold no card number either.
+   */
   mask?: false | string[];
   onRequest?: (event: RequestEvent) => void;
   onResponse?: (event: ResponseEvent) => void;

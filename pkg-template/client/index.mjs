@@ -7,6 +7,8 @@ import { recordAnswer, recordCreate } from './creates.mjs';
 import { errorMaker } from './errors.mjs';
 import { createErrors } from '../errors.js';
 import { hooksOf } from './hooks.mjs';
+import { callLimits, clientLimits } from './limits.mjs';
+import { baseUrlOf } from './base-url.mjs';
 import { OPERATIONS, bodyOf } from './operations.mjs';
 import { sleep } from './attempt.mjs';
 import { waiter } from './wait.mjs';
@@ -26,23 +28,17 @@ const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
 
 /** `createClient` over `api`; its errors made by the one factory over `glue` (../errors.js). */
 function clientFactory(api, glue) {
-  const make = errorMaker(createErrors(glue));
+  const errors = createErrors(glue);
+  const make = errorMaker(errors);
   const argument = (name, reason) => make('INVALID_ARGUMENT', `createClient: '${name}' ${reason}`);
-
-  function wholeOption(config, name, min) {
-    const value = config[name] ?? DEFAULTS[name];
-    if (!(typeof value === 'number' && value >= min && (Number.isSafeInteger(value) || value === Infinity))) throw argument(name, `must be a whole number from ${min}`);
-    return value;
-  }
 
   return function createClient(config) {
     if (config === null || typeof config !== 'object') throw argument('config', 'must be an object with baseUrl, merchantId and key');
-    if (typeof config.baseUrl !== 'string' || !/^https?:\/\/[^/]+/.test(config.baseUrl)) throw argument('baseUrl', "must be the service's http(s) URL, e.g. 'https://…' (each merchant gets its own)");
+    const baseUrl = baseUrlOf(make, config.baseUrl);
     if (typeof config.merchantId !== 'string' || config.merchantId === '') throw argument('merchantId', 'must be the merchant id (x-access-merchant-id)');
     if (!(config.key instanceof api.SigningKey || config.key instanceof api.HmacKey)) throw argument('key', 'must be a SigningKey or an HmacKey');
     const fetchFn = config.fetch ?? globalThis.fetch;
     if (typeof fetchFn !== 'function') throw argument('fetch', 'must be a function (no global fetch here: pass one)');
-    const baseUrl = config.baseUrl.replace(/\/+$/, '');
     const store = config.store ?? null;
     if (store !== null && (typeof store !== 'object' || typeof store.recordCreate !== 'function' || typeof store.recordAnswer !== 'function')) {
       throw argument('store', 'must be a store that records creates (memoryStore(), postgresStore(pool), redisStore(client)): an object with recordCreate() and recordAnswer()');
@@ -51,8 +47,7 @@ function clientFactory(api, glue) {
       api, make, baseUrl, merchantId: config.merchantId, key: config.key, options: config.options, profile: config.options?.profile,
       fetch: fetchFn, store, clock: config.clock ?? Date.now, sleep: config.sleep ?? sleep, random: config.random ?? Math.random,
       userAgent: config.userAgent ?? `payment-intake/${VERSION}`, hooks: hooksOf(config),
-      timeoutMs: wholeOption(config, 'timeoutMs', 1), retries: wholeOption(config, 'retries', 0),
-      retryDelayMs: wholeOption(config, 'retryDelayMs', 0), maxRetryDelayMs: wholeOption(config, 'maxRetryDelayMs', 0),
+      ...clientLimits(make, config, DEFAULTS), maxAnswerBytes: errors.shared().readerMaxBytes,
     };
     const validation = config.validate === false ? false : typeof config.validate === 'object' && config.validate !== null ? config.validate : LOOPBACK.test(baseUrl) ? { allowLoopbackHttp: true } : undefined;
     const send = caller(ctx);
@@ -75,11 +70,11 @@ function clientFactory(api, glue) {
     }
 
     /** One call: the body made, then signed, validated and sent under a deadline of its own. */
-    async function perform(operation, input, callOptions = {}) {
+    async function perform(operation, input, callOptions) {
+      const { timeoutMs, ...limits } = callLimits(make, callOptions, ctx);
       const body = bodyOf(operation, input, config.projectId);
       const started = ctx.clock();
-      const timeoutMs = callOptions.timeoutMs ?? ctx.timeoutMs;
-      const deadline = { started, at: started + timeoutMs, timeoutMs, retries: callOptions.retries ?? ctx.retries, signal: callOptions.signal };
+      const deadline = { started, at: started + timeoutMs, timeoutMs, ...limits };
       if (!(operation.create && store)) return send(operation, body, deadline, validated(operation));
       const infoOperation = OPERATIONS.find((known) => known.path === operation.info);
       const before = (text) => recordCreate(ctx, operation, text, deadline, () => send(infoOperation, bodyOf(infoOperation, idsOf(text), config.projectId), deadline));

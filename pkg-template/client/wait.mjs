@@ -1,6 +1,7 @@
 // `waitFor`: the info operation polled at once, then on the spec's interval (15 s, start to
 // start: a poll's own time is not added to the wait) until a condition holds: 'requisites',
 // 'final', or a function of the info model.
+import { duration } from './limits.mjs';
 
 const SPEC_INTERVAL_MS = 15000;
 
@@ -18,7 +19,11 @@ function waiter(ctx) {
     const { until = 'requisites', intervalMs = SPEC_INTERVAL_MS, timeoutMs = Infinity, signal } = options;
     const holds = typeof until === 'function' ? until : UNTIL[until] && ((model) => UNTIL[until](model, kind));
     if (!holds) throw make('INVALID_ARGUMENT', `waitFor: 'until' must be 'requisites', 'final' or a function of the info model, not ${JSON.stringify(until)}`);
-    if (!(typeof intervalMs === 'number' && intervalMs >= 0)) throw make('INVALID_ARGUMENT', "waitFor: 'intervalMs' must be a number of milliseconds");
+    duration(make, 'waitFor', 'intervalMs', intervalMs, 0);
+    // The wait's deadline is no timer (each poll's own is the client's timeoutMs at most): any length, Infinity for none.
+    if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
+      throw make('INVALID_ARGUMENT', "waitFor: 'timeoutMs' must be a number of milliseconds from 0 (Infinity: no deadline)", { hint: 'leave it out to wait until the condition holds' });
+    }
     const started = clock();
     const deadline = started + timeoutMs;
     const timeout = (polls) => make('TIMEOUT', `waitFor: '${typeof until === 'function' ? 'until' : until}' did not hold within ${timeoutMs} ms (${polls} polls)`, { retryable: true, polls });
@@ -28,7 +33,7 @@ function waiter(ctx) {
       if (remaining <= 0) throw timeout(polls - 1);
       let model;
       try {
-        model = await info(ref, { signal, timeoutMs: Math.min(remaining, ctx.timeoutMs) });
+        model = await info(ref, { signal, timeoutMs: Math.ceil(Math.min(remaining, ctx.timeoutMs)) });
       } catch (error) {
         // The poll ran out of the wait's own time: that is the wait's TIMEOUT, not the poll's.
         if (error?.code === 'TIMEOUT' && remaining <= ctx.timeoutMs) throw Object.assign(timeout(polls), { cause: error });
