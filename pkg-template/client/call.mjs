@@ -2,13 +2,9 @@
 // what may pass (the network, a deadline, 5xx, 429 after its Retry-After) with exponential
 // backoff and jitter, all under one deadline; a create or an action whose earlier attempt
 // may have reached the service is settled through the info operation, never sent as new.
-<<<<<<< HEAD
-import { attempt, retryAfterMs } from './attempt.mjs';
-import { settleCreate } from './creates.mjs';
-=======
-import { attempt, attemptMs, retryAfterMs } from './attempt.mjs';
 import { oversizeError } from './answer.mjs';
->>>>>>> client
+import { attempt, attemptMs, retryAfterMs } from './attempt.mjs';
+import { settleCreate } from './creates.mjs';
 import { authHint } from './errors.mjs';
 import { ShapeError, modelOf, readJson, statusModel } from './models.mjs';
 import { OPERATIONS, reached } from './operations.mjs';
