@@ -53,9 +53,13 @@ test('call: creates, reads, refuses; exit codes 0, 1 with the code named, 2 for 
   const banks = await run(['call', '/api/v1/bank/all', ...common, '--project-id', 'prj_1']);
   assert.match(banks.stdout, /^banks: \{"id"/m);
 
-  const exists = await run(['call', '/api/v1/payment/p2p/payin', ...common, '--body', '-'], body(id));
+  // The same create again is that payment (replayed); another amount under its payment_id is refused.
+  const again = await run(['call', '/api/v1/payment/p2p/payin', ...common, '--body', '-', '--json'], body(id));
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(JSON.parse(again.stdout).response.replayed, true);
+  const exists = await run(['call', '/api/v1/payment/p2p/payin', ...common, '--body', '-'], body(id).replace('150000', '7'));
   assert.equal(exists.status, 1);
-  assert.match(exists.stderr, /^PAYMENT_EXISTS: /);
+  assert.match(exists.stderr, /^PAYMENT_EXISTS: .*amount 150000 \(asked 7\)/);
   const invalid = await run(['call', '/api/v1/payment/p2p/payin', ...common, '--body', '-', '--json'], '{"general":{}}');
   assert.equal(invalid.status, 1);
   assert.equal(JSON.parse(invalid.stdout).code, 'REQUEST_INVALID');
