@@ -92,6 +92,24 @@ for (const kind of STORES) {
       }
     }));
 
+    test('a create called again after the payment moved to dispute:different_amount: still the same payment (its initial_amount compared, never the amount paid)', () => withSandbox({}, async ({ sandbox }) => {
+      const { store, close } = await kind.open();
+      try {
+        const client = clientOf(sandbox, { store });
+        const body = payin();
+        const id = body.general.payment_id;
+        await client.p2p.payin.create(body);
+        await force(sandbox, id, 'requisites-found');
+        await force(sandbox, id, 'different-amount', { amount: 60000 });
+        const again = await client.p2p.payin.create(body);
+        assert.equal(again.response.replayed, true);
+        assert.equal(again.status, 'dispute');
+        assert.equal(count(sandbox, id), 1);
+      } finally {
+        await close();
+      }
+    }));
+
     test('a payout whose answer was dropped, called again by another call: replayed by the store record; another amount refused before sending', () => withSandbox({}, async ({ sandbox }) => {
       const { store, close } = await kind.open();
       try {
