@@ -155,7 +155,7 @@ function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onRevie
    */
   async function settle(callback, source, raw) {
     // No store can hold a NUL in an id (PostgreSQL text): kept for a person, never retried for ever.
-    if (/\u0000/.test(callback.projectId + callback.paymentId)) {
+    if (callback.projectId.includes('\u0000') || callback.paymentId.includes('\u0000')) {
       return keep('INVALID_CALLBACK', 'its project_id or payment_id holds a NUL character (U+0000), which no store can hold: not acted on', raw.body, raw.headers, callback);
     }
     let claim;
