@@ -58,6 +58,15 @@ function createRecordOf(operation, text, now) {
   };
 }
 
+/** `work`, or a rejection once the call's deadline passed: a store that never answers (its database gone) does not hold the call for ever. */
+function withinDeadline(work, ms) {
+  let timer;
+  const deadline = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`the store did not answer within the call's deadline (${Math.max(0, Math.round(ms))} ms left)`)), Math.max(0, ms));
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 function exists(make, operation, general, details, message, hint) {
   return make('PAYMENT_EXISTS', `${operation.path}: payment_id '${general.payment_id}' is already used in project '${general.project_id}'${message}`, { ...details, hint });
 }
@@ -96,7 +105,7 @@ async function recordCreate({ make, store, clock }, operation, text, deadline, r
   if (record === null) return;
   let recorded;
   try {
-    recorded = await store.recordCreate(record);
+    recorded = await withinDeadline(store.recordCreate(record), deadline.at - clock());
   } catch (cause) {
     throw make('STORE_FAILED', `${operation.path}: the store could not record the create of '${record.paymentId}', so nothing was sent`, { cause, hint: 'the create is sent only once it is recorded: check the store (its database) and call again' });
   }

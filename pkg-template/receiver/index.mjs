@@ -58,7 +58,10 @@ function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory
     const { handle, settle, report } = handlerOf(api, sha256Hex, {
       make, keys: config.keys, store, verify, onEvent: config.onEvent, onReview: config.onReview, onError, onOutcome: config.onOutcome, leaseMs,
     });
-    const reconcile = reconcilerOf({ store, settle, report, argument: (name, reason) => make('INVALID_ARGUMENT', `reconcile: '${name}' ${reason}`) });
+    const reconcile = reconcilerOf({
+      store, settle, report, argument: (name, reason) => make('INVALID_ARGUMENT', `reconcile: '${name}' ${reason}`),
+      storeFailed: (cause) => errors.make('STORE_FAILED', 'reconcile: the store could not list the payments due a check; nothing was asked', { cause, hint: 'check the store (its database); the next run tries again' }),
+    });
 
     /** The INVALID_ARGUMENT answer of a body some framework took before the handler. */
     async function refuse(message, hint) {

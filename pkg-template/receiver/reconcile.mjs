@@ -46,7 +46,7 @@ function optionsOf(options, argument) {
 }
 
 /** `reconcile(options)` over the handler's store, `settle` and outcome `report`. */
-function reconcilerOf({ store, settle, report, argument }) {
+function reconcilerOf({ store, settle, report, argument, storeFailed }) {
   /** One due payment: asked, then settled; `{ projectId, paymentId, code, state, error? }`. */
   async function check(client, row) {
     const started = Date.now();
@@ -71,7 +71,12 @@ function reconcilerOf({ store, settle, report, argument }) {
   return async function reconcile(options) {
     const { client, olderThanMs, limit, concurrency } = optionsOf(options, argument);
     if (typeof store.due !== 'function') throw argument('store', 'cannot list the payments it knows (no due()): use memoryStore, postgresStore or redisStore, or implement due() (store.d.ts)');
-    const rows = await store.due({ now: Date.now(), olderThanMs, limit });
+    let rows;
+    try {
+      rows = await store.due({ now: Date.now(), olderThanMs, limit });
+    } catch (cause) {
+      throw storeFailed(cause);
+    }
     const payments = new Array(rows.length);
     let next = 0;
     const worker = async () => {
