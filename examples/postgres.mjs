@@ -26,7 +26,7 @@ export async function createServer(keys, db, options = {}) {
       if (event.final && event.callback.status === 'success' && !event.amountChanged) {
         // Through tx: in the callback's transaction, committed with its record. What was paid,
         // and only when it is what was asked: a dispute can change the amount.
-        await tx.query('INSERT INTO order_credits (payment_id, amount) VALUES ($1, $2)', [event.callback.paymentId, event.callback.paymentInfo.amount]);
+        await tx.query('INSERT INTO order_credits (payment_id, amount) VALUES ($1, $2)', [event.callback.paymentId, event.callback.paymentInfo?.amount]);
       } else if (event.amountChanged) {
         console.warn(`payment ${event.callback.paymentId}: paid ${event.callback.paymentInfo?.amount ?? 'an unknown amount'}, not what was asked: to review`);
       }
