@@ -76,16 +76,22 @@ function bounded(promise, what, ms = BOUND_MS) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** Starts one receiver; `sink` collects its lines. Resolves with `{ child, port }` once it listens. */
+/** Starts one receiver; `sink` collects it and its lines. Resolves with its port once it listens. */
 function startReceiver(config, sink) {
   const child = spawn(process.execPath, [WORKER, JSON.stringify(config)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  sink.children.push(child);
   child.stderr.setEncoding('utf8').on('data', (text) => process.stderr.write(`[receiver ${child.pid}] ${text}`));
   const rounds = { n: 0, checked: 0, advanced: 0, unchanged: 0, failed: 0, failedCodes: {}, errors: [] };
   sink.rounds.push(rounds);
   return new Promise((resolve, reject) => {
     readline.createInterface({ input: child.stdout }).on('line', (line) => {
-      const json = JSON.parse(line);
-      if (json.port) resolve({ child, port: json.port });
+      let json;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        return process.stderr.write(`[receiver ${child.pid}] not JSON: ${line}\n`);
+      }
+      if (json.port) resolve(json.port);
       else if (json.o) sink.outcomes.push(json.o);
       else if (json.roundError) rounds.errors.push(json.roundError);
       else if (json.round) {
@@ -96,6 +102,14 @@ function startReceiver(config, sink) {
     });
     child.once('exit', (code, signal) => reject(new Error(`receiver exited (${code ?? signal}) before it listened`)));
   });
+}
+
+/** SIGTERM, then SIGKILL should the receiver not have exited 10 s later. */
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await bounded(exited, `receiver ${child.pid} to exit`, 10000).catch(() => child.kill('SIGKILL'));
 }
 
 /**
@@ -170,7 +184,7 @@ async function createAll({ sandbox, client, gate, payments, callbackUrl, faults 
     }
     await flush();
     await exclusive(async () => {
-      const release = await gate.hold();
+      const release = await bounded(gate.hold(), "the receivers' requests in flight to the sandbox");
       try {
         const taken = new Promise((resolve) => faults.once('taken', resolve));
         await control(sandbox, null, 'faults', { faults: [p.fault === 'delay' ? { type: 'delay', ms: DELAY_MS, count: 1 } : { type: 'drop-after', count: 1 }] });
@@ -205,15 +219,6 @@ async function run(t, pgConfig, admin) {
     merchantKey: merchantKey.publicKeyPem(), serviceKey: SERVICE_KEY, merchantId: MERCHANT_ID, timeScale: TIME_SCALE,
     duplicateCallbacks: true, shuffleCallbacks: true, concurrentCallbacks: 16, callbackAttempts: 8,
   });
-  const sink = { outcomes: [], rounds: [] };
-  const gate = await startProxy({ upstream: () => Number(new URL(sandbox.url).port) });
-  const config = {
-    pkgDir, pg: pgConfig, servicePublicKeyPem: sandbox.servicePublicKeyPem, merchantId: MERCHANT_ID, merchantKeyPath: MERCHANT_KEY_PATH, sandboxUrl: gate.url, ...RECONCILE,
-  };
-  const receivers = await Promise.all(Array.from({ length: RECEIVERS }, () => startReceiver(config, sink)));
-  let next = 0;
-  const proxy = await startProxy({ upstream: () => receivers[next++ % RECEIVERS].port, dropShare: DROP_SHARE, rand: random(seed + 1) });
-
   const faults = [];
   const faultEvents = new EventEmitter();
   sandbox.events.on('fault', (e) => {
@@ -234,10 +239,20 @@ async function run(t, pgConfig, admin) {
     if (move.subStatus === 'awaiting_confirm') drives.push(drive(sandbox, byId.get(payment.paymentId)));
   });
 
-  const client = api.createClient({ baseUrl: sandbox.url, merchantId: MERCHANT_ID, key: merchantKey, store: postgresStore(admin), timeoutMs: CREATE_TIMEOUT_MS, retries: 0 });
-  const started = Date.now();
+  const sink = { outcomes: [], rounds: [], children: [] };
   const times = {};
+  let gate;
+  let proxy;
   try {
+    gate = await startProxy({ upstream: () => Number(new URL(sandbox.url).port) });
+    const config = {
+      pkgDir, pg: pgConfig, servicePublicKeyPem: sandbox.servicePublicKeyPem, merchantId: MERCHANT_ID, merchantKeyPath: MERCHANT_KEY_PATH, sandboxUrl: gate.url, ...RECONCILE,
+    };
+    const ports = await bounded(Promise.all(Array.from({ length: RECEIVERS }, () => startReceiver(config, sink))), 'the receivers to listen');
+    let next = 0;
+    proxy = await startProxy({ upstream: () => ports[next++ % RECEIVERS], dropShare: DROP_SHARE, rand: random(seed + 1) });
+    const client = api.createClient({ baseUrl: sandbox.url, merchantId: MERCHANT_ID, key: merchantKey, store: postgresStore(admin), timeoutMs: CREATE_TIMEOUT_MS, retries: 0 });
+    const started = Date.now();
     times.loop = (await createAll({ sandbox, client, gate, payments, callbackUrl: `${proxy.url}/cb`, faults: faultEvents })) - started;
     times.created = Date.now() - started;
     assert.ok(await waitFor(() => sandbox.payments().every((p) => ['success', 'decline'].includes(p.status))), 'every payment final in the sandbox');
@@ -252,10 +267,9 @@ async function run(t, pgConfig, admin) {
     times.recorded = Date.now() - started;
   } finally {
     await sandbox.close();
-    for (const { child } of receivers) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.all(receivers.map(({ child }) => (child.exitCode === null && child.signalCode === null ? new Promise((r) => child.once('exit', r)) : null)));
-    await proxy.close();
-    await gate.close();
+    await Promise.all(sink.children.map(stop));
+    await proxy?.close();
+    await gate?.close();
   }
   return { payments, finals: sandbox.payments(), faults, deliveries: [...deliveries.values()], sink, proxy: proxy.stats, gate: gate.stats, times };
 }
@@ -319,6 +333,8 @@ describe('four receivers reconciling, one PostgreSQL: no payment lost, doubled o
     assert.ok(lostDeliveries.length > 0 && lostDeliveries.every((d) => !d.ok), 'lost callbacks were tried and never delivered');
     assert.deepEqual(r.deliveries.filter((d) => d.url !== NOWHERE && !d.ok).length, 0, 'every other callback answered 200 in the end');
     assert.ok(r.proxy.dropped > 0, 'answers were dropped');
+    assert.deepEqual(r.sink.rounds.flatMap((x) => x.errors), [], 'no reconcile threw');
+    assert.ok(r.sink.rounds.every((x) => x.advanced > 0), 'every receiver advanced payments by reconcile');
 
     // Both sources, racing: the lost payments reached only by reconcile, the others by both, a
     // state acted on by one source met by the other as a DUPLICATE.
