@@ -333,7 +333,11 @@ describe('four receivers reconciling, one PostgreSQL: no payment lost, doubled o
     assert.equal(events.filter((e) => e.amount_changed).length, 0, 'no amount changed');
     const keys = new Map();
     for (const e of events) keys.set(e.key, (keys.get(e.key) ?? 0) + 1);
-    assert.deepEqual([...keys].filter(([, n]) => n > 1), [], 'no state acted on twice');
+    assert.deepEqual([...keys].filter(([, n]) => n > 1), [], 'no key acted on twice');
+    const states = new Map();
+    for (const e of events) states.set(`${e.payment_id} ${e.status}:${e.sub_status ?? ''}`, (states.get(`${e.payment_id} ${e.status}:${e.sub_status ?? ''}`) ?? 0) + 1);
+    assert.deepEqual([...states].filter(([, n]) => n > 1), [], 'no state of a payment reached onEvent twice');
+    assert.deepEqual(events.filter((e) => e.key !== `${e.project_id}:${e.payment_id}:${e.status}:${e.sub_status ?? ''}`).map((e) => `${e.source} ${e.key}`), [], "both sources claim by the spec's key");
 
     // The callbacks: lost ones never answered, the others all answered 200 in the end.
     const lostDeliveries = r.deliveries.filter((d) => d.url === NOWHERE);
