@@ -27,7 +27,7 @@ import zlib from 'node:zlib';
 
 import { packageLines } from '../bench/ab.mjs';
 import { CLIENT_LINE, clientLine } from '../bench/client.mjs';
-import { AGAINST_LINE, CONCURRENT_LINE, PGLITE_LINE, RECONCILE_LINE, STORE_LINE, concurrentLines, reconcileLines } from '../bench/client-load.mjs';
+import { AGAINST_LINE, CONCURRENT_LINE, PGLITE_LINE, STORE_LINE, concurrentLines, reconcileLines } from '../bench/client-load.mjs';
 import { payinSchema, plainCanonicalMessage, plainVerifyCallback, largeBody, payinBody } from '../bench/baselines.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
