@@ -27,7 +27,7 @@ import zlib from 'node:zlib';
 
 import { packageLines } from '../bench/ab.mjs';
 import { CLIENT_LINE, clientLine } from '../bench/client.mjs';
-import { AGAINST_LINE, CONCURRENT_LINE, PGLITE_LINE, STORE_LINE, concurrentLines, reconcileLines } from '../bench/client-load.mjs';
+import { AGAINST_LINE, CONCURRENT_LINE, PGLITE_LINE, RECONCILE_LINE, STORE_LINE, concurrentLines, reconcileLines } from '../bench/client-load.mjs';
 import { payinSchema, plainCanonicalMessage, plainVerifyCallback, largeBody, payinBody } from '../bench/baselines.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -244,6 +244,7 @@ push(await clientLine({ pi, pkgDir, signingPem, publicPem, only: ONLY, rounds: M
 const loadContext = { pi, pkgDir, signingPem, publicPem, other: AGAINST ? require(AGAINST) : undefined };
 if (!ONLY || [CONCURRENT_LINE, STORE_LINE, PGLITE_LINE, AGAINST_LINE].some((title) => title.includes(ONLY))) console.log('\nthe client 16 creates at a time, without and with a store, interleaved batches (bench/client-load.mjs)');
 for (const line of await concurrentLines(loadContext, { only: ONLY, rounds: arg('load-rounds', 31), batch: arg('load-batch', 64) })) push(line);
+if (!ONLY || RECONCILE_LINE.includes(ONLY)) console.log('\nreconcile over payments the client recorded, against the sandbox (bench/client-load.mjs)');
 const reconcile = await reconcileLines(loadContext, { only: ONLY });
 
 console.log('\nhostile bodies up to the default 16 KiB callback limit: valid token, wrong signature (cost against a genuine 1 KB callback)');
