@@ -13,11 +13,26 @@ export const CLIENT_LINE = 'client create vs signRequest + fetch + JSON.parse (l
 export const CLIENT_TARGET = 0.91;
 
 /** A P2P payin create body with `paymentId`. */
-const createBody = (paymentId) => ({
+export const createBody = (paymentId) => ({
   general: { project_id: 'prj_1', payment_id: paymentId },
   payment: { method: 'card-p2p', amount: 150000, currency: 'RUB' },
   customer: { id: 'user-7', ip_address: '203.0.113.7', country: 'RU' },
 });
+
+/** The create written by hand against `sandbox`: `signRequest`, `fetch`, `JSON.parse`; `nextId()` a fresh payment_id. */
+export function handWritten(pi, key, sandbox, nextId) {
+  return async () => {
+    const signed = pi.signRequest(createBody(nextId()), key, { merchantId: sandbox.merchantId });
+    const response = await fetch(`${sandbox.url}/api/v1/payment/p2p/payin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signed.headers },
+      body: signed.body,
+    });
+    const answer = JSON.parse(await response.text());
+    if (answer.status !== 'processing') throw new Error(`the hand-written create was answered ${answer.status}`);
+    return answer;
+  };
+}
 
 /**
  * Runs the line and returns its result in the shape of scripts/bench.mjs's `compare` (null
@@ -31,17 +46,7 @@ export async function clientLine({ pi, pkgDir, signingPem, publicPem, only, roun
   const client = pi.createClient({ baseUrl: sandbox.url, merchantId: sandbox.merchantId, key });
   let n = 0;
   const nextId = (side) => `bench-${side}-${(n += 1)}`;
-  const byHand = async () => {
-    const signed = pi.signRequest(createBody(nextId('hand')), key, { merchantId: sandbox.merchantId });
-    const response = await fetch(`${sandbox.url}/api/v1/payment/p2p/payin`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...signed.headers },
-      body: signed.body,
-    });
-    const answer = JSON.parse(await response.text());
-    if (answer.status !== 'processing') throw new Error(`the hand-written create was answered ${answer.status}`);
-    return answer;
-  };
+  const byHand = handWritten(pi, key, sandbox, () => nextId('hand'));
   const throughClient = async () => {
     const payment = await client.p2p.payin.create(createBody(nextId('client')));
     if (payment.status !== 'processing') throw new Error(`the client's create was answered ${payment.status}`);

@@ -12,6 +12,8 @@
 //                                 (made by scripts/build-rev.sh REV DIR), in this process,
 //                                 and writes that A/B table to BENCHMARKS.md too; each line
 //                                 interleaves ~2 ms batches of both for --ab-seconds (4)
+//   node scripts/bench.mjs --only "16 concurrent" --load-rounds 31   the client's creates 16 at a
+//                                 time, by hand, without and with a store (bench/client-load.mjs)
 //   npm run bench -- --only receiver   only the receiver's line (bench/receiver.mjs: callbacks
 //                                 handled per second with each store; its own section)
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -25,6 +27,7 @@ import zlib from 'node:zlib';
 
 import { packageLines } from '../bench/ab.mjs';
 import { CLIENT_LINE, clientLine } from '../bench/client.mjs';
+import { AGAINST_LINE, CONCURRENT_LINE, PGLITE_LINE, RECONCILE_LINE, STORE_LINE, concurrentLines, reconcileLines } from '../bench/client-load.mjs';
 import { payinSchema, plainCanonicalMessage, plainVerifyCallback, largeBody, payinBody } from '../bench/baselines.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -237,6 +240,12 @@ push(await compare('validateRequest vs ajv (JSON.parse + compiled schema, allErr
 
 if (!ONLY || CLIENT_LINE.includes(ONLY)) console.log('\nthe client: a P2P payin create against the loopback sandbox (bench/client.mjs)');
 push(await clientLine({ pi, pkgDir, signingPem, publicPem, only: ONLY, rounds: Math.max(ROUNDS, 11) }));
+// With --against, the other build's client is interleaved with this one's (AGAINST_LINE).
+const loadContext = { pi, pkgDir, signingPem, publicPem, other: AGAINST ? require(AGAINST) : undefined };
+if (!ONLY || [CONCURRENT_LINE, STORE_LINE, PGLITE_LINE, AGAINST_LINE].some((title) => title.includes(ONLY))) console.log('\nthe client 16 creates at a time, without and with a store, interleaved batches (bench/client-load.mjs)');
+for (const line of await concurrentLines(loadContext, { only: ONLY, rounds: arg('load-rounds', 31), batch: arg('load-batch', 64) })) push(line);
+if (!ONLY || RECONCILE_LINE.includes(ONLY)) console.log('\nreconcile over payments the client recorded, against the sandbox (bench/client-load.mjs)');
+const reconcile = await reconcileLines(loadContext, { only: ONLY });
 
 console.log('\nhostile bodies up to the default 16 KiB callback limit: valid token, wrong signature (cost against a genuine 1 KB callback)');
 const genuineVerify = { name: 'verifyCallback, genuine 1 KB', fn: () => pi.verifyCallback(callbackBody, callbackHeaders, verifyingKey) };
@@ -398,7 +407,7 @@ console.log(`cold start (import + key + first sign, in a fresh process, ${COLD_R
 // Output
 // ---------------------------------------------------------------------------
 
-const output = { machine, settings: { rounds: ROUNDS, batchMs: BATCH_MS, rsaBatchMs: rsaMs, coldRuns: COLD_RUNS }, comparisons: results, diagnoseHostile: diagnoseTimes, diagnoseDialect, wasmSize: size, coldStart, against: AGAINST ? { dir: AGAINST, comparisons: abResults, wasmBytes: abSize } : null };
+const output = { machine, settings: { rounds: ROUNDS, batchMs: BATCH_MS, rsaBatchMs: rsaMs, coldRuns: COLD_RUNS }, comparisons: results, reconcile, diagnoseHostile: diagnoseTimes, diagnoseDialect, wasmSize: size, coldStart, against: AGAINST ? { dir: AGAINST, comparisons: abResults, wasmBytes: abSize } : null };
 fs.mkdirSync(path.join(root, 'bench'), { recursive: true });
 fs.writeFileSync(path.join(root, 'bench', 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
 
@@ -415,6 +424,7 @@ const table = `| comparison | ours (median) | baseline (median) | ratio (median)
 ${rows.join('\n')}
 | \`.wasm\` size (raw / gzip -9) | ${size.raw.toLocaleString('en-US')} B / **${size.gzip.toLocaleString('en-US')} B** (${(size.gzip / 1024).toFixed(1)} KiB) | | | | ≤ 100 KiB gzip | ${mark(size.met)} |
 | Node cold start: import + key + first sign (fresh process) | **${coldStart.totalMs.median.toFixed(1)} ms** (min ${coldStart.totalMs.min.toFixed(1)}, max ${coldStart.totalMs.max.toFixed(1)}) | | | | ≤ 25 ms | ${mark(coldStart.met)} |
+${reconcile.map((r) => `| ${r.title} (${r.runs} runs of ${r.payments}) | **${ops(r.perSec.median)}/s** (min ${ops(r.perSec.min)}, max ${ops(r.perSec.max)}; CPU ${r.cpuMsPerPayment.median.toFixed(2)} ms a payment) | | | | | |`).join('\n')}
 ${diagnoseTimes.map((d) => `| diagnoseCallback, hostile ${d.name} (5 runs) | **${d.ms.median.toFixed(1)} ms** (max ${d.ms.max.toFixed(1)}) | | | | ≤ 1000 ms | ${mark(d.met)} |`).join('\n')}
 ${diagnoseDialect.map((d) => `| diagnoseCallback, ${d.name} (25 runs) | **${d.ms.median.toFixed(2)} ms** (max ${d.ms.max.toFixed(2)}) | | | | < 50 ms | ${mark(d.met)} |`).join('\n')}`;
 

@@ -36,16 +36,28 @@ function memoryStoreFactory(invalidArgument) {
       }
     }
 
+    /**
+     * The payments whose recorded state is final, in the order of `payments` (a state is only
+     * ever written by `write`): past maxKeys they are forgotten first without a walk over every
+     * payment, which made each create past maxKeys cost a pass over all of them.
+     */
+    const finals = new Set();
+
     /** Writes a payment's entry as the newest; past maxKeys, forgets the oldest final ones, then the oldest not leased. */
     function write(payment, entry) {
       payments.delete(payment);
       payments.set(payment, entry);
+      finals.delete(payment);
+      if (entry.state?.isFinal === true) finals.add(payment);
       if (payments.size <= maxKeys) return;
       const now = Date.now();
-      for (const pass of [(e) => e.state?.isFinal === true, () => true]) {
-        for (const [old, e] of payments) {
+      for (const candidates of [finals, payments.keys()]) {
+        for (const old of candidates) {
           if (payments.size <= maxKeys) return;
-          if (old !== payment && pass(e) && !live(leases.get(old), now)) payments.delete(old);
+          if (old !== payment && !live(leases.get(old), now)) {
+            payments.delete(old);
+            finals.delete(old);
+          }
         }
       }
     }
