@@ -178,6 +178,8 @@ error_codes! {
     Timeout = "TIMEOUT", 504, Client;
     /// `STORE_FAILED`: the client's store (its database) failed to record a create: nothing was sent.
     StoreFailed = "STORE_FAILED", 503, Client;
+    /// `ABORTED`: the caller's `AbortSignal` aborted the call (its reason in `cause`).
+    Aborted = "ABORTED", 500, Client;
 }
 
 impl ErrorCode {

@@ -4,8 +4,13 @@
 // did: it resolves to an outcome the retry loop (call.mjs) decides on.
 import { readAnswer } from './answer.mjs';
 
-/** Why an attempt's own controller aborted: the call's deadline. */
-const DEADLINE = Symbol('deadline');
+/** Why an attempt's own controller aborted: its deadline, an Error (a TIMEOUT's `cause` is always one). */
+class DeadlineError extends Error {
+  constructor(ms) {
+    super(`the attempt's deadline (${Math.max(0, Math.round(ms))} ms) passed before the answer was read`);
+    this.name = 'DeadlineError';
+  }
+}
 
 /**
  * `{ kind, statusCode, text, headers, cause }`: kind 'answer' (an HTTP answer read whole),
@@ -14,7 +19,8 @@ const DEADLINE = Symbol('deadline');
  */
 async function attempt({ fetch, url, headers, body, remainingMs, maxBytes, signal }) {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(DEADLINE), Math.max(0, remainingMs));
+  const deadline = new DeadlineError(remainingMs);
+  const timer = setTimeout(() => controller.abort(deadline), Math.max(0, remainingMs));
   const onAbort = () => controller.abort(signal.reason);
   if (signal) {
     if (signal.aborted) onAbort();
@@ -32,7 +38,7 @@ async function attempt({ fetch, url, headers, body, remainingMs, maxBytes, signa
     return outcome('answer', { statusCode, text: read.text, headers: res.headers });
   } catch (cause) {
     if (controller.signal.aborted) {
-      return controller.signal.reason === DEADLINE ? outcome('timeout', { statusCode, cause }) : outcome('aborted', { statusCode, cause: controller.signal.reason });
+      return controller.signal.reason === deadline ? outcome('timeout', { statusCode, cause: deadline }) : outcome('aborted', { statusCode, cause: controller.signal.reason });
     }
     return outcome('network', { statusCode, cause });
   } finally {

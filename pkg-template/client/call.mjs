@@ -5,7 +5,7 @@
 import { oversizeError } from './answer.mjs';
 import { attempt, attemptMs, retryAfterMs } from './attempt.mjs';
 import { settleCreate } from './creates.mjs';
-import { authHint } from './errors.mjs';
+import { authHint, rejectionReason } from './errors.mjs';
 import { ShapeError, modelOf, readJson, statusModel } from './models.mjs';
 import { OPERATIONS, reached } from './operations.mjs';
 import { samePayment } from './payment-ref.mjs';
@@ -115,7 +115,7 @@ function caller(ctx) {
       if (settled) return settled;
     }
     if ((isObject(json) && json.status === 'error') || statusCode >= 400) {
-      throw make('REQUEST_REJECTED', `${operation.path}: the service rejected the request: ${description ?? `HTTP ${statusCode}`}`, details);
+      throw make('REQUEST_REJECTED', `${operation.path}: the service rejected the request: ${rejectionReason(json, statusCode)}`, details);
     }
     if (operation.model === 'json') {
       // client.request: the answer's JSON as it is, the exchange's figures beside it.

@@ -42,4 +42,27 @@ function authHint(description, { merchantId, profile }) {
   );
 }
 
-export { authHint, errorMaker };
+/** The first member of `json` that reads as an error's own words: `message`, `error` (text or `{ message }`), the sandbox's `sandbox_error.message`. */
+function errorWords(json) {
+  for (const value of [json.message, json.error?.message ?? json.error, json.sandbox_error?.message, json.error_description]) {
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return null;
+}
+
+/**
+ * Why the service rejected a request, for REQUEST_REJECTED's message: a `status: "error"`
+ * answer's `status_description`; else the error body's own words, with the state of the payment
+ * it is about when it carries one (a refused confirm answers the payment's StatusResponse,
+ * whose `status_description` is the payment's, not the refusal's); else the HTTP status.
+ */
+function rejectionReason(json, statusCode) {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return `HTTP ${statusCode}`;
+  const words = errorWords(json);
+  if (json.status === 'error') return json.status_description ?? words ?? `HTTP ${statusCode}`;
+  const state = typeof json.status === 'string' ? `${json.status}${json.sub_status ? `:${json.sub_status}` : ''}` : null;
+  const about = state ? ` (the payment is ${state}${json.status_description ? `, '${json.status_description}'` : ''})` : '';
+  return `${words ?? `HTTP ${statusCode}`}${about}`;
+}
+
+export { authHint, errorMaker, rejectionReason };

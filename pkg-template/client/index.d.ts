@@ -89,7 +89,7 @@ export interface WidgetPayinCreateBody {
 
 /** Per call, the last argument of every operation. */
 export interface CallOptions {
-  /** Aborts the call (it rejects with the signal's reason). */
+  /** Aborts the call: it rejects with ABORTED, the signal's reason (an Error) as its `cause`. */
   signal?: AbortSignal;
   /** The whole call's deadline, across attempts, the body included (default: the config's): a whole number of ms from 1 to 2^31 - 1 (setTimeout's range; more, or Infinity, is INVALID_ARGUMENT). */
   timeoutMs?: number;

@@ -2,6 +2,7 @@
 // path (operations.mjs), over the package's public API (signRequest, validateRequest,
 // parseInfoResponse, PaymentIntakeError). Each entry makes its `createClient` from its own
 // API with `clientFactory(api, glue)`.
+import { abortedError } from './aborted.mjs';
 import { caller } from './call.mjs';
 import { recordAnswer, recordCreate } from './creates.mjs';
 import { errorMaker } from './errors.mjs';
@@ -69,8 +70,16 @@ function clientFactory(api, glue) {
       };
     }
 
-    /** One call: the body made, then signed, validated and sent under a deadline of its own. */
+    /** One call: the body made, then signed, validated and sent under a deadline of its own; an abort by the caller is ABORTED. */
     async function perform(operation, input, callOptions) {
+      try {
+        return await performOnce(operation, input, callOptions);
+      } catch (error) {
+        throw abortedError(make, operation.path, callOptions?.signal, error, operation.create === true);
+      }
+    }
+
+    async function performOnce(operation, input, callOptions) {
       const { timeoutMs, ...limits } = callLimits(make, callOptions, ctx);
       const body = bodyOf(operation, input, config.projectId);
       const started = ctx.clock();

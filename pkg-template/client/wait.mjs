@@ -1,6 +1,7 @@
 // `waitFor`: the info operation polled at once, then on the spec's interval (15 s, start to
 // start: a poll's own time is not added to the wait) until a condition holds: 'requisites',
 // 'final', or a function of the info model.
+import { abortedError } from './aborted.mjs';
 import { duration } from './limits.mjs';
 
 const SPEC_INTERVAL_MS = 15000;
@@ -43,7 +44,7 @@ function waiter(ctx) {
       const left = deadline - clock();
       if (left <= 0) throw timeout(polls);
       const pause = Math.min(Math.max(0, begun + intervalMs - clock()), left);
-      if (pause > 0) await ctx.sleep(pause, signal);
+      if (pause > 0) await ctx.sleep(pause, signal).catch((error) => Promise.reject(abortedError(make, 'waitFor', signal, error)));
       if (clock() >= deadline) throw timeout(polls);
     }
   };

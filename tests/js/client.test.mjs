@@ -244,15 +244,18 @@ describe('errors', () => {
     assert.ok(Date.now() - started < 250);
   }));
 
-  test('signal aborts a call (its reason), and a call of a signal already aborted sends nothing', () => withSandbox({}, async ({ sandbox }) => {
+  test('signal aborts a call: ABORTED, its reason the cause; a call of a signal already aborted sends nothing', () => withSandbox({}, async ({ sandbox }) => {
     await setFaults(sandbox, [{ type: 'delay', ms: 2000 }]);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
-    await assert.rejects(clientOf(sandbox).balance(undefined, { signal: controller.signal }), { name: 'AbortError' });
+    const e = await rejects(clientOf(sandbox).balance(undefined, { signal: controller.signal }), 'ABORTED');
+    assert.equal(e.cause, controller.signal.reason);
+    assert.equal(e.cause.name, 'AbortError');
     assert.ok(Date.now() - started < 500);
     let sent = 0;
-    await assert.rejects(clientOf(sandbox, { onRequest: () => (sent += 1) }).balance(undefined, { signal: AbortSignal.abort() }), { name: 'AbortError' });
+    const early = await rejects(clientOf(sandbox, { onRequest: () => (sent += 1) }).balance(undefined, { signal: AbortSignal.abort() }), 'ABORTED');
+    assert.equal(early.cause.name, 'AbortError');
     assert.equal(sent, 0);
   }));
 });
