@@ -97,7 +97,7 @@ const COMMANDS = {
     flags: {
       'merchant-key': { type: 'string', arg: 'FILE', help: `the merchant's public key PEM, e.g. ${KEY_FILES.public} (required): requests must be signed with its private key` },
       'merchant-id': { type: 'string', arg: 'ID', help: 'the x-access-merchant-id requests must carry (default sandbox-merchant)' },
-      'service-key': { type: 'string', arg: 'FILE', help: "the service's private key PEM that signs callbacks (default: a new one)" },
+      'service-key': { type: 'string', arg: 'FILE', help: "the service's private key PEM that signs callbacks; a new one is written there when FILE does not exist (default: a new one each run)" },
       'service-public-key-out': { type: 'string', arg: 'FILE', help: `write the service public key (SPKI PEM) here, e.g. ${KEY_FILES.service}, for your receiver` },
       port: { type: 'string', arg: 'P', help: 'TCP port, 0 to 65535; 0 picks a free one (default 0)' },
       host: { type: 'string', arg: 'H', help: 'address to listen on (default 127.0.0.1)' },

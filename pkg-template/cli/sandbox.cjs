@@ -41,6 +41,24 @@ function serviceKeyFile(out) {
   if (!/^-----BEGIN PUBLIC KEY-----\n[A-Za-z0-9+/=\n]+\n-----END PUBLIC KEY-----$/.test(text)) throw keep('exists and is not a public key PEM');
 }
 
+/**
+ * --service-key FILE: the service's private key of an earlier run, or, when FILE does not
+ * exist, a new one written there (only the owner may read it), so that the next run signs
+ * with the same key and a receiver's service-public.pem stays right.
+ */
+function serviceSigningKey(file) {
+  if (fs.existsSync(file)) return readPem(file, 'service-key', false);
+  if (!fs.existsSync(path.dirname(path.resolve(file)))) throw new UsageError(`--service-key: ${path.dirname(file)} is not a directory`);
+  const key = api().SigningKey.generate();
+  try {
+    fs.writeFileSync(file, key.privateKeyPem(), { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    throw new UsageError(`--service-key: ${file} could not be written (${e.code ?? e.message})`);
+  }
+  process.stderr.write(`${PROG} sandbox: wrote a new service key to ${file} (the next run signs with it)\n`);
+  return key;
+}
+
 /** --timestamp-tolerance: whole seconds, or 'off' (serve with a warning). */
 function toleranceFlag(value) {
   if (value === undefined) return undefined;
@@ -92,7 +110,7 @@ function sandbox({ values }) {
   const options = canonicalOptions({ profile: values.profile });
   const merchantKey = readPem(values['merchant-key'], 'merchant-key', true);
   if (!(merchantKey instanceof api().VerifyingKey)) throw new UsageError('--merchant-key: give the merchant\'s public key, not a private one');
-  const serviceKey = values['service-key'] === undefined ? undefined : readPem(values['service-key'], 'service-key', false);
+  const serviceKey = values['service-key'] === undefined ? undefined : serviceSigningKey(values['service-key']);
   const out = values['service-public-key-out'];
   if (out !== undefined) serviceKeyFile(out);
   const settings = {

@@ -128,3 +128,26 @@ test('a client that aborts its upload: one quiet line on stdout, nothing on stde
     }
   }
 });
+
+test('--service-key FILE that does not exist: a new key is written there (owner-only) and signs; the next run signs with the same', async () => {
+  const dir = fs.mkdtempSync(path.join(root, 'tmp-svc-'));
+  try {
+    const file = path.join(dir, 'service-private.pem');
+    const out = path.join(dir, 'service-public.pem');
+    const first = await serve(['--service-key', file, '--service-public-key-out', out, '--json']);
+    first.child.kill('SIGTERM');
+    assert.match(first.err(), /wrote a new service key to /);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    const key = api.SigningKey.fromPem(fs.readFileSync(file, 'utf8'));
+    assert.equal(fs.readFileSync(out, 'utf8').trim(), key.publicKeyPem().trim());
+    const second = await serve(['--service-key', file, '--service-public-key-out', out, '--json']);
+    second.child.kill('SIGTERM');
+    assert.doesNotMatch(second.err(), /wrote a new service key/);
+    assert.equal(fs.readFileSync(out, 'utf8').trim(), key.publicKeyPem().trim(), 'the same key signs');
+    const missingDir = spawnSync(process.execPath, args('--service-key', path.join(dir, 'nope', 'k.pem')), { encoding: 'utf8' });
+    assert.equal(missingDir.status, 2);
+    assert.match(missingDir.stderr, /--service-key: .* is not a directory/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
