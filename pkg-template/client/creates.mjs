@@ -39,7 +39,10 @@ function differences(original, asked) {
     .map((name) => `${name} ${JSON.stringify(original[name])} (asked ${JSON.stringify(asked[name])})`);
 }
 
-/** The create record of a create's signed text (CreateRecord with its ids), or null when it names no payment. */
+/**
+ * The create record of a create's signed text (CreateRecord with its ids) and what it asks
+ * (askedOf), from one parse of the text; null when it names no payment.
+ */
 function createRecordOf(operation, text, now) {
   let request;
   try {
@@ -51,11 +54,12 @@ function createRecordOf(operation, text, now) {
   if (typeof general.project_id !== 'string' || typeof general.payment_id !== 'string') return null;
   const asked = askedOf(request);
   const lifetime = request.payment?.lifetime;
-  return {
+  const record = {
     projectId: general.project_id, paymentId: general.payment_id, operation: operation.path,
     amount: asked.amount ?? null, currency: asked.currency ?? null, method: asked.method ?? null, widgetMethod: asked.widget_method ?? null,
     requestedAt: new Date(now).toISOString(), lifetime: Number.isSafeInteger(lifetime) ? lifetime : null,
   };
+  return { record, asked };
 }
 
 /** `work`, or a rejection once the call's deadline passed: a store that never answers (its database gone) does not hold the call for ever. */
@@ -96,13 +100,15 @@ function settleCreate(make, { operation, request, info, response, details, recor
 }
 
 /**
- * Before a create is first sent (with a store): records it. When the store already held a
+ * Before a create is first sent (with a store): records it; `readInfo(ref)` reads the
+ * payment with its info operation. When the store already held a
  * create of this payment_id that differs, nothing is sent: PAYMENT_EXISTS, with `.existing`
  * the service's info answer (or the record, when the service cannot be asked).
  */
 async function recordCreate({ make, store, clock }, operation, text, deadline, readInfo) {
-  const record = createRecordOf(operation, text, clock());
-  if (record === null) return;
+  const made = createRecordOf(operation, text, clock());
+  if (made === null) return;
+  const { record, asked } = made;
   let recorded;
   try {
     recorded = await withinDeadline(store.recordCreate(record), deadline.at - clock());
@@ -111,11 +117,11 @@ async function recordCreate({ make, store, clock }, operation, text, deadline, r
   }
   deadline.recorded = { ...recorded, record };
   if (recorded.isNew || recorded.existing === null) return;
-  const differ = differences(originalOfRecord(recorded.existing), askedOf(JSON.parse(text)));
+  const differ = differences(originalOfRecord(recorded.existing), asked);
   if (differ.length === 0) return;
   let existing = recorded.existing;
   try {
-    existing = await readInfo();
+    existing = await readInfo({ projectId: record.projectId, paymentId: record.paymentId });
   } catch {
     // the service cannot be asked now: the store's record stands for it
   }

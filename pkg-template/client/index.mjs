@@ -19,11 +19,7 @@ const VERSION = '__PACKAGE_VERSION__';
 
 const DEFAULTS = { timeoutMs: 30000, retries: 2, retryDelayMs: 500, maxRetryDelayMs: 5000 };
 
-/** `{ projectId, paymentId }` of a create's signed text. */
-function idsOf(text) {
-  const general = JSON.parse(text)?.general ?? {};
-  return { projectId: general.project_id, paymentId: general.payment_id };
-}
+const BY_PATH = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
 
 const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
 
@@ -85,8 +81,8 @@ function clientFactory(api, glue) {
       const started = ctx.clock();
       const deadline = { started, at: started + timeoutMs, timeoutMs, ...limits };
       if (!(operation.create && store)) return send(operation, body, deadline, validated(operation));
-      const infoOperation = OPERATIONS.find((known) => known.path === operation.info);
-      const before = (text) => recordCreate(ctx, operation, text, deadline, () => send(infoOperation, bodyOf(infoOperation, idsOf(text), config.projectId), deadline));
+      const infoOperation = BY_PATH.get(operation.info);
+      const before = (text) => recordCreate(ctx, operation, text, deadline, (ref) => send(infoOperation, bodyOf(infoOperation, ref, config.projectId), deadline));
       const result = await send(operation, body, deadline, validated(operation), before);
       await recordAnswer(ctx, deadline, result);
       return result;
@@ -104,7 +100,7 @@ function clientFactory(api, glue) {
     client.widget.payin.waitFor = (ref, options) => wait(client.widget.payin.info, 'widget', ref, options);
     /** The operation of the spec's index at `path` (e.g. '/api/v1/payment/p2p/payin'), as its method would make it. */
     client.call = (path, input, callOptions) => {
-      const operation = OPERATIONS.find((known) => known.path === path);
+      const operation = BY_PATH.get(path);
       if (!operation) return Promise.reject(argument('path', `is no operation of the spec's index: ${OPERATIONS.map((known) => known.path).join(', ')}`));
       return perform(operation, input, callOptions);
     };
@@ -113,9 +109,9 @@ function clientFactory(api, glue) {
      * paymentId }`: how a reconciliation asks about a payment the store recorded.
      */
     client.infoOf = (createPath, ref, callOptions) => {
-      const create = OPERATIONS.find((known) => known.path === createPath && known.create);
-      if (!create) return Promise.reject(argument('createPath', `is no create of the spec's index: ${OPERATIONS.filter((known) => known.create).map((known) => known.path).join(', ')}`));
-      return perform(OPERATIONS.find((known) => known.path === create.info), ref, callOptions);
+      const create = BY_PATH.get(createPath);
+      if (!create?.create) return Promise.reject(argument('createPath', `is no create of the spec's index: ${OPERATIONS.filter((known) => known.create).map((known) => known.path).join(', ')}`));
+      return perform(BY_PATH.get(create.info), ref, callOptions);
     };
     /** Any other path (e.g. the two bank paths the spec names but does not show): the answer's JSON. */
     client.request = (path, body, callOptions) => {
