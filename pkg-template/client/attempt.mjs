@@ -12,15 +12,22 @@ class DeadlineError extends Error {
   }
 }
 
+/** Whether `cause` is Node's fetch refusing a redirect (`redirect: 'error'`: a TypeError whose cause says so); a browser's says nothing, and is a network error. */
+function isRedirectRefusal(cause) {
+  return cause?.cause?.message === 'unexpected redirect';
+}
+
 /**
  * `{ kind, statusCode, text, headers, cause }`: kind 'answer' (an HTTP answer read whole),
- * 'oversize' (an answer over `maxBytes`, not read further: `text` its start), 'network' (the connection failed, before or during the answer), 'timeout' (the deadline
- * passed) or 'aborted' (the caller's signal; `cause` its reason).
+ * 'oversize' (an answer over `maxBytes`, not read further: `text` its start), 'network' (the connection failed, before or during the answer), 'redirect' (the
+ * service answered a redirect, not followed), 'timeout' (the deadline passed) or 'aborted' (the caller's signal; `cause` its reason).
  */
 async function attempt({ fetch, url, headers, body, remainingMs, maxBytes, signal }) {
   const controller = new AbortController();
-  const deadline = new DeadlineError(remainingMs);
-  const timer = setTimeout(() => controller.abort(deadline), Math.max(0, remainingMs));
+  // The deadline's Error is made when it passes, not for every attempt: an Error's stack is
+  // the costliest thing an attempt that succeeds would make.
+  let deadline = null;
+  const timer = setTimeout(() => controller.abort((deadline = new DeadlineError(remainingMs))), Math.max(0, remainingMs));
   const onAbort = () => controller.abort(signal.reason);
   if (signal) {
     if (signal.aborted) onAbort();
@@ -30,16 +37,20 @@ async function attempt({ fetch, url, headers, body, remainingMs, maxBytes, signa
   let statusCode = null;
   try {
     // A redirect is never followed: a 307/308 would send the signed body and its signature to
-    // the place it names, and any other would turn the call into a GET of it (call.mjs refuses it).
-    const res = await fetch(url, { method: 'POST', headers, body, signal: controller.signal, redirect: 'manual' });
+    // the place it names, and any other would turn the call into a GET of it. 'error' rather
+    // than 'manual': the fetch of Node (undici) copies a request's body for any mode but
+    // 'error' (a stream tee, about a tenth of a create's CPU). A fetch that answers the 3xx
+    // anyway is refused by call.mjs.
+    const res = await fetch(url, { method: 'POST', headers, body, signal: controller.signal, redirect: 'error' });
     statusCode = res.status;
     const read = await readAnswer(res, maxBytes, controller.signal);
     if (read.oversize) return outcome('oversize', { statusCode, text: read.text, headers: res.headers });
     return outcome('answer', { statusCode, text: read.text, headers: res.headers });
   } catch (cause) {
     if (controller.signal.aborted) {
-      return controller.signal.reason === deadline ? outcome('timeout', { statusCode, cause: deadline }) : outcome('aborted', { statusCode, cause: controller.signal.reason });
+      return deadline !== null && controller.signal.reason === deadline ? outcome('timeout', { statusCode, cause: deadline }) : outcome('aborted', { statusCode, cause: controller.signal.reason });
     }
+    if (statusCode === null && isRedirectRefusal(cause)) return outcome('redirect', { cause });
     return outcome('network', { statusCode, cause });
   } finally {
     clearTimeout(timer);

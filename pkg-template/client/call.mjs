@@ -40,6 +40,21 @@ function caller(ctx) {
     return make('SERVICE_UNAVAILABLE', `${operation.path}: the service answered HTTP ${failure.statusCode} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, common);
   }
 
+  /**
+   * A redirect the service answered: refused, never followed nor retried. Node's fetch refuses
+   * it before it is read (attempt.mjs: no status, no Location); a fetch that hands it over
+   * gives both (status 0: a browser's opaque one).
+   */
+  function redirectError(operation, out, attempts) {
+    const { statusCode } = out;
+    const location = out.headers?.get?.('location');
+    const what = statusCode === null ? '' : ` (HTTP ${statusCode}${location ? ` to ${location}` : ''})`;
+    return make('INVALID_RESPONSE', `${operation.path}: the service answered a redirect${what}: not followed, a signed body goes to baseUrl only`, {
+      statusCode, body: out.text ?? undefined, attempts, cause: out.cause ?? undefined,
+      hint: 'set baseUrl to the address the service answers at itself (the one the redirect names, when you trust it: `curl -i` on baseUrl shows it)',
+    });
+  }
+
   /** The wait before attempt `n + 1`: exponential from `retryDelayMs`, capped, with jitter; at least what Retry-After asks. */
   function backoff(n, failure) {
     const exp = Math.min(ctx.maxRetryDelayMs, ctx.retryDelayMs * 2 ** (n - 1));
@@ -71,12 +86,7 @@ function caller(ctx) {
   async function answered(operation, text, deadline, attempts, out, mayHaveReached) {
     const { statusCode } = out;
     // A redirect (status 0: a browser's opaque one) is not followed: refused, never retried.
-    if ((statusCode >= 300 && statusCode < 400) || statusCode === 0) {
-      const location = out.headers?.get?.('location');
-      throw make('INVALID_RESPONSE', `${operation.path}: the service answered a redirect (HTTP ${statusCode}${location ? ` to ${location}` : ''}): not followed, a signed body goes to baseUrl only`, {
-        statusCode, body: out.text, attempts, hint: 'set baseUrl to the address the service answers at itself (the one the redirect names, when you trust it)',
-      });
-    }
+    if ((statusCode >= 300 && statusCode < 400) || statusCode === 0) throw redirectError(operation, out, attempts);
     // The common case first: a 2xx answer read straight into its model by the package's reader.
     let failed = null;
     let read = null;
@@ -171,6 +181,7 @@ function caller(ctx) {
       const out = await attempt({ fetch: ctx.fetch, url, headers, body: signed.body, remainingMs: attemptMs(deadline, attempts, remainingMs), maxBytes: ctx.maxAnswerBytes, signal: deadline.signal });
       hooks.response({ operation: operation.name, statusCode: out.statusCode, attempt: attempts, durationMs: clock() - begun, body: out.text, error: out.kind === 'answer' ? null : out.kind });
       if (out.kind === 'aborted') throw out.cause;
+      if (out.kind === 'redirect') throw redirectError(operation, out, attempts);
       // An oversize 5xx or 429 is what its status says (retried below, its body's start kept); any other is refused.
       if (out.kind === 'oversize' && out.statusCode < 500 && out.statusCode !== 429) throw oversizeError(make, operation, out, attempts, ctx.maxAnswerBytes);
       let failure = null;

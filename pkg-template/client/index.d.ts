@@ -109,7 +109,7 @@ export interface WaitForOptions {
 }
 
 export interface RequestEvent { operation: string; url: string; attempt: number; headers: Record<string, string>; body: string; }
-export interface ResponseEvent { operation: string; statusCode: number | null; attempt: number; durationMs: number; body: string | null; error: 'network' | 'timeout' | 'aborted' | 'oversize' | null; }
+export interface ResponseEvent { operation: string; statusCode: number | null; attempt: number; durationMs: number; body: string | null; error: 'network' | 'timeout' | 'aborted' | 'oversize' | 'redirect' | null; }
 
 export interface ClientConfig {
   /** The service's base URL (each merchant gets its own); an http:// loopback URL is a local sandbox. A URL with a user or password (`https://user:password@host`) is INVALID_ARGUMENT: pass credentials another way; so is one with a query or a fragment. */

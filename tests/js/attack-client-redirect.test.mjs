@@ -52,8 +52,10 @@ describe('createClient: a redirect from the service', () => {
         }
         assert.ok(api.isPaymentIntakeError(error), `${error?.stack ?? 'resolved'}`);
         assert.equal(error.code, 'INVALID_RESPONSE', error.message);
-        assert.equal(error.statusCode, code);
-        assert.match(error.message, /redirect/);
+        // Node's fetch refuses the redirect before handing it over (redirect: 'error'): no status.
+        assert.equal(error.statusCode, null);
+        assert.ok(error.cause instanceof Error, 'the fetch\'s refusal is the cause');
+        assert.match(error.message, /answered a redirect/);
         assert.match(error.hint, /baseUrl/);
         assert.equal(hits, 1, 'a redirect is not retried');
         assert.deepEqual(stolen, [], 'nothing was sent to the redirect target');
@@ -61,6 +63,27 @@ describe('createClient: a redirect from the service', () => {
         service.server.close();
         thief.server.close();
       }
+    });
+  }
+
+  for (const code of [302, 307, 0]) {
+    test(`a fetch that hands the ${code || 'opaque'} redirect over: the same refusal, with its status and Location`, async () => {
+      let hits = 0;
+      const handOver = async (url, init) => {
+        hits += 1;
+        assert.equal(init.redirect, 'error', 'the client asks its fetch never to follow');
+        return new Response(null, { status: code === 0 ? 200 : code, headers: code ? { location: 'https://elsewhere.example/api' } : {} });
+      };
+      // Response cannot be made with status 0: an opaque redirect is a Response whose status reads 0.
+      const fetch = code === 0 ? async (url, init) => Object.defineProperty(await handOver(url, init), 'status', { value: 0 }) : handOver;
+      const client = api.createClient({ baseUrl: 'http://127.0.0.1:9', merchantId: 'merchant-1', key: merchantKey, fetch, retries: 2, retryDelayMs: 5, validate: false });
+      const error = await client.p2p.payin.create(body).then(() => null, (caught) => caught);
+      assert.ok(api.isPaymentIntakeError(error), `${error?.stack ?? 'resolved'}`);
+      assert.equal(error.code, 'INVALID_RESPONSE', error.message);
+      assert.equal(error.statusCode, code);
+      assert.match(error.message, code ? /answered a redirect \(HTTP \d+ to https:\/\/elsewhere\.example\/api\)/ : /answered a redirect \(HTTP 0\)/);
+      assert.match(error.hint, /baseUrl/);
+      assert.equal(hits, 1, 'a redirect is not retried');
     });
   }
 });
