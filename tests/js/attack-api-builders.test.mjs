@@ -1,4 +1,4 @@
-// Attack on the builders' two outputs: README says "sign `bodyText` (or `body`: the same
+// Attack on the builders' two outputs: docs/api.md says "sign `bodyText` (or `body`: the same
 // text)". A BigInt amount above 2^53 - 1 (the type says number, the builder reads BigInts
 // too) came out as a number in bodyText but as a string in body (a JS object cannot hold
 // the number), so the two signed differently. Such an amount is now refused like a number

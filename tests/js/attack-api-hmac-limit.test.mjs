@@ -1,4 +1,4 @@
-// Attack on HmacKey's lifetime: README says "free() wipes it (a collected key is freed
+// Attack on HmacKey's lifetime: docs/api.md says "free() wipes it (a collected key is freed
 // too)", and names no limit. src/wasm/keys.rs refuses a 4097th live HMAC key
 // (MAX_HMAC_KEYS), and a key that is no longer referenced stays live until V8 collects it
 // and runs the FinalizationRegistry callback, which a process allocating little does not

@@ -1,4 +1,4 @@
-// Attack on parseInfoResponse's payment instruction: README says that where the spec does
+// Attack on parseInfoResponse's payment instruction: docs/api.md says that where the spec does
 // not show where an info response carries display_data, "additional_info.display_data and
 // a top-level display_data are both read". Any `additional_info` object hid the top-level
 // one: `{ additional_info: {}, display_data: [...] }` read as no instruction at all.

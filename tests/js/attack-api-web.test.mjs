@@ -1,5 +1,5 @@
-// Attack on the web build (pkg/web/index.js) in Node before its wasm is loaded: README
-// "Error codes" says every failure is a PaymentIntakeError with a stable `.code`, but a
+// Attack on the web build (pkg/web/index.js) in Node before its wasm is loaded: docs/errors.md
+// says every failure is a PaymentIntakeError with a stable `.code`, but a
 // function called before `init()`/`initSync()` throws the glue's TypeError ("Cannot read
 // properties of undefined (reading 'toMinorUnits')"), without `.code`; so does initSync
 // given bytes that are not a wasm module (a CompileError). Run in a fresh process: the web

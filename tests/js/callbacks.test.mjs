@@ -391,7 +391,7 @@ describe('errors', () => {
   });
 });
 
-describe('a node:http callback endpoint (as in README.md)', () => {
+describe('a node:http callback endpoint (as in docs/receiving.md, "Verifying by hand")', () => {
   test('answers 200 only for a callback that verifies', async () => {
     const verifyingKey = api.VerifyingKey.fromPem(readKey('keys/rsa2048.public.pem'));
     const seen = [];

@@ -35,8 +35,8 @@ describe('status', () => {
     }
   });
 
-  test("the README's error table gives each code its status", () => {
-    const section = fs.readFileSync(path.join(root, 'README.md'), 'utf8').split(/^## Error codes$/m)[1].split(/^## /m)[0];
+  test("the error table (docs/errors.md) gives each code its status", () => {
+    const section = fs.readFileSync(path.join(root, 'docs', 'errors.md'), 'utf8').split(/^## The codes$/m)[1].split(/^## /m)[0];
     const rows = [...section.matchAll(/^\| `([A-Z_]+)` \| (\d+) \|/gm)];
     assert.equal(rows.length, statuses.size);
     for (const [, code, status] of rows) assert.equal(Number(status), statuses.get(code), code);

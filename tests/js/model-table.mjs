@@ -432,7 +432,7 @@ for (const path of NOT_SHOWN_PATHS) {
   bad(`${path} (body not shown): not an object`, path, '[]', [['', 'BODY_NOT_OBJECT']]);
 }
 
-// --- the package's documented choices where the spec says "not shown" or gives no format (README) ---
+// --- the package's documented choices where the spec says "not shown" or gives no format (docs/api.md) ---
 ok('UZ (not in the table): lifetime 600', P2P_PAYIN, variant(p2pBody('UZ', 'UZS', 'card-p2p'), { 'payment.lifetime': 600 }), [['customer.country', 'COUNTRY_NOT_LISTED']]);
 bad('UZ (not in the table): lifetime 601', P2P_PAYIN, variant(p2pBody('UZ', 'UZS', 'card-p2p'), { 'payment.lifetime': 601 }), [['payment.lifetime', 'LIFETIME_OUT_OF_RANGE', { limit: 600 }]], [['customer.country', 'COUNTRY_NOT_LISTED']]);
 bad('an empty required identifier is TOO_SHORT', P2P_PAYIN, variant(p2pBody(), { 'general.project_id': '' }), [['general.project_id', 'TOO_SHORT']]);

@@ -110,9 +110,9 @@ test(`validateRequest: the same ${T.VALIDATION_CASES.length} cases through requi
   assert.deepEqual(failures, []);
 });
 
-test('README: the issue code table lists exactly issueCodes()', () => {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-  const section = readme.split(/^### Issue codes$/m)[1].split(/^##/m)[0];
+test('docs/errors.md: the issue code table lists exactly issueCodes()', () => {
+  const guide = fs.readFileSync(path.join(root, 'docs', 'errors.md'), 'utf8');
+  const section = guide.split(/^## Issue codes$/m)[1].split(/^##/m)[0];
   const documented = [...section.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
   assert.deepEqual(documented.sort(), esm.issueCodes().map((c) => c.code).sort());
 });

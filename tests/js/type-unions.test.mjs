@@ -7,7 +7,7 @@
 // files does not matter. (The package has no runtime list of operation paths:
 // that every operation of the Rust `Operation::ALL` is in `OperationPath` is
 // checked natively, by tests/type_unions.rs, from the TS sources.) And the
-// README's table of error codes lists exactly `errorCodes()`, each once.
+// table of error codes in docs/errors.md lists exactly `errorCodes()`, each once.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,9 +91,9 @@ for (const [flavor, api] of [['require', cjs], ['import', esm]]) {
   });
 }
 
-test("README: the error code table lists exactly errorCodes(), each once", () => {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-  const section = readme.split(/^## Error codes$/m)[1].split(/^##/m)[0];
+test("docs/errors.md: the error code table lists exactly errorCodes(), each once", () => {
+  const guide = fs.readFileSync(path.join(root, 'docs', 'errors.md'), 'utf8');
+  const section = guide.split(/^## The codes$/m)[1].split(/^##/m)[0];
   const documented = [...section.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
-  assert.deepEqual(sorted(once(documented, 'the README table')), sorted(new Set(esm.errorCodes())));
+  assert.deepEqual(sorted(once(documented, 'the table of docs/errors.md')), sorted(new Set(esm.errorCodes())));
 });
