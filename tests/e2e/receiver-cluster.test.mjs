@@ -14,7 +14,6 @@
 // CLUSTER_PAYMENTS=N changes the 300.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
 import readline from 'node:readline';
 import { after, describe, test } from 'node:test';
@@ -25,6 +24,7 @@ import pg from 'pg';
 import { createClient } from 'redis';
 
 import { serverSkip, startPostgres, startRedis } from '../support/servers.mjs';
+import { random, startProxy } from './support/proxies.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkgDir = path.join(root, 'pkg');
@@ -41,66 +41,10 @@ const api = await load('index.mjs');
 const { startSandbox } = await load('sandbox/index.mjs');
 const { merchantKey, SERVICE_KEY } = await import('../js/support/sandbox-kit.mjs');
 
-/** A seeded PRNG (mulberry32), so a run's drops can be replayed with its seed. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * A round-robin HTTP proxy on 127.0.0.1 over `upstreams` (ports; a slot may be null while its
- * receiver restarts): a refused or missing upstream is a 502; a `dropShare` of the answers is
- * never relayed (the client's socket is destroyed once the receiver answered).
- */
-async function startProxy(upstreams, dropShare, seed) {
-  const rand = random(seed);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const stats = { requests: 0, dropped: 0, refused: 0, answers: {} };
+/** A round-robin proxy over `upstreams` (ports; a slot may be null while its receiver restarts: 502) that drops a `dropShare` of the answers. */
+function roundRobinProxy(upstreams, dropShare, seed) {
   let next = 0;
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      stats.requests += 1;
-      const port = upstreams[next++ % upstreams.length];
-      const refuse = () => {
-        stats.refused += 1;
-        res.writeHead(502).end('upstream down');
-      };
-      if (!port) return refuse();
-      const upstream = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
-        const body = [];
-        answer.on('data', (c) => body.push(c));
-        answer.on('end', () => {
-          stats.answers[answer.statusCode] = (stats.answers[answer.statusCode] ?? 0) + 1;
-          if (rand() < dropShare) {
-            stats.dropped += 1;
-            req.socket.destroy();
-            return;
-          }
-          res.writeHead(answer.statusCode, { 'content-type': answer.headers['content-type'] ?? 'text/plain' }).end(Buffer.concat(body));
-        });
-      });
-      upstream.on('error', refuse);
-      upstream.end(Buffer.concat(chunks));
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    stats,
-    close: () => {
-      agent.destroy();
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return startProxy({ upstream: () => upstreams[next++ % upstreams.length], dropShare, rand: random(seed) });
 }
 
 /** Starts one receiver process; resolves with `{ child, port }` once it listens. */
@@ -148,7 +92,7 @@ async function clusterRun(t, receiverConfig) {
   const config = { pkgDir, servicePublicKeyPem: sandbox.servicePublicKeyPem, merchantId: MERCHANT_ID, ...receiverConfig };
   const receivers = await Promise.all(Array.from({ length: RECEIVERS }, (_, i) => startReceiver({ ...config, dieAt: i === 0 ? Math.ceil(PAYMENTS / 10) : 0 })));
   const upstreams = receivers.map((r) => r.port);
-  const proxy = await startProxy(upstreams, DROP_SHARE, seed);
+  const proxy = await roundRobinProxy(upstreams, DROP_SHARE, seed);
   const killed = [];
   let restarted = null;
   let closing = false;

@@ -1,4 +1,4 @@
-// Loopback helpers of tests/e2e/reconcile-cluster.test.mjs: a seeded PRNG, an HTTP proxy that
+// Loopback helpers of the cluster tests (tests/e2e/reconcile-cluster.test.mjs, receiver-cluster.test.mjs): a seeded PRNG, an HTTP proxy that
 // can drop answers and hold requests back, and a lock that runs async work one at a time.
 import http from 'node:http';
 
