@@ -19,7 +19,8 @@
 //! - `spec/`: the spec's tables as data (operations, availability, states,
 //!   decline reasons, currencies, headers, limits);
 //! - `validate/`: request validation against those tables;
-//! - `error.rs`: the one [`Error`] and its [`ErrorCode`]s;
+//! - `error/`: the one [`Error`] and its [`ErrorCode`]s, from the one table
+//!   of codes, with their messages and hints;
 //! - `wasm/`: the JS bindings (wasm32 only).
 //!
 //! The `pub use` list below is the Rust API. Everything else is crate-private;

@@ -6,7 +6,7 @@
 //! - `value`: the [`Json`] tree, [`Limits`], the shared [`Leaf`], JSON text out;
 //! - `rules`: the number grammar and the duplicate-key check every reader uses;
 //! - `reader`: the one-pass event reader over a `Sink`, which gives up on
-//!   anything unusual;
+//!   anything unusual; `scan`: its search for a string's end, a block at a time;
 //! - `tree`: the reader's sink that builds the tree;
 //! - `full`: serde_json's path, which words every error exactly.
 //!
@@ -15,6 +15,7 @@
 pub(crate) mod full;
 pub(crate) mod reader;
 pub(crate) mod rules;
+mod scan;
 pub(crate) mod tree;
 pub(crate) mod value;
 

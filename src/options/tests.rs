@@ -1,3 +1,4 @@
+use super::table::{row, DefaultValue, Kind};
 use super::*;
 use crate::json::Limits;
 use crate::profile::{Profile, PROFILES};

@@ -2,13 +2,15 @@
 //! by country"): the report types, the stable issue codes, and the entry
 //! points that run every check in one pass.
 //!
-//! Submodules: `rules` checks single values, `operations` holds each
-//! operation's field schema, `limits` applies the Limits table wherever a field
-//! it names appears, `cross_field` the rules that join fields, `walk` the one
-//! walk that runs the field checks over a body's text as it is read (without a
-//! tree) or over a tree. The spec's tables they check against (operations,
+//! Submodules: `rules` checks single values (`addresses` the URL, IP and
+//! e-mail formats among them), `operations` holds each operation's field
+//! schema, `limits` applies the Limits table wherever a field it names appears,
+//! `cross_field` the rules that join fields, `walk` the one walk that runs the
+//! field checks over a body's text as it is read (without a tree) or over a
+//! tree. The spec's tables they check against (operations,
 //! availability, limits) are `crate::spec`'s.
 
+mod addresses;
 #[cfg(test)]
 mod corpus;
 mod cross_field;
@@ -467,6 +469,7 @@ mod tests {
             &include_str!("mod.rs")[..table_start],
             &include_str!("mod.rs")[table_end..],
             include_str!("rules.rs"),
+            include_str!("addresses.rs"),
             include_str!("cross_field.rs"),
             include_str!("operations.rs"),
             include_str!("fields.rs"),

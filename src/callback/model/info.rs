@@ -6,8 +6,9 @@
 
 use serde::Serialize;
 
-use super::parts::{self, Reader, Source};
+use super::reader::{Reader, Source};
 use super::{decline_reason, DeclineReason};
+use super::{instruction, parts};
 use super::{IntegrationLinks, PaymentInfo, PaymentInstruction, Requisites, SenderRequisites};
 use crate::error::{Error, Result};
 use crate::json::Json;
@@ -122,7 +123,7 @@ pub fn parse_info_response(operation_path: &str, body: &Json) -> Result<InfoResp
         },
         sender,
         integration: root.object("integration", "integration")?.map(parts::integration).transpose()?,
-        instruction: parts::instruction(source, display_data.0.unwrap_or(&Json::Null), display_data.1)?,
+        instruction: instruction::instruction(source, display_data.0.unwrap_or(&Json::Null), display_data.1)?,
         payment_info,
         status,
         sub_status,

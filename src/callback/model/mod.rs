@@ -1,11 +1,16 @@
 //! The typed model of a callback body (spec, "Events"): status and whether it
 //! is final, the idempotency key, payment info, requisites from either pair,
 //! the payment instruction from `display_data`, and the decline reason.
-//! `info` reads the P2P and widget info responses with the same parts. The
-//! spec's states and decline reasons are tables of `crate::spec`.
+//! `info` reads the P2P and widget info responses with the same parts:
+//! `parts` (payment info, links, requisites) and `instruction` (from
+//! `display_data`), each read through `reader` (which values are absent, and
+//! the errors' code). The spec's states and decline reasons are tables of
+//! `crate::spec`.
 
 mod info;
+mod instruction;
 mod parts;
+mod reader;
 
 use serde::Serialize;
 
@@ -16,11 +21,9 @@ use crate::json::Json;
 use crate::spec::decline_reasons::DECLINE_REASONS;
 use crate::spec::states::{is_final_status, is_known_state};
 pub use info::{parse_info_response, InfoResponse};
-pub use parts::{
-    DisplayItem, IntegrationLinks, PaymentInfo, PaymentInstruction, Requisites, SenderRequisites,
-    CARD_HOLDER_PLACEHOLDER,
-};
-use parts::{Reader, Source};
+pub use instruction::{DisplayItem, PaymentInstruction};
+pub use parts::{IntegrationLinks, PaymentInfo, Requisites, SenderRequisites, CARD_HOLDER_PLACEHOLDER};
+use reader::{Reader, Source};
 
 /// The spec's recommended duplicate-detection key,
 /// `{project_id}:{payment_id}:{status}:{sub_status}`, with `%`, `:` and `;`
@@ -278,7 +281,7 @@ pub fn parse_callback_with(body: &Json, options: &CanonicalOptions) -> Result<Ca
         payment_info,
         integration: root.object("integration", "integration")?.map(parts::integration).transpose()?,
         requisites,
-        instruction: parts::instruction(source, display_data, "additional_info.display_data")?,
+        instruction: instruction::instruction(source, display_data, "additional_info.display_data")?,
         project_id,
         payment_id,
         status: status_text,
