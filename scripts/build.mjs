@@ -29,6 +29,7 @@
 //   pkg/cli.js  the command line (the package's "bin"), from pkg-template/cli.cjs, executable,
 //              over pkg/cli/ (from pkg-template/cli/: the flags, one file per command)
 //   pkg/sandbox/  the local sandbox (`payment-intake/sandbox`), from pkg-template/sandbox/
+//   pkg/otel/  OpenTelemetry hooks (`payment-intake/otel`), from pkg-template/otel/
 // Every .wasm is run through wasm-opt from the npm package `binaryen`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -277,6 +278,9 @@ function copyWrappers() {
   // The local sandbox, `payment-intake/sandbox` (ES modules over ../index.mjs).
   fs.cpSync(path.join(root, 'pkg-template', 'sandbox'), path.join(pkgDir, 'sandbox'), { recursive: true });
   console.log('  pkg-template/sandbox/ -> pkg/sandbox/ (the local sandbox)');
+  // `payment-intake/otel`: ES modules that import nothing, copied as they are (every runtime).
+  fs.cpSync(path.join(root, 'pkg-template', 'otel'), path.join(pkgDir, 'otel'), { recursive: true });
+  console.log('  pkg-template/otel/ -> pkg/otel/ (OpenTelemetry hooks)');
   // The debugger page, for `payment-intake debugger`. Its files are copied as they are:
   // they import `../pkg/web/index.js`, which that command's server maps to <package>/web/.
   fs.cpSync(path.join(root, 'www'), path.join(pkgDir, 'www'), { recursive: true, filter: (f) => !path.basename(f).startsWith('.') });

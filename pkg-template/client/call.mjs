@@ -179,7 +179,10 @@ function caller(ctx) {
       hooks.request({ operation: operation.name, url, attempt: attempts, headers, body: signed.body });
       const begun = clock();
       const out = await attempt({ fetch: ctx.fetch, url, headers, body: signed.body, remainingMs: attemptMs(deadline, attempts, remainingMs), maxBytes: ctx.maxAnswerBytes, signal: deadline.signal });
-      hooks.response({ operation: operation.name, statusCode: out.statusCode, attempt: attempts, durationMs: clock() - begun, body: out.text, error: out.kind === 'answer' ? null : out.kind });
+      // The whole call's count and last status (an info read that settles it included), for onCall.
+      deadline.tally.attempts += 1;
+      deadline.tally.statusCode = out.statusCode;
+      hooks.response({ operation: operation.name, url, statusCode: out.statusCode, attempt: attempts, durationMs: clock() - begun, body: out.text, error: out.kind === 'answer' ? null : out.kind });
       if (out.kind === 'aborted') throw out.cause;
       if (out.kind === 'redirect') throw redirectError(operation, out, attempts);
       // An oversize 5xx or 429 is what its status says (retried below, its body's start kept); any other is refused.

@@ -1,6 +1,7 @@
-// The client's hooks, `onRequest` and `onResponse`: what they see is masked by default
-// (card numbers under any name, the members named below, the signature), a CVV/CVC always
-// (cards.mjs), and a hook that throws does not break the call.
+// The client's hooks, `onCall` around each call, `onRequest` and `onResponse` per attempt:
+// what they see is masked by default (card numbers under any name, the members named below,
+// the signature), a CVV/CVC always (cards.mjs); onCall sees no body nor header at all. A hook
+// that throws (or rejects) does not break the call, and the call never waits for a hook.
 import { MASK, cardNumber, isSecurityCode, maskCards } from './cards.mjs';
 
 /** Fields whose values hooks never see unless `mask: false`. */
@@ -58,7 +59,59 @@ function shownBody(text, fields, cards) {
   }
 }
 
-/** The hooks of a config: `{ request(event), response(event) }`, each masking, each never throwing. */
+/** The project and payment ids a call's body names (an object, or its JSON text), else nulls. */
+function idsOf(body) {
+  let json = body;
+  if (typeof body === 'string') {
+    try {
+      json = JSON.parse(body);
+    } catch {
+      json = null;
+    }
+  }
+  const general = json !== null && typeof json === 'object' ? json.general : undefined;
+  const id = (value) => (typeof value === 'string' ? value : null);
+  return { projectId: id(general?.project_id), paymentId: id(general?.payment_id) };
+}
+
+/** How a call ended, for onCall: `{ error, statusCode, attempts, durationMs, replayed }` (`tally` is the call's, call.mjs). */
+function endOf(tally, durationMs, value, error) {
+  let code = null;
+  if (error !== undefined) code = typeof error?.code === 'string' ? error.code : typeof error?.name === 'string' ? error.name : 'Error';
+  return { error: code, statusCode: tally.statusCode, attempts: tally.attempts, durationMs, replayed: value?.response?.replayed === true };
+}
+
+/**
+ * `perform()` (the call) under onCall: `onCall(call, run)` is called at once; the call starts
+ * when it calls `run()`, or as soon as it returns. `run()` resolves to how the call ended and
+ * never rejects; what the caller gets is the call's own result, whatever the hook does.
+ */
+function aroundCall(onCall, { operation, body, tally, clock, perform }) {
+  let result = null;
+  let ended = null;
+  const start = () => {
+    if (result === null) {
+      const started = clock();
+      result = perform();
+      // Measured as the call settles, whenever the hook asks.
+      ended = result.then((value) => endOf(tally, clock() - started, value, undefined), (error) => endOf(tally, clock() - started, undefined, error));
+    }
+    return result;
+  };
+  const run = () => {
+    start();
+    return ended;
+  };
+  try {
+    const out = onCall({ operation: operation.name, path: operation.path, ...idsOf(body) }, run);
+    if (out && typeof out.catch === 'function') out.catch(() => {});
+  } catch {
+    // a hook's failure is the hook's: the call goes on
+  }
+  return start();
+}
+
+/** The hooks of a config: `{ call(what), request(event), response(event) }`, each masking, each never throwing. */
 function hooksOf(config) {
   const fields = new Set(config.mask === false ? [] : Array.isArray(config.mask) ? config.mask : MASKED_FIELDS);
   const cards = config.mask !== false;
@@ -73,15 +126,20 @@ function hooksOf(config) {
     }
   };
   return {
+    /** `what`: `{ operation, body, tally, clock, perform }`; the call's promise. */
+    call(what) {
+      if (typeof config.onCall !== 'function') return what.perform();
+      return aroundCall(config.onCall, what);
+    },
     request({ operation, url, attempt, headers: sent, body }) {
       if (typeof config.onRequest !== 'function') return;
       const shown = { ...sent };
       for (const name of headers) if (name in shown) shown[name] = MASK;
       safely(config.onRequest, { operation, url, attempt, headers: shown, body: shownBody(body, fields, cards) });
     },
-    response({ operation, statusCode, attempt, durationMs, body, error }) {
+    response({ operation, url, statusCode, attempt, durationMs, body, error }) {
       if (typeof config.onResponse !== 'function') return;
-      safely(config.onResponse, { operation, statusCode, attempt, durationMs, body: shownBody(body, fields, cards), error: error ?? null });
+      safely(config.onResponse, { operation, url, statusCode, attempt, durationMs, body: shownBody(body, fields, cards), error: error ?? null });
     },
   };
 }

@@ -109,7 +109,40 @@ export interface WaitForOptions {
 }
 
 export interface RequestEvent { operation: string; url: string; attempt: number; headers: Record<string, string>; body: string; }
-export interface ResponseEvent { operation: string; statusCode: number | null; attempt: number; durationMs: number; body: string | null; error: 'network' | 'timeout' | 'aborted' | 'oversize' | 'redirect' | null; }
+export interface ResponseEvent {
+  operation: string;
+  /** Where the attempt was sent: baseUrl and the operation's path (never a user, password or query: createClient refuses them). */
+  url: string;
+  statusCode: number | null;
+  attempt: number;
+  durationMs: number;
+  body: string | null;
+  error: 'network' | 'timeout' | 'aborted' | 'oversize' | 'redirect' | null;
+}
+/** A call as `onCall` sees it: the operation and the payment, never a body, a header or a key. */
+export interface CallEvent {
+  /** The method's name: 'p2p.payin.create', 'balance'…; 'request' for `client.request`. */
+  operation: string;
+  /** The path it is sent to. */
+  path: string;
+  /** `general.project_id` of the body sent, when it names one. */
+  projectId: string | null;
+  /** `general.payment_id` of the body sent, when it names one. */
+  paymentId: string | null;
+}
+/** How a call ended: what `run()` of `onCall` resolves to (it never rejects). */
+export interface CallEnd {
+  /** null when the call returned a result; else the code of the error it threw (an ErrorCode: TIMEOUT, REQUEST_REJECTED…). */
+  error: string | null;
+  /** The HTTP status of the call's last answer, or null (none came). */
+  statusCode: number | null;
+  /** Requests sent, an info read that settled the call included; 0 when it was refused before sending. */
+  attempts: number;
+  /** From the call's start to its end, ms (by the config's `clock`). */
+  durationMs: number;
+  /** The result was read through the info operation (`response.replayed`). */
+  replayed: boolean;
+}
 
 export interface ClientConfig {
   /** The service's base URL (each merchant gets its own); an http:// loopback URL is a local sandbox. A URL with a user or password (`https://user:password@host`) is INVALID_ARGUMENT: pass credentials another way; so is one with a query or a fragment. */
@@ -160,7 +193,17 @@ export interface ClientConfig {
    * is masked always, even with `false` or a list. Error messages hold no card number either.
    */
   mask?: false | string[];
+  /**
+   * Around each call (every attempt, retry and info read it makes): called as the call starts;
+   * the call runs when you call `run()` (or as soon as onCall returns, if you have not), so a
+   * span you make active around `run()` is the parent of everything the call does.
+   * `run()` resolves to how the call ended and never rejects; the caller gets the call's own
+   * result whatever onCall does, and the call never waits for it. `payment-intake/otel` makes one.
+   */
+  onCall?: (call: CallEvent, run: () => Promise<CallEnd>) => unknown;
+  /** Before each attempt (masked: see `mask`); a throw or a rejection changes nothing. */
   onRequest?: (event: RequestEvent) => void;
+  /** After each attempt (masked: see `mask`); a throw or a rejection changes nothing. */
   onResponse?: (event: ResponseEvent) => void;
   /** The User-Agent header; default `payment-intake/<the package's version>`. */
   userAgent?: string;

@@ -66,20 +66,28 @@ function clientFactory(api, glue) {
       };
     }
 
-    /** One call: the body made, then signed, validated and sent under a deadline of its own; an abort by the caller is ABORTED. */
+    /**
+     * One call, under the onCall hook: the body made, then signed, validated and sent under a
+     * deadline of its own; an abort by the caller is ABORTED. `tally` counts its attempts.
+     */
     async function perform(operation, input, callOptions) {
+      const tally = { attempts: 0, statusCode: null };
+      const body = bodyOf(operation, input, config.projectId);
+      return ctx.hooks.call({ operation, body, tally, clock: ctx.clock, perform: () => performCaught(operation, body, callOptions, tally) });
+    }
+
+    async function performCaught(operation, body, callOptions, tally) {
       try {
-        return await performOnce(operation, input, callOptions);
+        return await performOnce(operation, body, callOptions, tally);
       } catch (error) {
         throw abortedError(make, operation.path, callOptions?.signal, error, operation.create === true);
       }
     }
 
-    async function performOnce(operation, input, callOptions) {
+    async function performOnce(operation, body, callOptions, tally) {
       const { timeoutMs, ...limits } = callLimits(make, callOptions, ctx);
-      const body = bodyOf(operation, input, config.projectId);
       const started = ctx.clock();
-      const deadline = { started, at: started + timeoutMs, timeoutMs, ...limits };
+      const deadline = { started, at: started + timeoutMs, timeoutMs, tally, ...limits };
       if (!(operation.create && store)) return send(operation, body, deadline, validated(operation));
       const infoOperation = BY_PATH.get(operation.info);
       const before = (text) => recordCreate(ctx, operation, text, deadline, (ref) => send(infoOperation, bodyOf(infoOperation, ref, config.projectId), deadline));

@@ -457,6 +457,35 @@ describe('hooks', () => {
   }));
 });
 
+describe('onCall', () => {
+  test('around each call: its operation and ids, never its body; run() resolves to how it ended, never rejects; a hook that throws or never runs it breaks nothing', () => withSandbox({}, async ({ sandbox, receiver }) => {
+    const seen = [];
+    const client = clientOf(sandbox, {
+      onCall: async (call, run) => {
+        const end = await run();
+        seen.push({ call, end: { ...end, durationMs: typeof end.durationMs } });
+      },
+    });
+    await setFaults(sandbox, [{ type: 'status', count: 1 }]);
+    const body = p2pBody(receiver);
+    body.sender = { pan: '4111111111111111' };
+    await client.p2p.payin.create(JSON.stringify(body));
+    await rejects(client.p2p.payin.create({ general: { project_id: 'prj_1', payment_id: 'bad' } }), 'REQUEST_INVALID');
+    await rejects(client.p2p.payin.confirm({ paymentId: 'never-made' }), 'REQUEST_REJECTED');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(seen, [
+      { call: { operation: 'p2p.payin.create', path: P2P, projectId: 'prj_1', paymentId: body.general.payment_id }, end: { error: null, statusCode: 200, attempts: 2, durationMs: 'number', replayed: false } },
+      { call: { operation: 'p2p.payin.create', path: P2P, projectId: 'prj_1', paymentId: 'bad' }, end: { error: 'REQUEST_INVALID', statusCode: null, attempts: 0, durationMs: 'number', replayed: false } },
+      { call: { operation: 'p2p.payin.confirm', path: `${P2P}/confirm`, projectId: 'prj_1', paymentId: 'never-made' }, end: { error: 'REQUEST_REJECTED', statusCode: seen[2].end.statusCode, attempts: 1, durationMs: 'number', replayed: false } },
+    ]);
+    assert.ok(seen[2].end.statusCode >= 400);
+    for (const onCall of [() => { throw new Error('hook'); }, () => Promise.reject(new Error('hook')), () => {}, (call, run) => setTimeout(run, 50)]) {
+      const created = await clientOf(sandbox, { onCall }).p2p.payin.create(p2pBody(receiver));
+      assert.equal(created.status, 'processing');
+    }
+  }));
+});
+
 describe('waitFor', () => {
   test('TIMEOUT when the condition has not held by its deadline; polls on intervalMs', () => withSandbox({}, async ({ sandbox, receiver }) => {
     const client = clientOf(sandbox);
