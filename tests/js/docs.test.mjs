@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { esm as api } from './helpers.mjs';
 import { blockRunner, checkBlocks, checkLinks, checkPaths, guides, readDocument, runnable } from './support/documents.mjs';
 
-const GUIDES = ['api.md', 'canonical-form.md', 'client.md', 'deploying.md', 'errors.md', 'receiving.md', 'sandbox-and-cli.md', 'security.md'].map((f) => `docs/${f}`);
+const GUIDES = ['api.md', 'canonical-form.md', 'client.md', 'deploying.md', 'errors.md', 'observability.md', 'receiving.md', 'sandbox-and-cli.md', 'security.md'].map((f) => `docs/${f}`);
 const documents = guides().map((file) => readDocument(file));
 const doc = (file) => documents.find((d) => d.name === `docs/${file}`);
 
@@ -63,7 +63,7 @@ test('every code block of every guide is runnable or marked as a fragment; every
   for (const d of documents) checkBlocks(d);
   const counts = Object.fromEntries(documents.map((d) => [d.name, runnable(d).length]));
   // Each guide with code runs some of it: only what truly cannot run alone is a fragment.
-  for (const file of ['api.md', 'client.md', 'deploying.md', 'receiving.md', 'sandbox-and-cli.md']) assert.ok(counts[`docs/${file}`] >= 1, `docs/${file}: ${counts[`docs/${file}`]} runnable blocks`);
+  for (const file of ['api.md', 'client.md', 'deploying.md', 'observability.md', 'receiving.md', 'sandbox-and-cli.md']) assert.ok(counts[`docs/${file}`] >= 1, `docs/${file}: ${counts[`docs/${file}`]} runnable blocks`);
 });
 
 test('every link of every guide resolves in the repository, with its anchor; every file path it names exists', () => {

@@ -158,6 +158,12 @@ export function checkLinks(doc, { inPackage }) {
   return counts;
 }
 
+/** Whether `name` is a package a guide has the merchant install beside this one (`@opentelemetry/api`): one of the repository's devDependencies. */
+function installedBeside(name) {
+  const { devDependencies = {} } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  return Object.hasOwn(devDependencies, name);
+}
+
 /**
  * File paths in code spans (a word with a slash or a file extension) name files of the packed
  * package, entries of its exports, or (`orRepository`) files of the repository. Not paths of a
@@ -171,12 +177,12 @@ export function checkPaths(doc, { orRepository = false, ownFiles = [] } = {}) {
   };
   const inRepository = (p) => orRepository && fs.existsSync(path.join(root, p));
   const exportsMap = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).exports;
-  const own = new Set([...KEY_FILES, 'quickstart.mjs', 'app.mjs', 'dist/', ...ownFiles]);
+  const own = new Set([...KEY_FILES, 'quickstart.mjs', 'app.mjs', 'otel.mjs', 'dist/', ...ownFiles]);
   const spans = [...doc.prose.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]);
   const paths = spans.filter((s) => /^[\w.@-]+(\/[\w.@*-]*)+$|^[\w.-]+\.(rs|py|mjs|cjs|js|ts|mts|md|json|toml|wasm|sh|html)$/.test(s));
   let checked = 0;
   for (const p of paths) {
-    if (/^(application|text)\/|^\d/.test(p) || own.has(p)) continue;
+    if (/^(application|text)\/|^\d/.test(p) || own.has(p) || installedBeside(p)) continue;
     checked += 1;
     if (!p.includes('/')) {
       // A file named alone (`payment_intake_bg.wasm`) is a file of the package somewhere.
@@ -217,7 +223,8 @@ export function blockRunner() {
   return {
     keys,
     async start() {
-      app = installPacked();
+      // docs/observability.md runs with the OpenTelemetry packages it says to install beside.
+      app = installPacked({ link: ['@opentelemetry'] });
       const merchant = api.SigningKey.generate();
       keys['merchant-private.pem'] = merchant.privateKeyPem();
       keys['merchant-public.pem'] = merchant.publicKeyPem();
