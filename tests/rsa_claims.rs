@@ -11,7 +11,7 @@
 //!
 //! Blinding, the fault check and the operation count of the constant-time
 //! exponentiation need test-only seams: they are unit tests in `src/rsa/pkcs1v15.rs`
-//! and `src/rsa/hazmat.rs`. `CrtKey` here is `__private`'s opaque test seam
+//! and `src/rsa/hazmat/tests.rs`. `CrtKey` here is `__private`'s opaque test seam
 //! (`src/rsa/mod.rs`): it can be made and dropped, and holds its secrets privately.
 //!
 //! Native only (files, a global allocator); in wasm the same CRT code is held by

@@ -1,8 +1,8 @@
 //! Modular exponentiation of our modmath, num-bigint-dig and crypto-bigint
 //! (BoxedMontyForm) in wasm32, exported without wasm-bindgen; bench/modexp/run.mjs times them.
-#![allow(dead_code)]
-#[path = "../../src/rsa/hazmat.rs"]
-mod modmath; // src/rsa/hazmat.rs
+#![allow(dead_code, unused_imports)]
+#[path = "../../src/rsa/hazmat/mod.rs"]
+mod modmath; // src/rsa/hazmat/
 
 use crypto_bigint::modular::{BoxedMontyForm, BoxedMontyParams};
 use crypto_bigint::{BoxedUint, Odd};

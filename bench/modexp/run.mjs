@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds bench/modexp (wasm32, the package's release settings) and times, in
-// this Node, modular exponentiation by our src/rsa/hazmat.rs (mm), num-bigint-dig
+// this Node, modular exponentiation by our src/rsa/hazmat/ (mm), num-bigint-dig
 // (nb, what rsa 0.9 uses) and crypto-bigint's BoxedMontyForm (cb, under rsa
 // 0.10): a 2048-bit modulus with e = 65537 (a verification) and a 1024-bit
 // modulus with a 1024-bit exponent (one CRT half of an RSA-2048 signature).
