@@ -1,8 +1,7 @@
-// Verifying callbacks (copied by scripts/build.mjs to pkg/web/callbacks.js, and to
-// pkg/node/callbacks.js as CommonJS): the native RSA check between the wasm's
-// `__verifyCallback` and `__finishCallback` (src/wasm/exports/callback.rs), and the body of
-// a Fetch `Request`, read from its stream no further than the limit.
-import { NotBytesError, readBounded } from './body-stream.js';
+// Verifying callbacks (what they are read from: callbacks.d.ts): the native RSA check between
+// the wasm's `__verifyCallback` and `__finishCallback` (src/wasm/exports/callback.rs), and the
+// body of a Fetch `Request`, read from its stream no further than the limit.
+import { NotBytesError, readBounded } from './body-stream.mjs';
 
 /** Read once as this module loads: a caller's replacement must not run inside the package. */
 const { getOwnPropertyDescriptor } = Object;

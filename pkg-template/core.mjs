@@ -1,23 +1,22 @@
 // The package's JS core, written once for every entry (pkg-template/node.cjs, node.mjs,
 // web.mjs, edge.mjs): `createApi(glue, provider)` builds the whole API over a wasm-bindgen
-// glue module, with the RSA provider injected (node:crypto from ./node-crypto.js, or
-// WebCrypto from ./web-crypto.js; its methods: pkg-template/provider.d.ts). scripts/build.mjs
-// copies this file and the modules it imports to pkg/web/ as they are and to pkg/node/ as
-// CommonJS. One module per concern:
-//   errors.js     the one error class, and the one factory of every error
-//   keys.js       the key classes (SigningKey and VerifyingKey over one base) and HmacKey
-//   callbacks.js  verifying callbacks, and a Fetch Request's body
-//   requests.js   signing requests, the canonical message, validation
-//   wasm-io.js    the only module that touches wasm memory (the fast paths that pay)
-//   body-stream.js  a body read from its stream no further than a limit (also the receiver's)
+// glue module, with the RSA provider injected (node:crypto from ./node-crypto.mjs, or
+// WebCrypto from ./web-crypto.mjs; its methods: pkg-template/provider.d.ts). scripts/build.mjs
+// bundles it, with the modules it imports, into each entry's build. One module per concern:
+//   errors.mjs     the one error class, and the one factory of every error
+//   keys.mjs       the key classes (SigningKey and VerifyingKey over one base) and HmacKey
+//   callbacks.mjs  verifying callbacks, and a Fetch Request's body
+//   requests.mjs   signing requests, the canonical message, validation
+//   wasm-io.mjs    the only module that touches wasm memory (the fast paths that pay)
+//   body-stream.mjs  a body read from its stream no further than a limit (also the receiver's)
 // The wasm reads every argument, builds every message and makes every check, the `backend`
 // option included (the private `__` exports, with named results); the JS adds the native
 // RSA operation and key caches, and makes the errors of the wasm's error data.
-import { PaymentIntakeError, createErrors, isPaymentIntakeError } from './errors.js';
-import { createKeys } from './keys.js';
-import { createCallbacks } from './callbacks.js';
-import { createRequests } from './requests.js';
-import { createWasmIo } from './wasm-io.js';
+import { PaymentIntakeError, createErrors, isPaymentIntakeError } from './errors.mjs';
+import { createKeys } from './keys.mjs';
+import { createCallbacks } from './callbacks.mjs';
+import { createRequests } from './requests.mjs';
+import { createWasmIo } from './wasm-io.mjs';
 
 /** The API over `glue` (the wasm-bindgen module) with `provider`'s RSA. */
 function createApi(glue, provider) {

@@ -1,10 +1,10 @@
-// The package's one error class and the one factory of its errors (copied by
-// scripts/build.mjs to pkg/web/errors.js, and to pkg/node/errors.js as CommonJS). The wasm
-// makes no error object: it gives an error's data (`{ message, code, status, hint, … }`,
-// src/wasm/js.rs), thrown by the glue or returned, and `fromWasm` makes the error of it
-// here; the few errors the JS makes itself (a key that is not the package's, a failed
-// native RSA operation, a wasm not loaded yet) are made here too, with the statuses of the
-// wasm's one table (`__constants().statuses`).
+// The package's one error class and the one factory of its errors (one module of every build:
+// scripts/build.mjs bundles it once into each, the core's, the client's and the receiver's).
+// The wasm makes no error object: it gives an error's data (`{ message, code, status, hint,
+// … }`, src/wasm/js.rs), thrown by the glue or returned, and `fromWasm` makes the error of it
+// here; the few errors the JS makes itself (a key that is not the package's, a failed native
+// RSA operation, a wasm not loaded yet) are made here too, with the statuses of the wasm's one
+// table (`__constants().statuses`).
 
 /**
  * The class of every error the package throws (`instanceof Error` too): `.code` (one of

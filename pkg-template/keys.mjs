@@ -1,10 +1,9 @@
-// The package's key classes (copied by scripts/build.mjs to pkg/web/keys.js, and to
-// pkg/node/keys.js as CommonJS). A SigningKey or VerifyingKey holds the glue's object in a
-// private field of their one base, `RsaKey`, so a freed key, or a value that is not a key of
-// this API, throws INVALID_ARGUMENT here, before the wasm is entered (the glue's own errors
-// have no `.code`, and one thrown from inside the wasm leaks that call's shadow-stack
-// frame). An HmacKey holds the number of its secret, which the wasm keeps. Nothing of the
-// glue is patched or read but its exports.
+// The package's key classes (their types: keys.d.ts). A SigningKey or VerifyingKey holds the
+// glue's object in a private field of their one base, `RsaKey`, so a freed key, or a value
+// that is not a key of this API, throws INVALID_ARGUMENT here, before the wasm is entered (the
+// glue's own errors have no `.code`, and one thrown from inside the wasm leaks that call's
+// shadow-stack frame). An HmacKey holds the number of its secret, which the wasm keeps.
+// Nothing of the glue is patched or read but its exports.
 
 const isObject = (value) => (typeof value === 'object' && value !== null) || typeof value === 'function';
 

@@ -1,7 +1,7 @@
-// The RSA provider of the Node entries (copied by scripts/build.mjs to pkg/web/node-crypto.js
-// as it is, and to pkg/node/node-crypto.js as CommonJS): node:crypto, sync and on libuv's
-// thread pool, with Buffer doing the text conversions it does faster than the wasm-bindgen
-// glue. pkg-template/core.mjs says what a provider has.
+// The RSA provider of the Node entries (node.cjs, node.mjs; bundled with them by
+// scripts/build.mjs): node:crypto, sync and on libuv's thread pool, with Buffer doing the text
+// conversions it does faster than the wasm-bindgen glue. pkg-template/core.mjs says what a
+// provider has.
 import crypto from 'node:crypto';
 
 /**

@@ -1,16 +1,17 @@
-// payment-intake for Node through `require` (copied by scripts/build.mjs to pkg/node/index.js):
-// the JS core (./core.js) over the CommonJS wasm build, with RSA by node:crypto. The glue
-// (wasm-bindgen --target nodejs) sits in ../web/, next to the package's one .wasm, which it
-// reads when this module loads.
+// payment-intake for Node through `require` (bundled by scripts/build.mjs, as CommonJS, into
+// pkg/node/index.js): the JS core (./core.mjs) over the CommonJS wasm build, with RSA by
+// node:crypto. The glue (`#glue` under `require`: wasm-bindgen --target nodejs) stays a file of
+// its own in pkg/web/, next to the package's one .wasm, which it reads when this module loads.
+// The ES modules required here are bundled in (Node 18 cannot require them itself).
 'use strict';
 
-const glue = require('../web/payment_intake_node.cjs');
-const { createApi } = require('./core.js');
-const nodeCrypto = require('./node-crypto.js');
-const { clientFactory } = require('./client/index.js');
-const { receiverFactory } = require('./receiver/index.js');
-const { memoryStoreFactory } = require('./stores/memory.js');
 const { createHash } = require('node:crypto');
+const glue = require('#glue');
+const { createApi } = require('./core.mjs');
+const { default: nodeCrypto } = require('./node-crypto.mjs');
+const { clientFactory } = require('./client/index.mjs');
+const { receiverFactory } = require('./receiver/index.mjs');
+const { memoryStoreFactory } = require('./stores/memory.mjs');
 
 /**
  * The wasm is ready as soon as the module loads: `init()` and `initSync()` exist so that

@@ -1,35 +1,19 @@
-// payment-intake for Node as a real ES module (copied by scripts/build.mjs to pkg/web/node.js):
+// payment-intake for Node as a real ES module (bundled by scripts/build.mjs into pkg/web/node.js):
 // the entry bundlers take for Node (esbuild, webpack and Rollup match the `module` condition
 // that package.json puts under `node`; Node itself does not, and takes ../index.mjs). The JS
-// core over the ES module wasm build, with RSA by node:crypto, the wasm loaded here at once.
-import { readFileSync } from 'node:fs';
+// core over the ES module wasm build (`#glue`), with RSA by node:crypto, the wasm loaded here
+// at once: read from beside the bundle (./wasm-file.mjs), or, built as pkg/web/inline.js
+// (`payment-intake/inline`), from the JS itself (./wasm-inline.mjs).
 import { createHash } from 'node:crypto';
-import * as glue from './payment_intake.js';
-import { createApi } from './core.js';
-import nodeCrypto from './node-crypto.js';
-import { clientFactory } from './client/index.js';
-import { receiverFactory } from './receiver/index.js';
-import { memoryStoreFactory } from './stores/memory.js';
+import * as glue from '#glue';
+import { wasmSource } from './wasm-file.mjs';
+import { createApi } from './core.mjs';
+import nodeCrypto from './node-crypto.mjs';
+import { clientFactory } from './client/index.mjs';
+import { receiverFactory } from './receiver/index.mjs';
+import { memoryStoreFactory } from './stores/memory.mjs';
 
-// The package's one .wasm, next to this file. In a bundle this file is the bundle, so the
-// .wasm is read from next to the bundle: esbuild needs it copied there (the README's one
-// step); webpack 5 emits files it finds as `new URL('…', import.meta.url)` itself (not
-// tested here). A CommonJS bundle has no import.meta.url (esbuild empties import.meta):
-// there the bundle's folder is used.
-const wasmFile = typeof import.meta.url === 'string' ? new URL('./payment_intake_bg.wasm', import.meta.url) : `${__dirname}/payment_intake_bg.wasm`;
-let wasmBytes;
-try {
-  wasmBytes = readFileSync(wasmFile);
-} catch (cause) {
-  const error = new Error(
-    `payment-intake could not read its WebAssembly file ${wasmFile}: ${cause.message}. ` +
-      'In a bundle, copy node_modules/payment-intake/web/payment_intake_bg.wasm next to the bundled file (see the README, "Bundlers").',
-    { cause },
-  );
-  error.code = cause.code;
-  throw error;
-}
-glue.initSync({ module: wasmBytes });
+glue.initSync({ module: wasmSource() });
 
 /** The wasm is loaded above: `init()` and `initSync()` exist for code shared with the browser build, and do nothing. */
 export async function init() {}

@@ -1,8 +1,7 @@
-// Signing and checking requests (copied by scripts/build.mjs to pkg/web/requests.js, and to
-// pkg/node/requests.js as CommonJS): the native RSA signature around the wasm's
-// `__signRequest` / `__signRequestHmac` (src/wasm/exports/request.rs), the canonical message
-// and validation, with the in-place paths of pkg-template/wasm-io.mjs where they pay. Each
-// private export takes one request object and answers `{ ok, value | error }` (`unwrap`).
+// Signing and checking requests: the native RSA signature around the wasm's `__signRequest` /
+// `__signRequestHmac` (src/wasm/exports/request.rs), the canonical message and validation,
+// with the in-place paths of pkg-template/wasm-io.mjs where they pay. Each private export
+// takes one request object and answers `{ ok, value | error }` (`unwrap`).
 
 /** The request functions of the API over `glue`, with `provider`'s RSA, `keys`' key classes and `io`'s in-place paths. */
 function createRequests(glue, provider, errors, keys, io) {

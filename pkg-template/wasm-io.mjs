@@ -1,12 +1,11 @@
-// The one module that touches wasm memory (copied by scripts/build.mjs to
-// pkg/web/wasm-io.js, and to pkg/node/wasm-io.js as CommonJS): the fast paths that
-// BENCHMARKS.md shows pay, where the provider writes and reads bytes in place. Text the
-// provider encodes goes straight into the wasm's input buffer (`__textInput`), the canonical
-// message is read where the wasm wrote it, and the sync callback check reads the bytes
-// RSA-SHA256 verifies where they lie. Addresses, lengths and the "none" values the wasm
-// uses for them stay in this file; the other modules call the functions below. Its exports
-// are the only positional ones (CONTRIBUTING.md, "The boundary's shape", lists each and the
-// BENCHMARKS.md figure that keeps it; tests/js/wasm-exports.test.mjs allows only those).
+// The one module that touches wasm memory: the fast paths that BENCHMARKS.md shows pay, where
+// the provider writes and reads bytes in place. Text the provider encodes goes straight into
+// the wasm's input buffer (`__textInput`), the canonical message is read where the wasm wrote
+// it, and the sync callback check reads the bytes RSA-SHA256 verifies where they lie.
+// Addresses, lengths and the "none" values the wasm uses for them stay in this file; the other
+// modules call the functions below. Its exports are the only positional ones (CONTRIBUTING.md,
+// "The boundary's shape", lists each and the BENCHMARKS.md figure that keeps it;
+// tests/js/wasm-exports.test.mjs allows only those).
 
 /**
  * The in-place I/O over `glue` with `provider`: `canonicalMessage(body, timestamp, options)`

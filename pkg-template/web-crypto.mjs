@@ -1,7 +1,6 @@
-// The RSA provider of the web entry (copied by scripts/build.mjs to
-// pkg/web/web-crypto.js): WebCrypto, async only (the sync functions run the
-// pure-wasm RSA), where `crypto.subtle` exists (a secure context).
-// pkg-template/core.mjs says what a provider has.
+// The RSA provider of the web entry (web.mjs; bundled with it by scripts/build.mjs):
+// WebCrypto, async only (the sync functions run the pure-wasm RSA), where `crypto.subtle`
+// exists (a secure context). pkg-template/core.mjs says what a provider has.
 
 // Without a prototype: WebCrypto reads its dictionaries' members through the prototype
 // chain, so one inherited from a polluted `Object.prototype` must not be there to read.

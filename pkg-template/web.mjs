@@ -1,14 +1,15 @@
-// payment-intake for browsers and edge runtimes (copied by scripts/build.mjs to
-// pkg/web/index.js): the JS core (./core.js) over the ES module wasm build, with
-// RSA by WebCrypto in the async functions; `init()` / `initSync()` load the wasm.
-import init, * as glue from './payment_intake.js';
-import { createApi } from './core.js';
-import webCrypto from './web-crypto.js';
-import { clientFactory } from './client/index.js';
-import { receiverFactory } from './receiver/index.js';
-import { memoryStoreFactory } from './stores/memory.js';
+// payment-intake for browsers and edge runtimes (bundled by scripts/build.mjs into
+// pkg/web/index.js): the JS core (./core.mjs) over the ES module wasm build (`#glue`, the
+// wasm-bindgen glue, beside the bundle), with RSA by WebCrypto in the async functions;
+// `init()` / `initSync()` load the wasm.
+import init, * as glue from '#glue';
+import { createApi } from './core.mjs';
+import webCrypto from './web-crypto.mjs';
+import { clientFactory } from './client/index.mjs';
+import { receiverFactory } from './receiver/index.mjs';
+import { memoryStoreFactory } from './stores/memory.mjs';
 
-export { initSync } from './payment_intake.js';
+export { initSync } from '#glue';
 export default init;
 const api = createApi(glue, webCrypto);
 export const {

@@ -7,7 +7,7 @@ const { PROG, UsageError } = require('./args.cjs');
 
 let loaded;
 /** The package's Node build (its public API), loaded only when a command needs it (not for --help). */
-const api = () => (loaded ??= require('../node/index.js'));
+const api = () => (loaded ??= require('payment-intake'));
 
 function readFile(file, flag) {
   try {

@@ -3,7 +3,7 @@
 // inflated, as the stream gives it), cancelled past the limit; else by its `text()` (a fake
 // fetch's `{ status, text() }`). Either way under the attempt's signal: a stream that stalls
 // ends when the attempt's timeout aborts it.
-import { readBounded } from '../body-stream.js';
+import { readBounded } from '../body-stream.mjs';
 
 /** Rejects with the signal's reason when it aborts first. */
 function untilAborted(promise, signal) {

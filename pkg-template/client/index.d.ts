@@ -1,7 +1,9 @@
 // Types of the client (pkg-template/client/): `createClient` and what its operations take
-// and return. Copied by scripts/build.mjs to pkg/web/client/ and pkg/node/client/.
-import type { Body, CanonicalOptions, DeclineReason, InfoResponse, ValidateOptions, ValidationReport } from '../payment_intake.js';
-import type { HmacKey, PaymentIntakeError, SigningKey } from '../index.js';
+// and return. Copied by scripts/build.mjs to pkg/web/client/ and pkg/node/client/, `#glue` the
+// glue's declarations of each build.
+import type { Body, CanonicalOptions, DeclineReason, InfoResponse, ValidateOptions, ValidationReport } from '#glue';
+import type { PaymentIntakeError } from '../errors.js';
+import type { HmacKey, SigningKey } from '../keys.js';
 
 /** A payment's `status` (the spec's States table). */
 export type PaymentStatus = 'error' | 'processing' | 'dispute' | 'decline' | 'success';

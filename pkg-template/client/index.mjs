@@ -6,7 +6,7 @@ import { abortedError } from './aborted.mjs';
 import { caller } from './call.mjs';
 import { recordAnswer, recordCreate } from './creates.mjs';
 import { errorMaker } from './errors.mjs';
-import { createErrors } from '../errors.js';
+import { createErrors } from '../errors.mjs';
 import { hooksOf } from './hooks.mjs';
 import { callLimits, clientLimits } from './limits.mjs';
 import { baseUrlOf } from './base-url.mjs';
@@ -14,8 +14,9 @@ import { OPERATIONS, bodyOf } from './operations.mjs';
 import { sleep } from './attempt.mjs';
 import { waiter } from './wait.mjs';
 
-/** The package's version, written here from its package.json by the build (scripts/build-client.mjs). */
-const VERSION = '__PACKAGE_VERSION__';
+/* global PACKAGE_VERSION */
+/** The package's version (the User-Agent's): set by the build (esbuild's `define`, Cargo.toml's version); unbundled, 0.0.0. */
+const VERSION = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : '0.0.0';
 
 const DEFAULTS = { timeoutMs: 30000, retries: 2, retryDelayMs: 500, maxRetryDelayMs: 5000 };
 
@@ -23,7 +24,7 @@ const BY_PATH = new Map(OPERATIONS.map((operation) => [operation.path, operation
 
 const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
 
-/** `createClient` over `api`; its errors made by the one factory over `glue` (../errors.js). */
+/** `createClient` over `api`; its errors made by the one factory over `glue` (../errors.mjs). */
 function clientFactory(api, glue) {
   const errors = createErrors(glue);
   const make = errorMaker(errors);

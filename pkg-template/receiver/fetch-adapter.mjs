@@ -1,6 +1,6 @@
 // The handler as `(request: Request) => Promise<Response>` (Workers, Next.js, Deno, Bun,
 // Hono): the body's exact bytes read from its stream, no further than the limit.
-import { readBounded } from '../body-stream.js';
+import { readBounded } from '../body-stream.mjs';
 
 /** The body's bytes, at most `limit + 1` kept (the verifier refuses a longer body). */
 async function requestBytes(request, limit) {

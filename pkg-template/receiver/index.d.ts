@@ -1,8 +1,9 @@
 // Types of the callback handler (pkg-template/receiver/): `createCallbackHandler`, its
 // config, the event onEvent gets, and the stores' contract (store.d.ts). Copied by
-// scripts/build.mjs to pkg/web/receiver/ and pkg/node/receiver/.
-import type { HeadersInput, VerifiedCallback, VerifyCallbackOptions } from '../payment_intake.js';
-import type { KeyInput, RawBody } from '../index.js';
+// scripts/build.mjs to pkg/web/receiver/ and pkg/node/receiver/, `#glue` the glue's declarations of each build.
+import type { HeadersInput, VerifiedCallback, VerifyCallbackOptions } from '#glue';
+import type { RawBody } from '../callbacks.js';
+import type { KeyInput } from '../keys.js';
 import type { CallbackStore, PaymentState, ReviewRecord } from './store.js';
 import type { PaymentClient } from '../client/index.js';
 export type { CallbackStore, Claim, ClaimRequest, CreateRecord, DuePayment, OpenClaim, PaymentRecord, PaymentState, RecordingStore, ReviewRecord } from './store.js';

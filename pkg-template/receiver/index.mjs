@@ -9,7 +9,7 @@ import { reconcilerOf } from './reconcile.mjs';
 import { nodeAdapters } from './node-adapter.mjs';
 import { fastifyPlugin } from './fastify-adapter.mjs';
 import { fetchAdapter } from './fetch-adapter.mjs';
-import { createErrors } from '../errors.js';
+import { createErrors } from '../errors.mjs';
 
 /** The largest body the verifier's options take (src/wasm/options.rs): a fallback only. */
 const MAX_BODY_BYTES_CEILING = 1 << 20;

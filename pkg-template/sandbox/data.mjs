@@ -5,7 +5,7 @@
 // The states and decline texts are the spec's ("States and transitions", "Errors"), read
 // from the package (specStates(), declineReasons(): src/spec/states.rs and
 // src/spec/decline_reasons.rs), never typed here: the sandbox only names the rows it uses.
-import * as api from '../index.mjs';
+import * as api from 'payment-intake';
 
 /** The spec's states table, in its order: `{ status, subStatus, final, order }`. */
 export const STATES = Object.freeze(api.specStates().map((row) => Object.freeze(row)));

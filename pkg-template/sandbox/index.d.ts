@@ -1,6 +1,6 @@
 // Types of `payment-intake/sandbox` (pkg-template/sandbox/index.mjs): a local stand-in
 // for the Payment Intake Service. State lives in memory; nothing here is for production.
-import type { SigningKey, VerifyingKey } from '../node/index.js';
+import type { SigningKey, VerifyingKey } from 'payment-intake';
 
 export interface SandboxOptions {
   /**

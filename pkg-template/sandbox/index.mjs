@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 
-import * as api from '../index.mjs';
+import * as api from 'payment-intake';
 import { MAX_BODY_BYTES, TIMESTAMP_TOLERANCE_SECONDS, checkRequest, corsHeaders, crossSiteRefusal, fingerprint } from './auth.mjs';
 import { CallbackSender } from './callbacks.mjs';
 import { BALANCE, BANKS } from './data.mjs';

@@ -1,5 +1,5 @@
 // Types of `payment-intake/stores/postgres` (pkg-template/stores/postgres.mjs).
-import type { RecordingStore } from '../node/receiver/index.js';
+import type { RecordingStore } from 'payment-intake';
 
 /** What postgresStore takes of a `pg` Pool: `connect()` gives a client to query and release. */
 export interface PgPoolLike {

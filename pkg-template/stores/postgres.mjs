@@ -10,7 +10,7 @@
 // the creates the client records (`created`, with their request's time and lifetime) and when
 // a reconciliation last checked each payment: `due()` picks the payments to check, skipping
 // rows another process holds (`FOR UPDATE SKIP LOCKED`) and marking those it picks as checked.
-import { PaymentIntakeError } from '../index.mjs';
+import { PaymentIntakeError } from 'payment-intake';
 import { expiresAtOf } from './due.mjs';
 
 /** Bumped with every change of the tables below; a newer database is refused, an older one migrated. */

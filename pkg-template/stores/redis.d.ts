@@ -1,5 +1,5 @@
 // Types of `payment-intake/stores/redis` (pkg-template/stores/redis.mjs).
-import type { RecordingStore } from '../node/receiver/index.js';
+import type { RecordingStore } from 'payment-intake';
 
 /** A connected node-redis v4+ client (`sendCommand([...])`), or an ioredis client or Cluster (`call(...)`). */
 export type RedisClientLike =

@@ -22,7 +22,7 @@
 // costs one look, never a wrong answer.
 import crypto from 'node:crypto';
 
-import { PaymentIntakeError } from '../index.mjs';
+import { PaymentIntakeError } from 'payment-intake';
 import { expiresAtOf } from './due.mjs';
 
 /** The key layout's version: a store finding a higher one refuses to run (a newer package wrote it). */

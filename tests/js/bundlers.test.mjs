@@ -111,6 +111,31 @@ describe('esbuild bundles of a merchant app for Node', () => {
     });
   }
 
+  test('the sandbox and the stores bundled with the app: one copy of the package, the entry the app gets', async () => {
+    fs.writeFileSync(
+      path.join(app.dir, 'harness.mjs'),
+      `import { SigningKey, specStates } from 'payment-intake';
+import { startSandbox } from 'payment-intake/sandbox';
+import { postgresStore } from 'payment-intake/stores/postgres';
+import { redisStore } from 'payment-intake/stores/redis';
+const box = await startSandbox({ merchantKey: SigningKey.generate().publicKeyPem() });
+const answer = await fetch(new URL('/sandbox/payments', box.url));
+console.log(JSON.stringify({ status: answer.status, states: specStates().length, stores: [typeof postgresStore, typeof redisStore] }));
+await box.close();
+`,
+    );
+    const out = path.join(app.work, 'dist-harness');
+    const result = await esbuild.build({ absWorkingDir: app.dir, entryPoints: ['harness.mjs'], bundle: true, platform: 'node', format: 'esm', outfile: path.join(out, 'harness.mjs'), metafile: true, logLevel: 'silent' });
+    const inputs = Object.keys(result.metafile.inputs);
+    assert.ok(inputs.includes('node_modules/payment-intake/web/node.js'), inputs.join(', '));
+    assert.ok(inputs.includes('node_modules/payment-intake/sandbox/index.mjs'), inputs.join(', '));
+    assert.ok(!inputs.some((i) => /payment-intake\/(node\/|index\.mjs|web\/index\.js)/.test(i)), `one entry of the package: ${inputs.join(', ')}`);
+    fs.copyFileSync(path.join(installedPackage(app.dir), 'web', WASM), path.join(out, WASM));
+    const ran = spawnResult(process.execPath, [path.join(out, 'harness.mjs')]);
+    assert.equal(ran.status, 0, ran.stderr);
+    assert.deepEqual(JSON.parse(ran.stdout), { status: 200, states: api.specStates().length, stores: ['function', 'function'] });
+  });
+
   test('plain Node runs the same app unbundled (import and require share one instance)', () => {
     for (const entry of ['app.mjs', 'app.cjs']) {
       const out = run(process.execPath, [entry, keyFiles.merchant, keyFiles.service], app.dir);

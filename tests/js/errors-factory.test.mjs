@@ -1,12 +1,13 @@
-// The one factory of the package's errors (pkg-template/errors.mjs, built to web/errors.js
-// and node/errors.js): the core, the client and the receiver over one glue share one set of
-// errors, so the wasm's constants are read once, not once per part.
+// The one factory of the package's errors (pkg-template/errors.mjs, bundled by the build into
+// pkg/node/index.js and, for every ES module entry, one shared module of pkg/web/): the core,
+// the client and the receiver over one glue share one set of errors, so the wasm's constants
+// are read once, not once per part.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 
+import { createErrors } from '../../pkg-template/errors.mjs';
 import { pkgDir } from './helpers.mjs';
 
 /** A glue whose `__constants()` is counted, with the statuses `make` reads. */
@@ -21,29 +22,28 @@ function countedGlue() {
   return glue;
 }
 
-const builds = [
-  ['web (ESM)', async () => (await import(pathToFileURL(path.join(pkgDir, 'web', 'errors.js')).href)).createErrors],
-  ['node (CommonJS)', async () => createRequire(import.meta.url)(path.join(pkgDir, 'node', 'errors.js')).createErrors],
-];
+test('the factory is in each build once: one module for the core, the client and the receiver', () => {
+  const defined = (files) => files.map((f) => fs.readFileSync(path.join(pkgDir, f), 'utf8').split('function createErrors(').length - 1).reduce((a, b) => a + b, 0);
+  const web = fs.readdirSync(path.join(pkgDir, 'web')).filter((f) => f.endsWith('.js')).map((f) => `web/${f}`);
+  assert.equal(defined(web), 1, 'web/: the ES module entries share one');
+  assert.equal(defined(['node/index.js']), 1, 'node/index.js');
+});
 
-for (const [name, load] of builds) {
-  test(`${name}: one set of errors per glue, its constants read once`, async () => {
-    const createErrors = await load();
-    const glue = countedGlue();
-    const first = createErrors(glue);
-    assert.equal(createErrors(glue), first, 'the same set for a second part over the same glue');
-    assert.equal(createErrors(glue), first, 'and a third');
-    first.make('INVALID_ARGUMENT', 'x');
-    assert.equal(glue.reads, 1, '__constants() read once for every part and every error');
-    const error = createErrors(glue).invalidArgument('keys', 'must be a key');
-    assert.equal(error.code, 'INVALID_ARGUMENT');
-    assert.equal(error.status, 400, 'the status from the glue\'s table');
-    assert.equal(error.message, "'keys' must be a key");
+test('one set of errors per glue, its constants read once', () => {
+  const glue = countedGlue();
+  const first = createErrors(glue);
+  assert.equal(createErrors(glue), first, 'the same set for a second part over the same glue');
+  assert.equal(createErrors(glue), first, 'and a third');
+  first.make('INVALID_ARGUMENT', 'x');
+  assert.equal(glue.reads, 1, '__constants() read once for every part and every error');
+  const error = createErrors(glue).invalidArgument('keys', 'must be a key');
+  assert.equal(error.code, 'INVALID_ARGUMENT');
+  assert.equal(error.status, 400, 'the status from the glue\'s table');
+  assert.equal(error.message, "'keys' must be a key");
 
-    const other = countedGlue();
-    const second = createErrors(other);
-    assert.notEqual(second, first, 'another glue has its own set');
-    assert.equal(other.reads, 1);
-    assert.equal(glue.reads, 1);
-  });
-}
+  const other = countedGlue();
+  const second = createErrors(other);
+  assert.notEqual(second, first, 'another glue has its own set');
+  assert.equal(other.reads, 1);
+  assert.equal(glue.reads, 1);
+});

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { hostileBodies } from './hostile-bodies.mjs';
+import { createApi } from '../../pkg-template/core.mjs';
+import nodeCrypto from '../../pkg-template/node-crypto.mjs';
 import { caught, cjs, esm as api, pkgDir, readKey, readVectors, root, throwsCode } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -433,10 +435,9 @@ describe('validation agrees with signing', () => {
 });
 
 describe('a native RSA check that fails inside the wasm call', () => {
-  // The Node core over the same glue, with node:crypto's check replaced: the check runs inside
-  // the wasm call (before the model is made), and what it throws or answers comes out as it would.
-  const { createApi } = require(path.join(pkgDir, 'node', 'core.js'));
-  const nodeCrypto = require(path.join(pkgDir, 'node', 'node-crypto.js'));
+  // The Node core (its source, pkg-template/, which the build bundles as it is) over the same
+  // glue, with node:crypto's check replaced: the check runs inside the wasm call (before the
+  // model is made), and what it throws or answers comes out as it would.
   const pem = readKey('keys/rsa2048.public.pem');
   const { headers } = signed(goodBody);
 

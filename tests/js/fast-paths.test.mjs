@@ -8,13 +8,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
+import { createApi } from '../../pkg-template/core.mjs';
+import nodeCrypto from '../../pkg-template/node-crypto.mjs';
 import { esm as api, pkgDir, readKey, readVectors, root, throwsCode } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
-// The glue and the JS core the package loads in Node, for a core over another provider.
+// The glue the package loads in Node and the JS core (its source, pkg-template/, which the
+// build bundles as it is), for a core over another provider.
 const glue = require(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
-const { createApi } = require(path.join(pkgDir, 'node', 'core.js'));
-const nodeCrypto = require(path.join(pkgDir, 'node', 'node-crypto.js'));
 
 const reference = JSON.parse(fs.readFileSync(path.join(root, 'tests', 'fixtures', 'python_reference.json'), 'utf8'));
 const bodies = [...readVectors('canonical.json'), ...reference.canonical].map((c) => ({ body: c.body, timestamp: c.timestamp }));

@@ -104,7 +104,7 @@ describe('module shapes', () => {
 
   test('TypeScript declarations name every export, for both builds', () => {
     // Each wrapper's declarations re-export the wasm-bindgen ones and add their own.
-    const types = (dir) => ['index.d.ts', 'payment_intake.d.ts'].map((f) => fs.readFileSync(path.join(pkgDir, dir, f), 'utf8')).join('\n');
+    const types = (dir) => ['index.d.ts', 'errors.d.ts', 'keys.d.ts', 'payment_intake.d.ts'].map((f) => fs.readFileSync(path.join(pkgDir, dir, f), 'utf8')).join('\n');
     const nodeTypes = types('node');
     const webTypes = types('web');
     assert.match(fs.readFileSync(path.join(pkgDir, 'node', 'index.d.ts'), 'utf8'), /export \* from '\.\/payment_intake\.js'/);

@@ -11,14 +11,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
+import { createApi } from '../../pkg-template/core.mjs';
+import nodeCrypto from '../../pkg-template/node-crypto.mjs';
 import { caught, esm as api, pkgDir, readKey, readVectors } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
-// The glue and the JS core the package loads in Node, to run the core over a provider whose
-// check answers as a test needs, and to read how many pending callbacks are alive.
+// The glue the package loads in Node and the JS core (its source, pkg-template/, which the
+// build bundles as it is), to run the core over a provider whose check answers as a test
+// needs, and to read how many pending callbacks are alive.
 const glue = require(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
-const { createApi } = require(path.join(pkgDir, 'node', 'core.js'));
-const nodeCrypto = require(path.join(pkgDir, 'node', 'node-crypto.js'));
 
 const TS = 1700000000;
 const signingKey = api.SigningKey.fromPem(readKey('keys/rsa2048.pkcs8.pem'));
