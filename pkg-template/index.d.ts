@@ -4,7 +4,7 @@
 // (pkg-template/core.mjs) declared here in their place.
 export * from './payment_intake.js';
 export * from './client/index.js';
-import type { Client, ClientConfig } from './client/index.js';
+import type { Client, ClientConfig, ClientErrorDetails } from './client/index.js';
 /** A client of the service: every operation of the spec's index, signed, sent, retried safely, read into types (client/index.d.ts). */
 export function createClient(config: ClientConfig): Client;
 export * from './receiver/index.js';
@@ -36,7 +36,16 @@ export class PaymentIntakeError extends Error {
   private constructor();
   name: 'PaymentIntakeError';
 }
-export interface PaymentIntakeError extends PaymentIntakeErrorDetails {}
+/**
+ * Every member an error of any code can carry, so that `isPaymentIntakeError(e)` is all it
+ * takes to read them: the core's (`hint`, `path`, `verified`, `body`, …) and the client's
+ * (`statusCode`, `retryable`, `attempts`, `existing`, …: always there on a client's error,
+ * see ClientError).
+ */
+export interface PaymentIntakeError extends PaymentIntakeErrorDetails, Partial<Omit<ClientErrorDetails, 'body'>> {
+  /** What failed beneath, when something did: always an Error (an abort's reason, the network's, the store's or a deadline's failure). */
+  cause?: Error;
+}
 /** Whether `value` is an error thrown by this package (of any copy of it). */
 export function isPaymentIntakeError(value: unknown): value is PaymentIntakeError;
 
