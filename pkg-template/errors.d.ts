@@ -1,5 +1,6 @@
 // Types of the package's one error class (pkg-template/errors.mjs), re-exported by index.d.ts.
 import type { PaymentIntakeErrorDetails } from '#glue';
+import type { ClientErrorDetails } from './client/index.js';
 
 /**
  * The class of every error the package throws (also `instanceof Error`): `code` (stable),
@@ -10,6 +11,15 @@ export class PaymentIntakeError extends Error {
   private constructor();
   name: 'PaymentIntakeError';
 }
-export interface PaymentIntakeError extends PaymentIntakeErrorDetails {}
+/**
+ * Every member an error of any code can carry, so that `isPaymentIntakeError(e)` is all it
+ * takes to read them: the core's (`hint`, `path`, `verified`, `body`, …) and the client's
+ * (`statusCode`, `retryable`, `attempts`, `existing`, …: always there on a client's error,
+ * see ClientError).
+ */
+export interface PaymentIntakeError extends PaymentIntakeErrorDetails, Partial<Omit<ClientErrorDetails, 'body'>> {
+  /** What failed beneath, when something did: always an Error (an abort's reason, the network's, the store's or a deadline's failure). */
+  cause?: Error;
+}
 /** Whether `value` is an error thrown by this package (of any copy of it). */
 export function isPaymentIntakeError(value: unknown): value is PaymentIntakeError;

@@ -27,6 +27,9 @@ const RESOLUTIONS = [
   { moduleResolution: 'node16', module: 'node16' },
 ];
 
+/** Each `lib` a merchant's tsconfig may have: ES2022 alone (a Node service with @types/node) and with the DOM. */
+const LIBS = [['es2022'], ['es2022', 'dom']];
+
 /** Writes the temporary project of the "exports" step; returns its folder and its tsconfig files. */
 function exportsProject() {
   const pkgDir = path.join(root, 'pkg');
@@ -43,13 +46,15 @@ function exportsProject() {
     path.join(dir, 'entries.ts'),
     `// Every entry of the exports map of ${manifest.name}.\n${specifiers.map((s, i) => `import * as entry${i} from '${s}';`).join('\n')}\nexport const entries = [${specifiers.map((_, i) => `entry${i}`).join(', ')}];\n`,
   );
-  fs.copyFileSync(path.join(root, 'tests', 'types', 'exports', 'headers.ts'), path.join(dir, 'headers.ts'));
-  const configs = RESOLUTIONS.map(({ moduleResolution, module }) => {
-    const file = path.join(dir, `tsconfig.${moduleResolution}.json`);
-    const compilerOptions = { strict: true, noEmit: true, target: 'es2022', module, moduleResolution, lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: false, exactOptionalPropertyTypes: true };
-    fs.writeFileSync(file, JSON.stringify({ compilerOptions, files: ['entries.ts', 'headers.ts'] }, null, 2));
+  for (const name of ['headers.ts', 'usage.ts']) fs.copyFileSync(path.join(root, 'tests', 'types', 'exports', name), path.join(dir, name));
+  const configs = RESOLUTIONS.flatMap(({ moduleResolution, module }) => LIBS.map((lib) => {
+    const file = path.join(dir, `tsconfig.${moduleResolution}.${lib.join('-')}.json`);
+    const compilerOptions = { strict: true, noEmit: true, target: 'es2022', module, moduleResolution, lib, types: ['node'], skipLibCheck: false, exactOptionalPropertyTypes: true };
+    // headers.ts is about the DOM's HeadersInit: with the DOM lib only.
+    const files = lib.includes('dom') ? ['entries.ts', 'headers.ts', 'usage.ts'] : ['entries.ts', 'usage.ts'];
+    fs.writeFileSync(file, JSON.stringify({ compilerOptions, files }, null, 2));
     return file;
-  });
+  }));
   console.log(`exports step: ${specifiers.join(', ')}`);
   return { dir, configs };
 }
