@@ -172,7 +172,7 @@ function writeDeclarations() {
   // The web entry's types: the same declarations, and `init()` as the default export
   // (edge.js has the same exports). The node entry's: with its no-op `init`/`initSync`.
   const web = declarations('index.d.ts', 'web/index.d.ts', 'import');
-  fs.writeFileSync(path.join(pkgDir, 'web', 'index.d.ts'), `${web}export { default } from './${crateName}.js';\n`);
+  fs.writeFileSync(path.join(pkgDir, 'web', 'index.d.ts'), `${web}\n${fs.readFileSync(path.join(templateDir, 'web-init.d.ts'), 'utf8')}`);
   fs.writeFileSync(
     path.join(pkgDir, 'node', 'index.d.ts'),
     `${declarations('index.d.ts', 'node/index.d.ts', 'require')}
@@ -184,7 +184,7 @@ export function initSync(module?: unknown): void;
   );
   fs.copyFileSync(path.join(pkgDir, 'web', 'index.d.ts'), path.join(pkgDir, 'web', 'edge.d.ts'));
   fs.copyFileSync(path.join(pkgDir, 'node', 'index.d.ts'), path.join(pkgDir, 'web', 'node.d.ts'));
-  console.log(`  pkg-template/index.d.ts -> pkg/{web,node}/index.d.ts (web: the default export init; node: no-op init, initSync), web/edge.d.ts, web/node.d.ts`);
+  console.log(`  pkg-template/index.d.ts -> pkg/{web,node}/index.d.ts (web: init and initSync of web-init.d.ts; node: no-op init, initSync), web/edge.d.ts, web/node.d.ts`);
   console.log(`  pkg-template/${shared.join(', ')} -> pkg/{web,node}/`);
 }
 

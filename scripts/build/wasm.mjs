@@ -98,7 +98,7 @@ function wasmOpt(file, cacheDir) {
 /**
  * pkg/ made afresh with the wasm build in it: pkg/web/ holds the one .wasm (optimised), the
  * ES module glue (payment_intake.js) and the CommonJS one (payment_intake_node.cjs); pkg/node/
- * the CommonJS glue's declarations (payment_intake.d.ts).
+ * the CommonJS glue's declarations (payment_intake.d.ts, web/'s too).
  */
 export function buildWasm() {
   const { wasm, targetDir } = cargoBuild();
@@ -115,6 +115,9 @@ export function buildWasm() {
     fail('wasm-bindgen wrote different .wasm files for --target nodejs and --target web: the package ships one, shared by both glues');
   }
   fs.renameSync(path.join(pkgDir, 'node', `${crateName}.js`), path.join(pkgDir, 'web', `${crateName}_node.cjs`));
+  // The web glue's declarations are the nodejs glue's (the same exports, without its init's,
+  // which name DOM types): init and initSync are declared in pkg-template/web-init.d.ts.
+  fs.copyFileSync(path.join(pkgDir, 'node', `${crateName}.d.ts`), path.join(pkgDir, 'web', `${crateName}.d.ts`));
   for (const f of [nodeWasm, `${nodeWasm.slice(0, -5)}.wasm.d.ts`]) fs.rmSync(f);
   console.log(`  pkg/node/${crateName}.js -> pkg/web/${crateName}_node.cjs; pkg/node/${crateName}_bg.wasm (the same bytes as pkg/web's) removed`);
   step('wasm-opt -Os');

@@ -1,5 +1,5 @@
 // The browser build (pkg/web/, the `browser` and `default` conditions): same API after init().
-import init, { initSync, validateRequest, buildWidgetPayinRequest, parseCallback, type ValidationReport, type WidgetPayinInput } from '../../pkg/web/payment_intake.js';
+import init, { initSync, validateRequest, buildWidgetPayinRequest, parseCallback, type ValidationReport, type WidgetPayinInput } from '../../pkg/web/index.js';
 
 declare const wasmBytes: Uint8Array;
 
