@@ -1,6 +1,5 @@
 // Types of the package's one error class (pkg-template/errors.mjs), re-exported by index.d.ts.
-import type { PaymentIntakeErrorDetails } from '#glue';
-import type { ClientErrorDetails } from './client/index.js';
+import type { PaymentIntakeErrorDetails, ValidationReport } from '#glue';
 
 /**
  * The class of every error the package throws (also `instanceof Error`): `code` (stable),
@@ -23,3 +22,20 @@ export interface PaymentIntakeError extends PaymentIntakeErrorDetails, Partial<O
 }
 /** Whether `value` is an error thrown by this package (of any copy of it). */
 export function isPaymentIntakeError(value: unknown): value is PaymentIntakeError;
+
+/** The members a client's errors carry besides `code`, `status`, `message`, `hint` (ClientError: always there). */
+export interface ClientErrorDetails {
+  /** The service's HTTP status, when it answered. */
+  statusCode: number | null;
+  /** Whether the same call may pass if made again later (TIMEOUT, NETWORK_ERROR, SERVICE_UNAVAILABLE). */
+  retryable: boolean;
+  /** The text the service sent. */
+  body?: string;
+  /** That text parsed, when it was JSON. */
+  response?: unknown;
+  attempts?: number;
+  /** REQUEST_INVALID: the validation report. */
+  report?: ValidationReport;
+  /** PAYMENT_EXISTS: the stored payment (its info answer, an InfoResult; the store's CreateRecord when the service could not be asked). */
+  existing?: object;
+}

@@ -2,7 +2,8 @@
 // and return. Copied by scripts/build.mjs to pkg/web/client/ and pkg/node/client/, `#glue` the
 // glue's declarations of each build.
 import type { Body, CanonicalOptions, DeclineReason, InfoResponse, ValidateOptions, ValidationReport } from '#glue';
-import type { PaymentIntakeError } from '../errors.js';
+import type { ClientErrorDetails, PaymentIntakeError } from '../errors.js';
+export type { ClientErrorDetails } from '../errors.js';
 import type { HmacKey, SigningKey } from '../keys.js';
 
 /** A payment's `status` (the spec's States table). */
@@ -262,20 +263,4 @@ export interface Client {
 /** The client as `handler.reconcile` takes it. */
 export type PaymentClient = Client;
 
-/** The members a client's errors carry besides `code`, `status`, `message`, `hint`. */
-export interface ClientErrorDetails {
-  /** The service's HTTP status, when it answered. */
-  statusCode: number | null;
-  /** Whether the same call may pass if made again later (TIMEOUT, NETWORK_ERROR, SERVICE_UNAVAILABLE). */
-  retryable: boolean;
-  /** The text the service sent. */
-  body?: string;
-  /** That text parsed, when it was JSON. */
-  response?: unknown;
-  attempts?: number;
-  /** REQUEST_INVALID: the validation report. */
-  report?: ValidationReport;
-  /** PAYMENT_EXISTS: the stored payment (its info answer; the store's CreateRecord when the service could not be asked). */
-  existing?: InfoResult | object;
-}
 export type ClientError = PaymentIntakeError & ClientErrorDetails;
