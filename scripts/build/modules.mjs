@@ -30,9 +30,9 @@ export function importTarget(name, conditions) {
 
 /**
  * The ES module entries of pkg/web/, bundled in one esbuild build, so the modules they share
- * (the core, the client, the receiver, the in-memory store, node:crypto's provider) are one
- * module of pkg/web/ (a `chunk-<hash>.js`), one instance for every entry, as they would be
- * unbundled. inline.js is node.mjs again, with ./wasm-file.mjs swapped for ./wasm-inline.mjs
+ * (the core, the client, the receiver, the in-memory store; node:crypto's provider) are
+ * modules of pkg/web/ of their own (`chunk-<hash>.js`), one instance for every entry, as they
+ * would be unbundled. inline.js is node.mjs again, with ./wasm-file.mjs swapped for ./wasm-inline.mjs
  * (node.mjs loaded a second time in a namespace named `inline`, where that one import resolves
  * to the other file). edge.js, built on its own, keeps ./web.mjs an import of ./index.js: one API.
  */
