@@ -23,5 +23,6 @@ async function init() {}
 function initSync() {}
 
 const api = createApi(glue, nodeCrypto);
-const { createCallbackHandler, memoryStore } = receiverFactory(api, glue, (bytes) => createHash('sha256').update(bytes).digest('hex'), memoryStoreFactory);
-module.exports = Object.assign(init, api, { createClient: clientFactory(api, glue), createCallbackHandler, memoryStore, init, initSync });
+const { createCallbackHandler, memoryStore, internal } = receiverFactory(api, glue, (bytes) => createHash('sha256').update(bytes).digest('hex'), memoryStoreFactory);
+// `__internal`: the stores' rules and the error factory for stores/ and sandbox/ (Node only; undeclared).
+module.exports = Object.assign(init, api, { createClient: clientFactory(api, glue), createCallbackHandler, memoryStore, init, initSync, __internal: internal });

@@ -27,6 +27,6 @@ export const {
   verifyCallbackAsync, verifyCallbackRequest,
 } = api;
 export const createClient = clientFactory(api, glue);
-export const { createCallbackHandler, memoryStore } = receiverFactory(api, glue, (bytes) => createHash('sha256').update(bytes).digest('hex'), memoryStoreFactory);
+export const { createCallbackHandler, memoryStore, internal: __internal } = receiverFactory(api, glue, (bytes) => createHash('sha256').update(bytes).digest('hex'), memoryStoreFactory);
 // As in ../index.mjs: the default import is `init`, carrying the whole API.
 export default Object.assign(init, api, { createClient, createCallbackHandler, memoryStore, init, initSync });

@@ -8,6 +8,7 @@
 import { decide, stateOrder } from './order.mjs';
 import { amountChanged, outcomeReporter } from './outcome.mjs';
 import { keptHeaders, reviewIds, storable } from './review.mjs';
+import { unclaimable } from './store-rules.mjs';
 
 /** Genuine signature, body not usable: kept, answered 200. */
 const KEPT_CODES = new Set(['INVALID_CALLBACK', 'AMBIGUOUS_CALLBACK']);
@@ -154,10 +155,10 @@ function handlerOf(api, sha256Hex, { make, keys, store, verify, onEvent, onRevie
    * order and onEvent: `{ answer, code }`. `raw`: `{ body, headers }` kept with a review.
    */
   async function settle(callback, source, raw) {
-    // No store can hold a NUL in an id (PostgreSQL text): kept for a person, never retried for ever.
-    if (callback.projectId.includes('\u0000') || callback.paymentId.includes('\u0000')) {
-      return keep('INVALID_CALLBACK', 'its project_id or payment_id holds a NUL character (U+0000), which no store can hold: not acted on', raw.body, raw.headers, callback);
-    }
+    // Ids no store can hold (a NUL, which PostgreSQL text cannot; too long to index): kept
+    // for a person, never retried for ever.
+    const unfit = unclaimable(callback);
+    if (unfit !== null) return keep('INVALID_CALLBACK', `${unfit}: not acted on`, raw.body, raw.headers, callback);
     let claim;
     try {
       claim = await store.claim({ key: callback.idempotencyKey, projectId: callback.projectId, paymentId: callback.paymentId, leaseMs });

@@ -9,13 +9,10 @@ import { reconcilerOf } from './reconcile.mjs';
 import { nodeAdapters } from './node-adapter.mjs';
 import { fastifyPlugin } from './fastify-adapter.mjs';
 import { fetchAdapter } from './fetch-adapter.mjs';
+import { DEFAULTS, MAX_TIMER_MS } from './defaults.mjs';
+import { storeRules } from './store-rules.mjs';
 import { createErrors } from '../errors.mjs';
 
-/** The largest body the verifier's options take (src/wasm/options.rs): a fallback only. */
-const MAX_BODY_BYTES_CEILING = 1 << 20;
-const DEFAULT_LEASE_MS = 60000;
-/** The longest wait setTimeout keeps (a longer one runs after 1 ms): the most leaseMs can be. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const defaultReport = (error) => console.error('payment-intake callback handler:', error);
 
 /** SHA-256 of bytes as hex, by WebCrypto (browsers, Workers, Node 19+). */
@@ -28,7 +25,7 @@ function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory
   const errors = createErrors(glue);
   const make = (code, message, hint) => errors.make(code, message, { hint });
   const argument = (name, reason) => make('INVALID_ARGUMENT', `createCallbackHandler: '${name}' ${reason}`);
-  const memoryStore = memoryStoreFactory((name, reason) => make('INVALID_ARGUMENT', `memoryStore: '${name}' ${reason}`));
+  const memoryStore = memoryStoreFactory(storeRules(errors, 'memoryStore'));
   const optionalFunction = (config, name) => {
     if (config[name] !== undefined && typeof config[name] !== 'function') throw argument(name, 'must be a function');
   };
@@ -44,16 +41,20 @@ function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory
     if (store === null || typeof store !== 'object' || typeof store.claim !== 'function' || typeof store.keep !== 'function') {
       throw argument('store', 'must be a store (memoryStore(), postgresStore(pool), redisStore(client)): an object with claim() and keep()');
     }
-    const leaseMs = config.leaseMs ?? DEFAULT_LEASE_MS;
+    const leaseMs = config.leaseMs ?? DEFAULTS.leaseMs;
     if (!(Number.isSafeInteger(leaseMs) && leaseMs > 0 && leaseMs <= MAX_TIMER_MS)) throw argument('leaseMs', `must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS} (2^31 - 1, the longest timer)`);
     if (config.verify !== undefined && (config.verify === null || typeof config.verify !== 'object')) throw argument('verify', "must be verifyCallback's options object");
     const verify = config.verify ?? {};
     let limitRead;
-    /** What the adapters read at most: verify.maxBodyBytes, else its default in the options table (read once the wasm is loaded). */
+    /**
+     * What the adapters read at most: verify.maxBodyBytes, else its default in the options
+     * table, else the most it may be (the wasm's `__constants()`, src/options/mod.rs
+     * MAX_BODY_BYTES_CEILING); read once the wasm is loaded.
+     */
     const limit = () =>
       (limitRead ??= typeof verify.maxBodyBytes === 'number' && verify.maxBodyBytes >= 0
         ? verify.maxBodyBytes
-        : (api.optionTable().find((row) => row.name === 'maxBodyBytes')?.default ?? MAX_BODY_BYTES_CEILING));
+        : (api.optionTable().find((row) => row.name === 'maxBodyBytes')?.default ?? errors.shared().maxBodyBytes));
     const onError = config.onError ?? defaultReport;
     const { handle, settle, report } = handlerOf(api, sha256Hex, {
       make, keys: config.keys, store, verify, onEvent: config.onEvent, onReview: config.onReview, onError, onOutcome: config.onOutcome, leaseMs,
@@ -86,7 +87,10 @@ function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory
       store,
     });
   }
-  return { createCallbackHandler, memoryStore };
+  // For the package's own Node modules that import it by name (stores/, sandbox/): the
+  // stores' shared rules and the one error factory, so their errors are the package's.
+  const internal = { storeRules: (store) => storeRules(errors, store), make: errors.make };
+  return { createCallbackHandler, memoryStore, internal };
 }
 
 export { receiverFactory };

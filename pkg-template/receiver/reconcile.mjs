@@ -6,9 +6,10 @@
 // committed. A callback of that state arriving later is a DUPLICATE; a reconcile racing a
 // callback, or another process's reconcile, acts once. A failure of the service is counted
 // and left for the next run, never recorded as a state.
+import { DEFAULTS, LIMITS } from './defaults.mjs';
 
-const DEFAULTS = { olderThanMs: 10 * 60000, limit: 500, concurrency: 4 };
-const LIMITS = { olderThanMs: [0, Number.MAX_SAFE_INTEGER], limit: [1, 10000], concurrency: [1, 64] };
+/** Each option's name in defaults.mjs, where its default and bounds are (`limit`: the store's due() limit). */
+const OPTIONS = { olderThanMs: 'olderThanMs', limit: 'dueLimit', concurrency: 'concurrency' };
 /** How each settle code counts in the report. */
 const ADVANCED = new Set(['DELIVERED']);
 const UNCHANGED = new Set(['DUPLICATE', 'STALE', 'BUSY', 'AFTER_FINAL', 'UNKNOWN_STATE', 'REVIEW']);
@@ -37,8 +38,9 @@ function optionsOf(options, argument) {
     throw argument('client', 'must be a client of createClient({ baseUrl, merchantId, key, store }): the info operations are asked through it');
   }
   const out = { client };
-  for (const [name, [min, max]] of Object.entries(LIMITS)) {
-    const value = options[name] ?? DEFAULTS[name];
+  for (const [name, shared] of Object.entries(OPTIONS)) {
+    const [min, max] = LIMITS[shared];
+    const value = options[name] ?? DEFAULTS[shared];
     if (!(Number.isSafeInteger(value) && value >= min && value <= max)) throw argument(name, `must be a whole number from ${min} to ${max}`);
     out[name] = value;
   }

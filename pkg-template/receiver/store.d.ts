@@ -1,5 +1,15 @@
 // The contract between createCallbackHandler and its stores (memoryStore, postgresStore,
 // redisStore): what a store is, written once. A store of your own implements CallbackStore.
+//
+// Every store of the package keeps it alike, misuse included (tests/js/store-misuse.test.mjs
+// runs one kit over all of them), with the defaults of receiver/defaults.mjs:
+// - what a method is given wrong is INVALID_ARGUMENT (status 500), its message naming the
+//   store and the argument: a key or id that is not a string, holds NUL (U+0000) or is over
+//   1024 bytes as UTF-8 (a key: empty, or over 2048), a `leaseMs` that is not a whole number
+//   from 1 to 2^31 - 1, a `limit` out of its range, a record that is not JSON or holds NUL;
+// - its database or client failing is STORE_FAILED (503), the driver's error as `cause`
+//   (always an Error); a lease lost before commit is TIMEOUT (504), nothing recorded;
+// - every error is a PaymentIntakeError of the package, with `code`, `status`, `message`.
 
 /** The state a store recorded for a payment: the last one that moved it forward. */
 export interface PaymentState {
@@ -36,22 +46,41 @@ export interface ReviewRecord {
 }
 
 export interface ClaimRequest {
+  /** The callback's idempotency key: not empty, at most 2048 bytes as UTF-8, no NUL. */
   key: string;
+  /** At most 1024 bytes as UTF-8 each, no NUL (may be empty). */
   projectId: string;
   paymentId: string;
-  leaseMs: number;
+  /**
+   * How long the claim holds the payment (lease stores; pg holds it until commit or release),
+   * whole ms from 1 to 2^31 - 1; default 60000, the handler's. redisStore's own `leaseMs`
+   * option, when given, replaces it.
+   */
+  leaseMs?: number;
 }
 
-/** A claim the handler holds: commit or release it, once. */
+/**
+ * A claim the handler holds: commit or release it, once. The first `commit()` or `release()`
+ * settles it: a `commit()` after that (after a commit, a release, or a commit that failed) is
+ * INVALID_ARGUMENT and writes nothing; a `release()` after a commit or a release does nothing,
+ * and after a failed commit drops what the claim still holds (as the handler does).
+ */
 export interface OpenClaim<Tx = unknown> {
   outcome: 'claimed';
   /** The payment's recorded state, read under the claim (never stale). */
   previous: PaymentState | null;
   /** pg: the PoolClient inside BEGIN; PGlite: its transaction; lease stores: null. */
   tx: Tx;
-  /** Marks the key done and, when `next` is given, records it as the payment's state (pg: COMMIT). */
+  /**
+   * Marks the key done and, when `next` is given, records it as the payment's state (pg:
+   * COMMIT): its five members, `updatedAt` the time the store records it. A `next` that is not
+   * a PaymentState is INVALID_ARGUMENT, the claim still open. Past its lease (lease stores),
+   * it commits only when nobody acted on the payment since; else TIMEOUT, nothing recorded.
+   * pg: a transaction that failed (a query through `tx` whose error onEvent caught) is
+   * STORE_FAILED, nothing recorded.
+   */
   commit(next: PaymentState | null): Promise<void>;
-  /** pg: ROLLBACK; lease stores: drops the lease so a retry can claim the key. */
+  /** pg: ROLLBACK (its connection closed); lease stores: drops the lease so a retry can claim the key. */
   release(): Promise<void>;
   /** Optional: keeps a review inside the claim (pg: in its transaction, so it commits with the key). */
   keep?(review: ReviewRecord): Promise<{ isNew: boolean }>;
@@ -106,13 +135,14 @@ export interface CallbackStore<Tx = unknown> {
    * payment is open, a claim of another key of it waits (pg) or is `busy` (lease stores).
    */
   claim(request: ClaimRequest): Promise<Claim<Tx>>;
+  /** Keeps a review once per id; read back by reviews() as kept (`headers` {} when left out, `receivedAt` to the ms). */
   keep(review: ReviewRecord): Promise<{ isNew: boolean }>;
   /** Drops a kept review (the handler's onReview failed outside a claim: the retry shows it again). Optional. */
   forget?(id: string): Promise<void>;
   /** The payment's last recorded state and its recorded create, or null when the store knows neither. */
   payment(projectId: string, paymentId: string): Promise<PaymentRecord | null>;
-  /** The kept reviews, oldest first. */
-  reviews(options?: { limit?: number }): Promise<ReviewRecord[]>;
+  /** The kept reviews, oldest `receivedAt` first, then by id; at most `limit` (1 to 10000, default 100). */
+  reviews(options?: { limit?: number } | null): Promise<ReviewRecord[]>;
   /**
    * Records a create before it is sent, once per payment: `isNew` false (and the first
    * record in `existing`) when one was recorded before. For `createClient({ store })`.
@@ -124,7 +154,8 @@ export interface CallbackStore<Tx = unknown> {
    * For `handler.reconcile`: at most `limit` recorded payments that are not final and have not
    * moved nor been checked for `olderThanMs` (or whose lifetime ended since their last check),
    * least recently checked first, each marked checked at `now` (ms) so that other processes
-   * take others.
+   * take others. Each member is required: `now` a whole number from 0, `olderThanMs` from 0,
+   * `limit` from 1 to 10000.
    */
   due?(request: { now: number; olderThanMs: number; limit: number }): Promise<DuePayment[]>;
 }

@@ -18,6 +18,7 @@ import * as api from 'payment-intake';
 import { MAX_BODY_BYTES, TIMESTAMP_TOLERANCE_SECONDS, checkRequest, corsHeaders, crossSiteRefusal, fingerprint } from './auth.mjs';
 import { CallbackSender } from './callbacks.mjs';
 import { BALANCE, BANKS } from './data.mjs';
+import { optionError } from './errors.mjs';
 import { FaultError, Faults, applyFault } from './faults.mjs';
 import {
   CREATE, MoveRefused, ON_PAYMENT, PaymentBook, callbackAddress, callbackBody, infoResponse, lossPicker, publicPayment, stateName, statusResponse,
@@ -29,12 +30,6 @@ export const OPERATIONS = Object.freeze([...Object.keys(CREATE), ...Object.keys(
 
 /** The merchant id when none is given. */
 export const DEFAULT_MERCHANT_ID = 'sandbox-merchant';
-
-function optionError(message) {
-  const error = new Error(`startSandbox: ${message}`);
-  error.code = 'INVALID_OPTION';
-  return error;
-}
 
 /** A key option: a key object of the package, or PEM text read with `fromPem`. */
 function keyOption(value, KeyClass, name) {
@@ -190,7 +185,7 @@ export async function startSandbox(options = {}) {
   try {
     faults = new Faults(options.faults ?? []);
   } catch (e) {
-    throw e instanceof FaultError ? optionError(e.message) : e;
+    throw e instanceof FaultError ? optionError(e.message, e) : e;
   }
   // Keys made here from PEM text (or generated) are freed by close(), or when the server
   // cannot start; the caller's own key objects are not.
@@ -213,7 +208,7 @@ export async function startSandbox(options = {}) {
     api.prepareRequest('{}', serviceKey, { merchantId, timestamp: '1700000000' });
   } catch (e) {
     freeOwned();
-    throw optionError(e.message);
+    throw optionError(e.message, e);
   }
 
   const events = new EventEmitter();

@@ -13,6 +13,7 @@
 import crypto from 'node:crypto';
 
 import { DECLINE, DEFAULT_LIFETIME, DELAY, FINAL_STATUSES, REQUISITES, STATE } from './data.mjs';
+import { make } from './errors.mjs';
 
 const FINAL = new Set(FINAL_STATUSES);
 const now = () => Math.floor(Date.now() / 1000);
@@ -83,7 +84,7 @@ export const stateName = ({ status, subStatus }) => (subStatus ? `${status}:${su
 /** A loseCallbacks function's answer: true or false (a Promise, e.g. of an async function, would count as true). */
 function boolean(answer) {
   if (typeof answer === 'boolean') return answer;
-  throw new Error(`it must answer true or false, not ${answer instanceof Promise ? 'a Promise (an async function)' : typeof answer}`);
+  throw make('INVALID_OPTION', `it must answer true or false, not ${answer instanceof Promise ? 'a Promise (an async function)' : typeof answer}`);
 }
 
 /**
@@ -188,7 +189,7 @@ export class PaymentBook {
     try {
       payment.callbacksLost = this.#loses(publicPayment(payment));
     } catch (e) {
-      throw new Error(`loseCallbacks threw: ${e?.message ?? e}`, { cause: e });
+      throw make('INVALID_OPTION', `loseCallbacks threw: ${e?.message ?? e}`, { cause: e instanceof Error ? e : new Error(String(e)) });
     }
     this.#byKey.set(PaymentBook.key(payment.projectId, payment.paymentId), payment);
     this.#byRequestId.set(requestId, payment);

@@ -6,16 +6,15 @@
 // other's keys: one process only. Done keys are kept until `maxKeys`, then the oldest go;
 // payments (their state and their create) the same, the oldest final ones first. It also
 // keeps the creates the client records (`recordCreate`) and lists the payments that are due
-// a reconciliation (`due`).
+// a reconciliation (`due`). What it is given is checked, and its errors made, by the rules
+// every store shares (receiver/store-rules.mjs, given by the receiver as `rules`).
 import { dueOf, isDue, lastMoved } from './due.mjs';
 
-const DEFAULT_MAX_KEYS = 100000;
-
-function memoryStoreFactory(invalidArgument) {
+function memoryStoreFactory(rules) {
+  const { argument, byReceived } = rules;
   return function memoryStore(options = {}) {
-    if (options === null || typeof options !== 'object') throw invalidArgument('options', 'must be an object ({ maxKeys })');
-    const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
-    if (!(Number.isSafeInteger(maxKeys) && maxKeys > 0)) throw invalidArgument('maxKeys', 'must be a whole number above 0');
+    if (options === null || typeof options !== 'object') throw argument('options', 'must be an object ({ maxKeys })');
+    const maxKeys = rules.whole('maxKeys', options.maxKeys, 'maxKeys', rules.defaults.maxKeys);
     /** key -> { done: true } or { holder, until } (a live or expired lease). Map order: oldest first. */
     const keys = new Map();
     /** `projectId\u0000paymentId` -> { holder, until }: one open claim per payment. */
@@ -66,7 +65,8 @@ function memoryStoreFactory(invalidArgument) {
 
     return Object.freeze({
       guarantee: 'at-least-once',
-      async claim({ key, projectId, paymentId, leaseMs }) {
+      async claim(request) {
+        const { key, projectId, paymentId, leaseMs } = rules.claimRequest(request);
         const now = Date.now();
         const entry = keys.get(key);
         if (entry?.done) return { outcome: 'done' };
@@ -76,65 +76,67 @@ function memoryStoreFactory(invalidArgument) {
         const lease = { holder, until: now + leaseMs };
         keys.set(key, lease);
         leases.set(payment, lease);
-        const holds = () => keys.get(key)?.holder === holder;
+        const ours = (found) => found?.holder === holder;
         const drop = () => {
-          if (leases.get(payment)?.holder === holder) leases.delete(payment);
+          if (ours(leases.get(payment))) leases.delete(payment);
         };
         const seen = payments.get(payment)?.state ?? null;
-        return {
-          outcome: 'claimed',
-          previous: copy(seen),
-          tx: null,
+        const settled = rules.settledOnce({
           async commit(next) {
-            // A lease that expired and was taken by a retry is that retry's to commit.
-            if (!holds()) return;
-            // The lease expired and another callback of the payment was recorded meanwhile: this
-            // one was decided against a state that is gone, so nothing is written (a final state
-            // is never overwritten by a late commit) and the handler answers 500: the service's
-            // retry decides it again against the state recorded now.
-            if ((payments.get(payment)?.state ?? null) !== seen) {
-              throw new Error(`memoryStore: the lease on payment '${paymentId}' (project '${projectId}') expired before commit and another callback of it was recorded since: nothing recorded, the retry decides again (raise leaseMs above the time onEvent takes)`);
-            }
+            // Past its lease, a claim commits only when nobody acted on the payment since (as
+            // redisStore): another live holder, or a state recorded meanwhile, means this one was
+            // decided against a state that is gone; nothing is written (a final state is never
+            // overwritten by a late commit), and the service's retry decides it again.
+            const holding = leases.get(payment);
+            const taken = !ours(holding) && live(holding, Date.now());
+            if (taken || (payments.get(payment)?.state ?? null) !== seen) throw rules.leaseLost({ projectId, paymentId, leaseMs });
             markDone(key);
-            if (next) write(payment, { ...entryOf(projectId, paymentId), state: { ...next } });
+            if (next) write(payment, { ...entryOf(projectId, paymentId), state: next });
             drop();
           },
           async release() {
-            if (holds()) keys.delete(key);
+            if (ours(keys.get(key))) keys.delete(key);
             drop();
           },
-        };
+        });
+        return { outcome: 'claimed', previous: copy(seen), tx: null, commit: settled.commit, release: settled.release };
       },
-      async keep(review) {
+      async keep(given) {
+        const review = rules.review(given);
         if (reviews.has(review.id)) return { isNew: false };
-        reviews.set(review.id, { ...review, headers: { ...review.headers } });
+        reviews.set(review.id, review);
         return { isNew: true };
       },
       async forget(id) {
-        reviews.delete(id);
+        reviews.delete(rules.reviewId(id));
       },
       async payment(projectId, paymentId) {
-        const entry = payments.get(paymentOf(projectId, paymentId));
+        const ids = rules.idsOf(projectId, paymentId);
+        const entry = payments.get(paymentOf(ids.projectId, ids.paymentId));
         if (!entry) return null;
         if (entry.state) return { ...entry.state, create: copy(entry.create) };
         return { status: null, subStatus: null, isFinal: false, idempotencyKey: null, updatedAt: null, create: copy(entry.create) };
       },
-      async reviews({ limit = 1000 } = {}) {
-        return [...reviews.values()].slice(0, limit).map((review) => ({ ...review, headers: { ...review.headers } }));
+      async reviews(options) {
+        const { limit } = rules.reviewsOptions(options);
+        return [...reviews.values()].sort(byReceived).slice(0, limit).map((review) => structuredClone(review));
       },
       async recordCreate(record) {
-        const payment = paymentOf(record.projectId, record.paymentId);
+        const { projectId, paymentId, create } = rules.createRecord(record);
+        const payment = paymentOf(projectId, paymentId);
         const entry = payments.get(payment);
         if (entry?.create) return { isNew: false, existing: copy(entry.create) };
-        const { projectId, paymentId, ...create } = record;
         write(payment, { ...entryOf(projectId, paymentId), create: { ...create, answer: null } });
         return { isNew: true, existing: null };
       },
       async recordAnswer(projectId, paymentId, answer) {
-        const entry = payments.get(paymentOf(projectId, paymentId));
-        if (entry?.create) entry.create = { ...entry.create, answer: { ...answer } };
+        const ids = rules.idsOf(projectId, paymentId);
+        const recorded = rules.answer(answer);
+        const entry = payments.get(paymentOf(ids.projectId, ids.paymentId));
+        if (entry?.create) entry.create = { ...entry.create, answer: recorded };
       },
-      async due({ now, olderThanMs, limit }) {
+      async due(request) {
+        const { now, olderThanMs, limit } = rules.dueRequest(request);
         const found = [...payments.values()].filter((entry) => isDue(entry, now, olderThanMs));
         found.sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || lastMoved(a) - lastMoved(b));
         return found.slice(0, limit).map((entry) => {

@@ -1,4 +1,5 @@
-// Types of `payment-intake/stores/postgres` (pkg-template/stores/postgres.mjs).
+// Types of `payment-intake/stores/postgres` (pkg-template/stores/postgres.mjs, over
+// postgres-pg.mjs and postgres-pglite.mjs).
 import type { RecordingStore } from 'payment-intake';
 
 /** What postgresStore takes of a `pg` Pool: `connect()` gives a client to query and release. */
@@ -28,6 +29,7 @@ export interface PostgresStoreOptions {
  * The callback store in PostgreSQL, exactly once: one transaction per callback (its key
  * unique, the payment's row locked), your onEvent's writes through `tx` commit with it.
  * Takes your own `pg` Pool (tx: the PoolClient inside BEGIN) or PGlite (tx: its transaction).
+ * A bad database or option is INVALID_ARGUMENT; a database that fails, STORE_FAILED (its error in `cause`).
  */
 export function postgresStore<Db extends PgPoolLike | PgliteLike>(db: Db, options?: PostgresStoreOptions): RecordingStore<TxOf<Db>>;
 /** The `tx` onEvent gets: PGlite's transaction, or the pool's client (`pg`'s Pool has a callback overload of connect besides). */

@@ -22,20 +22,18 @@
 // costs one look, never a wrong answer.
 import crypto from 'node:crypto';
 
-import { PaymentIntakeError } from 'payment-intake';
 import { expiresAtOf } from './due.mjs';
+import { rulesOf } from './rules.mjs';
 
 /** The key layout's version: a store finding a higher one refuses to run (a newer package wrote it). */
 export const REDIS_LAYOUT_VERSION = 1;
 const DAY = 86400;
 const DEFAULTS = { prefix: 'payment-intake', keepSeconds: 30 * DAY };
+/** The fewest ms a `leaseMs` option may fix (a claim's own leaseMs: receiver/defaults.mjs). */
+const MIN_FIXED_LEASE_MS = 100;
 
-function storeError(code, message, status = 500) {
-  const error = new PaymentIntakeError(`redisStore: ${message}`);
-  error.code = code;
-  error.status = status;
-  return error;
-}
+const rules = rulesOf('redisStore');
+const { argument, guarded } = rules;
 
 // KEYS: lease, done, state. ARGV: token, leaseMs.
 // 'done' when the key was handled; 'busy' when a live lease holds the payment; else the lease
@@ -94,9 +92,9 @@ return picked`;
 function commandSender(client) {
   if (client && typeof client.call === 'function') return (args) => client.call(...args);
   if (client && typeof client.sendCommand === 'function') return (args) => client.sendCommand(args);
-  throw storeError(
-    'INVALID_ARGUMENT',
-    "'client' must be a connected node-redis v4+ client (it has sendCommand([...])) or an ioredis client (it has call(...)); " +
+  throw argument(
+    'client',
+    "must be a connected node-redis v4+ client (it has sendCommand([...])) or an ioredis client (it has call(...)); " +
       'a node-redis cluster is not supported (use ioredis\'s Cluster)',
   );
 }
@@ -118,15 +116,19 @@ function scripter(send) {
 }
 
 function options(given) {
+  if (given === null || typeof given !== 'object') throw argument('options', 'must be an object ({ prefix, leaseMs, keepSeconds })');
   const o = { ...DEFAULTS, ...given };
-  if (typeof o.prefix !== 'string' || o.prefix === '' || /[{}]/.test(o.prefix)) {
-    throw storeError('INVALID_OPTION', "'prefix' must be a non-empty string without braces");
+  if (typeof o.prefix !== 'string' || o.prefix === '' || /[{}]/.test(o.prefix) || o.prefix.includes('\u0000')) {
+    throw argument('prefix', 'must be a non-empty string without braces');
   }
   if (!(Number.isSafeInteger(o.keepSeconds) && o.keepSeconds >= 7 * DAY)) {
-    throw storeError('INVALID_OPTION', `'keepSeconds' must be whole seconds, at least 7 days (${7 * DAY}): the service retries a callback for days`);
+    throw argument('keepSeconds', `must be whole seconds, at least 7 days (${7 * DAY}): the service retries a callback for days`);
   }
-  if (o.leaseMs !== undefined && !(Number.isSafeInteger(o.leaseMs) && o.leaseMs >= 100)) {
-    throw storeError('INVALID_OPTION', "'leaseMs' must be whole milliseconds, at least 100");
+  if (o.leaseMs !== undefined) {
+    const [, max] = rules.limits.leaseMs;
+    if (!(Number.isSafeInteger(o.leaseMs) && o.leaseMs >= MIN_FIXED_LEASE_MS && o.leaseMs <= max)) {
+      throw argument('leaseMs', `must be whole milliseconds from ${MIN_FIXED_LEASE_MS} to ${max}`);
+    }
   }
   return o;
 }
@@ -168,7 +170,7 @@ export function redisStore(client, given = {}) {
       await send(['SET', `${prefix}:version`, String(REDIS_LAYOUT_VERSION), 'NX']);
       const found = Number(await send(['GET', `${prefix}:version`]));
       if (found > REDIS_LAYOUT_VERSION) {
-        throw storeError('INVALID_OPTION', `the keys under '${prefix}' have layout version ${found}, newer than this package's ${REDIS_LAYOUT_VERSION}: upgrade payment-intake, or give another prefix`);
+        throw argument('prefix', `'${prefix}' holds keys of layout version ${found}, written by a newer payment-intake (this one knows ${REDIS_LAYOUT_VERSION}): upgrade, or give another prefix`);
       }
     })().catch((e) => {
       ready = null;
@@ -177,69 +179,59 @@ export function redisStore(client, given = {}) {
     return ready;
   }
 
-  return {
+  /** A claim: the payment's lease taken by a Lua script, settled once (rules.settledOnce). */
+  async function claim(given) {
+    const { key, projectId, paymentId, leaseMs } = rules.claimRequest(given);
+    await migrate();
+    const lease = fixedLeaseMs ?? leaseMs;
+    const keys = paymentKeys(projectId, paymentId);
+    const token = crypto.randomUUID();
+    const scriptKeys = [keys.lease, keys.done(key), keys.state];
+    const [outcome, stateText] = await run(CLAIM, scriptKeys, [token, lease]);
+    if (String(outcome) !== 'claimed') return { outcome: String(outcome) };
+    const seen = String(stateText ?? '');
+    const settled = rules.settledOnce({
+      async commit(next) {
+        const done = await run(COMMIT, scriptKeys, [token, keepSeconds, next ? JSON.stringify(next) : '', seen]);
+        if (Number(done) !== 1) throw rules.leaseLost({ projectId, paymentId, leaseMs: lease });
+        // The index is a hint for due(), which reads the state itself: its failure loses nothing.
+        if (next) await indexState(projectId, paymentId, next).catch(() => {});
+      },
+      // Drops the lease only while this claim's token holds it.
+      release: () => run(RELEASE, [keys.lease], [token]),
+    });
+    return { outcome: 'claimed', previous: seen === '' ? null : JSON.parse(seen), tx: null, commit: settled.commit, release: settled.release };
+  }
+
+  return Object.freeze({
     guarantee: 'at-least-once',
+    claim: guarded('claim', claim),
 
-    async claim({ key, projectId, paymentId, leaseMs }) {
+    keep: guarded('keep', async (given) => {
+      const review = rules.review(given);
       await migrate();
-      const lease = fixedLeaseMs ?? leaseMs ?? 30000;
-      if (!(Number.isSafeInteger(lease) && lease > 0)) throw storeError('INVALID_ARGUMENT', `'leaseMs' must be whole milliseconds above 0, got ${leaseMs}`);
-      const keys = paymentKeys(projectId, paymentId);
-      const token = crypto.randomUUID();
-      const scriptKeys = [keys.lease, keys.done(key), keys.state];
-      const [outcome, stateText] = await run(CLAIM, scriptKeys, [token, lease]);
-      if (outcome !== 'claimed') return { outcome };
-      const seen = String(stateText ?? '');
-      let committed = false;
-      return {
-        outcome,
-        previous: seen === '' ? null : JSON.parse(seen),
-        tx: null,
-        async commit(next) {
-          if (committed) throw storeError('INVALID_ARGUMENT', 'commit() was already called for this claim');
-          committed = true;
-          const state = next ? JSON.stringify({ ...next, updatedAt: new Date().toISOString() }) : '';
-          const done = await run(COMMIT, scriptKeys, [token, keepSeconds, state, seen]);
-          if (Number(done) !== 1) {
-            committed = false;
-            throw storeError(
-              'TIMEOUT',
-              `the lease on payment '${paymentId}' (project '${projectId}') expired before commit (the work took over ${lease} ms) and another delivery holds it now: ` +
-                'nothing was recorded, so the service\'s retry handles this callback again (raise leaseMs above the time onEvent takes)',
-            );
-          }
-          // The index is a hint for due(), which reads the state itself: its failure loses nothing.
-          if (next) await indexState(projectId, paymentId, next).catch(() => {});
-        },
-        // Harmless after anything (the handler releases after a failed commit): it drops the
-        // lease only while this claim's token holds it.
-        async release() {
-          await run(RELEASE, [keys.lease], [token]);
-        },
-      };
-    },
-
-    async keep(review) {
-      await migrate();
-      const isNew = await run(KEEP, [`${prefix}:review:${review.id}`, `${prefix}:reviews`], [JSON.stringify(review), Date.parse(review.receivedAt) || Date.now()]);
+      const isNew = await run(KEEP, [`${prefix}:review:${review.id}`, `${prefix}:reviews`], [JSON.stringify(review), Date.parse(review.receivedAt)]);
       return { isNew: Number(isNew) === 1 };
-    },
+    }),
 
-    async forget(id) {
+    forget: guarded('forget', async (given) => {
+      const id = rules.reviewId(given);
       await migrate();
       await send(['DEL', `${prefix}:review:${id}`]);
       await send(['ZREM', `${prefix}:reviews`, `${prefix}:review:${id}`]);
-    },
+    }),
 
-    async payment(projectId, paymentId) {
+    payment: guarded('payment', async (...ids) => {
+      const { projectId, paymentId } = rules.idsOf(...ids);
       await migrate();
       const keys = paymentKeys(projectId, paymentId);
       const [state, create] = [parsed(await send(['GET', keys.state])), parsed(await send(['GET', keys.create]))];
       if (state === null && create === null) return null;
       return { ...(state ?? { status: null, subStatus: null, isFinal: false, idempotencyKey: null, updatedAt: null }), create };
-    },
+    }),
 
-    async recordCreate({ projectId, paymentId, ...create }) {
+    recordCreate: guarded('recordCreate', async (given) => {
+      const { projectId, paymentId, create } = rules.createRecord(given);
       await migrate();
       const keys = paymentKeys(projectId, paymentId);
       const written = await send(['SET', keys.create, JSON.stringify({ ...create, answer: null }), 'NX', 'EX', String(keepSeconds)]);
@@ -247,17 +239,20 @@ export function redisStore(client, given = {}) {
       await send(['ZADD', index.due, 'NX', String(Date.parse(create.requestedAt)), member(projectId, paymentId)]);
       await send(['ZADD', index.expiry, 'NX', String(expiresAtOf(create)), member(projectId, paymentId)]);
       return { isNew: true, existing: null };
-    },
+    }),
 
-    async recordAnswer(projectId, paymentId, answer) {
+    recordAnswer: guarded('recordAnswer', async (projectIdGiven, paymentIdGiven, given) => {
+      const { projectId, paymentId } = rules.idsOf(projectIdGiven, paymentIdGiven);
+      const answer = rules.answer(given);
       await migrate();
       const keys = paymentKeys(projectId, paymentId);
       const create = parsed(await send(['GET', keys.create]));
       if (create) await send(['SET', keys.create, JSON.stringify({ ...create, answer }), 'XX', 'KEEPTTL']);
-    },
+    }),
 
     /** The payments due a reconciliation (due.mjs), at most `limit`, marked checked at `now`. */
-    async due({ now, olderThanMs, limit }) {
+    due: guarded('due', async (given) => {
+      const { now, olderThanMs, limit } = rules.dueRequest(given);
       await migrate();
       const members = await run(DUE, [index.due, index.expiry], [now - olderThanMs, now, limit]);
       const found = [];
@@ -272,16 +267,16 @@ export function redisStore(client, given = {}) {
         found.push({ projectId, paymentId, create, state });
       }
       return found;
-    },
+    }),
 
-    /** The kept reviews, oldest first, at most `limit` (default 100). */
-    async reviews({ limit = 100 } = {}) {
+    /** The kept reviews, oldest first (then by id), at most `limit` (receiver/defaults.mjs). */
+    reviews: guarded('reviews', async (options) => {
+      const { limit } = rules.reviewsOptions(options);
       await migrate();
-      if (!(Number.isSafeInteger(limit) && limit > 0)) throw storeError('INVALID_ARGUMENT', "'limit' must be a whole number above 0");
       const ids = await send(['ZRANGE', `${prefix}:reviews`, '0', String(limit - 1)]);
       if (!ids.length) return [];
       const texts = await send(['MGET', ...ids.map(String)]);
       return texts.filter((t) => t !== null).map((t) => JSON.parse(String(t)));
-    },
-  };
+    }),
+  });
 }

@@ -417,10 +417,13 @@ test("the sandbox's tables agree with the library: every state is known, every d
   assert.equal(DEFAULT_MERCHANT_ID, 'sandbox-merchant');
 });
 
-test('startSandbox refuses bad options with INVALID_OPTION', async () => {
+test('startSandbox refuses bad options with INVALID_OPTION: the package\'s error (its class and status), what the package refused as its cause', async () => {
+  const refused = (e) => e instanceof api.PaymentIntakeError && e.code === 'INVALID_OPTION' && e.status === 500 && e.message.startsWith('startSandbox: ');
   for (const options of [{}, { merchantKey: merchantKey.publicKeyPem(), timeScale: 0 }, { merchantKey: merchantKey.publicKeyPem(), profile: 'nope' }, { merchantKey: 42 }]) {
-    await assert.rejects(startSandbox({ serviceKey: SERVICE_KEY, ...options }), (e) => e.code === 'INVALID_OPTION', JSON.stringify(options));
+    await assert.rejects(startSandbox({ serviceKey: SERVICE_KEY, ...options }), refused, JSON.stringify(options));
   }
+  await assert.rejects(startSandbox({ serviceKey: SERVICE_KEY, merchantKey: merchantKey.publicKeyPem(), merchantId: 'my shop' }), (e) => refused(e) && e.cause?.code === 'INVALID_ARGUMENT');
+  await assert.rejects(startSandbox({ serviceKey: SERVICE_KEY, merchantKey: merchantKey.publicKeyPem(), faults: [{ type: 'explode' }] }), (e) => refused(e) && e.cause instanceof Error);
 });
 
 test('load: 200 payins at once; every callback arrives and verifies, none after a final one, the server answers meanwhile', async (t) => {

@@ -90,6 +90,37 @@ for (const database of databases) {
       assert.equal((await store.payment('prj_1', 'order-af')).status, 'decline');
     });
 
+    test('an onEvent that catches the failure of a query through tx, on a dispute after a final state (nothing to record): answered 500, not 200; the retry acts', async () => {
+      const { store, schema } = await open();
+      const notes = `"${schema}".merchant_notes`;
+      await store.payment('prj_1', 'x');
+      await db.query(`CREATE TABLE ${notes} (payment_id text NOT NULL)`);
+      let fail = true;
+      const { seen, config } = recorder({
+        onEvent: async (event, { tx }) => {
+          seen.events.push(event);
+          if (event.callback.status !== 'dispute') return;
+          if (fail) {
+            fail = false;
+            await tx.query('SELECT no_such_column FROM no_such_table').catch(() => {}); // the merchant's bug, swallowed
+            return;
+          }
+          await tx.query(`INSERT INTO ${notes} (payment_id) VALUES ($1)`, [event.callback.paymentId]);
+        },
+      });
+      const handler = pkg.createCallbackHandler({ ...config, store });
+      await deliver(handler, callback('success', { paymentId: 'order-dispute' }));
+      const dispute = callback('dispute:different_amount', { paymentId: 'order-dispute' });
+      const first = await handler.handle(dispute.body, dispute.headers);
+      // COMMIT of the failed transaction is a rollback with no error: the key and onEvent's writes are gone.
+      assert.deepEqual({ status: first.status, ...JSON.parse(first.body) }, { status: 500, ok: false, code: 'EVENT_FAILED' });
+      assert.equal(seen.errors.at(-1).code, 'STORE_FAILED');
+      assert.ok(seen.errors.at(-1).cause instanceof Error);
+      assert.deepEqual(await deliver(handler, dispute), { ok: true, code: 'NOT_FORWARD' });
+      assert.deepEqual((await db.query(`SELECT payment_id FROM ${notes}`)).rows, [{ payment_id: 'order-dispute' }]);
+      assert.equal((await store.payment('prj_1', 'order-dispute')).status, 'success');
+    });
+
     test('the connection dies inside onEvent (the server ends it): rolled back by the server, answered 500; the retry credits once', { skip: database.name.startsWith('PGlite') && 'PGlite has one connection in this process' }, async () => {
       const { store, schema } = await open();
       const credits = `"${schema}".merchant_credits`;

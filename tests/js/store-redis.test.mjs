@@ -186,9 +186,10 @@ for (const [name, kind] of Object.entries(CLIENTS)) {
       const client = await open();
       const p = prefix();
       await send(client, ['SET', `${p}:version`, String(REDIS_LAYOUT_VERSION + 1)]);
-      await assert.rejects(redisStore(client, { prefix: p }).payment('p', 'x'), { code: 'INVALID_OPTION' });
-      assert.throws(() => redisStore(client, { keepSeconds: 3600 }), { code: 'INVALID_OPTION' });
-      assert.throws(() => redisStore(client, { prefix: 'a{b}' }), { code: 'INVALID_OPTION' });
+      await assert.rejects(redisStore(client, { prefix: p }).payment('p', 'x'), { code: 'INVALID_ARGUMENT', status: 500, name: 'PaymentIntakeError' });
+      for (const options of [{ keepSeconds: 3600 }, { prefix: 'a{b}' }, { leaseMs: 99 }, { leaseMs: 2 ** 31 }, null]) {
+        assert.throws(() => redisStore(client, options), { code: 'INVALID_ARGUMENT', status: 500, name: 'PaymentIntakeError' }, JSON.stringify(options));
+      }
       assert.throws(() => redisStore({ get() {} }), { code: 'INVALID_ARGUMENT' });
     });
   });

@@ -1,6 +1,8 @@
 // Every store the package ships, opened fresh for a test: memoryStore, postgresStore on PGlite
-// and on a throwaway PostgreSQL (pg Pool), redisStore on a throwaway redis-server (ioredis).
-// The servers start once per test file, on first use, and stop when it ends.
+// and on a throwaway PostgreSQL (pg Pool), redisStore on a throwaway redis-server (ioredis;
+// NODE_REDIS: through node-redis). The servers start once per test file, on first use, and
+// stop when it ends. Each but memoryStore also opens a store over a client already closed
+// (`broken()`), whose every call fails.
 import path from 'node:path';
 import { after } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -30,7 +32,7 @@ function server(kind, start, stop) {
   return servers[kind];
 }
 
-/** `{ name, skip, open() }` per store; `open()` gives `{ store, db?, close() }`. */
+/** `{ name, skip, open(), broken? }` per store; `open()` gives `{ store, db?, close() }`, `broken()` a store over a closed client. */
 export const STORES = [
   { name: 'memoryStore', skip: false, open: async (options) => ({ store: api.memoryStore(options), close: async () => {} }) },
   {
@@ -43,6 +45,12 @@ export const STORES = [
         return pglite;
       }, (pglite) => pglite.close());
       return { store: postgresStore(db, { schema: fresh('pi') }), db, close: async () => {} };
+    },
+    async broken() {
+      const closed = new PGlite();
+      await closed.waitReady;
+      await closed.close();
+      return postgresStore(closed, { schema: fresh('pi') });
     },
   },
   {
@@ -61,6 +69,13 @@ export const STORES = [
       });
       return { store: postgresStore(db, { schema: fresh('pi') }), db, close: async () => {} };
     },
+    async broken() {
+      const pool = await this.open().then(({ db }) => db);
+      const { default: pgLib } = await import('pg');
+      const ended = new pgLib.Pool({ ...pool.options, max: 1 });
+      await ended.end();
+      return postgresStore(ended, { schema: fresh('pi') });
+    },
   },
   {
     name: 'redisStore',
@@ -72,5 +87,27 @@ export const STORES = [
       await client.connect();
       return { store: redisStore(client, { prefix: fresh('t') }), client, close: () => client.quit() };
     },
+    async broken() {
+      const { store, client } = await this.open();
+      await client.quit();
+      return store;
+    },
   },
 ];
+
+/** redisStore through node-redis (`sendCommand`), as STORES's redisStore is through ioredis (`call`). */
+export const NODE_REDIS = {
+  name: 'redisStore (node-redis)',
+  skip: serverSkip('redis'),
+  async open() {
+    const redis = await server('redis', startRedis, (s) => s.stop());
+    const { createClient } = await import('redis');
+    const client = await createClient({ url: redis.url }).connect();
+    return { store: redisStore(client, { prefix: fresh('t') }), client, close: () => client.quit() };
+  },
+  async broken() {
+    const { store, client } = await this.open();
+    await client.quit();
+    return store;
+  },
+};
