@@ -39,12 +39,14 @@ export function writePackageJson(version) {
   return generated;
 }
 
+/** Whether a name of the CommonJS build is re-exported: the public ones, and `__internal` (the stores' rules and the error factory, for stores/ and sandbox/), the one private name. */
+const reExported = (name) => !name.startsWith('__') || name === '__internal';
+
 /** Public names of the CommonJS build, read from the module itself. */
 export function exportNames() {
   const require = createRequire(import.meta.url);
   const mod = require(path.join(pkgDir, 'node', 'index.js'));
-  // `__internal` (the stores' rules and the error factory, for stores/ and sandbox/) is the one private name re-exported.
-  const names = Object.keys(mod).filter((n) => (!n.startsWith('__') || n === '__internal') && /^[A-Za-z_$][\w$]*$/.test(n));
+  const names = Object.keys(mod).filter((n) => reExported(n) && /^[A-Za-z_$][\w$]*$/.test(n));
   if (names.includes('default')) fail('the wasm module exports "default", which the ESM wrapper reserves');
   return names.sort();
 }
@@ -93,7 +95,8 @@ export function smokeTest(names) {
     const names = ${JSON.stringify(names)};
     (async () => {
       const cjs = require(pkg);
-      assert.deepStrictEqual(Object.keys(cjs).filter((n) => !n.startsWith('__')).sort(), names);
+      const reExported = ${reExported.toString()};
+      assert.deepStrictEqual(Object.keys(cjs).filter(reExported).sort(), names);
       const esm = await import(pathToFileURL(path.join(pkg, 'index.mjs')).href);
       for (const n of names) assert.strictEqual(esm[n], cjs[n], n);
       const bundlerEsm = await import(pathToFileURL(path.join(pkg, 'web', 'node.js')).href);
