@@ -9,8 +9,10 @@
 //              pkg-template/ with the JS core (core.mjs and the modules it imports), the
 //              client, the receiver and the in-memory store:
 //              index.js (web.mjs): browsers, needs init(); RSA by WebCrypto
-//              edge.js (edge.mjs): workerd / edge-light, imports the .wasm as a module,
+//              edge.js (edge.mjs): workerd, imports the .wasm as a module,
 //              instantiates it, and re-exports ./index.js
+//              edge-light.js (edge-light.mjs): edge-light (Vercel), the same with the
+//              .wasm imported as `./payment_intake_bg.wasm?module`
 //              node.js (node.mjs): Node as a real ES module, for bundlers (the `module`
 //              condition), reads the .wasm beside it (wasm-file.mjs)
 //              inline.js (node.mjs with wasm-inline.mjs): payment-intake/inline, the .wasm

@@ -42,6 +42,8 @@ const WEB_ENTRIES = [
   { source: 'node.mjs', out: 'inline', swap: { 'wasm-file.mjs': 'wasm-inline.mjs' } },
 ];
 const EDGE = { source: 'edge.mjs', out: 'web/edge.js', keep: { 'web.mjs': 'web/index.js' } };
+// edge-light.js: edge.mjs with the .wasm imported as Vercel's bundlers take it (`?module`).
+const EDGE_LIGHT = { source: 'edge-light.mjs', out: 'web/edge-light.js', keep: EDGE.keep };
 const CJS = { source: 'node.cjs', out: 'node/index.js' };
 
 /** Resolves the `#` names (kept imports of their file in pkg/, from `outDir`) and the entries' `swap` and `keep` modules. */
@@ -128,15 +130,17 @@ async function bundleEntries(version) {
   // The browser entry and what it imports name no Node module (the build is for Node, as two entries are).
   const browser = [...importsOf(web.metafile.outputs, 'pkg/web/index.js')].filter((p) => p.startsWith('node:'));
   if (browser.length) fail(`pkg/web/index.js (browsers) imports ${browser.join(', ')}`);
-  const edge = await esbuild.build({
-    ...options(version),
-    entryPoints: [path.join(templateDir, EDGE.source)],
-    outfile: path.join(pkgDir, EDGE.out),
-    format: 'esm',
-    platform: 'neutral',
-    plugins: [packagePaths(webDir, EDGE)],
-  });
-  report(edge, inputs);
+  for (const entry of [EDGE, EDGE_LIGHT]) {
+    const edge = await esbuild.build({
+      ...options(version),
+      entryPoints: [path.join(templateDir, entry.source)],
+      outfile: path.join(pkgDir, entry.out),
+      format: 'esm',
+      platform: 'neutral',
+      plugins: [packagePaths(webDir, entry)],
+    });
+    report(edge, inputs);
+  }
   const cjs = await esbuild.build({
     ...options(version),
     entryPoints: [path.join(templateDir, CJS.source)],

@@ -30,7 +30,7 @@ describe('package.json', () => {
   test('exports map: edge runtimes -> edge entry; node: bundlers -> ES module entry, import -> ESM wrapper, require -> CJS; browser/default -> web', () => {
     const dot = manifest.exports['.'];
     assert.equal(dot.workerd.default, './web/edge.js');
-    assert.equal(dot['edge-light'].default, './web/edge.js');
+    assert.equal(dot['edge-light'].default, './web/edge-light.js');
     assert.equal(dot.node.module.default, './web/node.js');
     assert.equal(dot.node.import.default, './index.mjs');
     assert.equal(dot.node.require.default, './node/index.js');
@@ -45,7 +45,7 @@ describe('package.json', () => {
   test('sideEffects names the files that load the wasm when imported, and each exists', () => {
     assert.ok(Array.isArray(manifest.sideEffects));
     for (const file of manifest.sideEffects) assert.ok(fs.existsSync(path.join(pkgDir, file)), file);
-    for (const entry of ['./index.mjs', './node/index.js', './web/node.js', './web/edge.js']) assert.ok(manifest.sideEffects.includes(entry), entry);
+    for (const entry of ['./index.mjs', './node/index.js', './web/node.js', './web/edge.js', './web/edge-light.js']) assert.ok(manifest.sideEffects.includes(entry), entry);
   });
 
   test('every file the manifest names exists and is in "files"', () => {
@@ -164,7 +164,7 @@ describe('installed from the packed tarball into a fresh project', () => {
   test('npm pack + npm install work offline', () => {
     const packed = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', work], pkgDir));
     const files = packed[0].files.map((f) => f.path).sort();
-    for (const f of ['index.mjs', 'index.d.mts', 'node/index.js', 'web/payment_intake_node.cjs', 'web/node.js', 'web/edge.js', 'web/index.js', 'web/payment_intake.js', 'web/payment_intake_bg.wasm', 'www/index.html', 'www/app.js', 'README.md', 'package.json']) {
+    for (const f of ['index.mjs', 'index.d.mts', 'node/index.js', 'web/payment_intake_node.cjs', 'web/node.js', 'web/edge.js', 'web/edge-light.js', 'web/index.js', 'web/payment_intake.js', 'web/payment_intake_bg.wasm', 'www/index.html', 'www/app.js', 'README.md', 'package.json']) {
       assert.ok(files.includes(f), `${f} is packed`);
     }
     app = path.join(work, 'app');
