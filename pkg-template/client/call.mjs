@@ -7,16 +7,14 @@ import { attempt, attemptMs, retryAfterMs } from './attempt.mjs';
 import { settleCreate } from './creates.mjs';
 import { authHint, rejectionReason } from './errors.mjs';
 import { ShapeError, modelOf, readJson, statusModel } from './models.mjs';
-import { OPERATIONS, reached } from './operations.mjs';
+import { reached } from './operations.mjs';
 import { samePayment } from './payment-ref.mjs';
-
-const BY_PATH = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** `send(operation, body, deadline)`: the exchange of one call, over `ctx` (the client's config read once). */
 function caller(ctx) {
-  const { api, make, hooks, clock } = ctx;
+  const { api, make, hooks, clock, byPath } = ctx;
 
   /** The JSON of an answer's text read by the package's reader, or undefined when it refuses it. */
   function jsonOf(text) {
@@ -72,7 +70,7 @@ function caller(ctx) {
   async function settle(operation, text, deadline, attempts, answer) {
     const request = JSON.parse(text);
     const general = request?.general ?? {};
-    const info = await send(BY_PATH.get(operation.info), { general: { project_id: general.project_id, payment_id: general.payment_id } }, deadline);
+    const info = await send(byPath.get(operation.info), { general: { project_id: general.project_id, payment_id: general.payment_id } }, deadline);
     const response = meta(deadline, info.response.statusCode, attempts + info.response.attempts, { replayed: true });
     if (operation.create) {
       const details = { statusCode: answer.statusCode, body: answer.text, response: answer.json };
