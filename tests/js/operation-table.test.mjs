@@ -86,3 +86,11 @@ test('a fake row reaches the types: the generated union holds it; the built unio
   }
   assert.match(fs.readFileSync(path.join(root, 'scripts', 'build.mjs'), 'utf8'), /writeOperationTypes\(\);/);
 });
+
+test("the CLI's call and validate list every operation of the table, with its method", async () => {
+  const { execFileSync } = await import('node:child_process');
+  for (const command of ['call', 'validate']) {
+    const help = execFileSync(process.execPath, [path.join(pkgDir, 'cli.js'), command, '--help'], { encoding: 'utf8' });
+    for (const row of table) assert.match(help, new RegExp(`\\n  ${row.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +client\\.${row.name.replace('.', '\\.')}`), `${command}: ${row.path}`);
+  }
+});
