@@ -22,6 +22,27 @@ import type { RawBody, RequestLike } from './callbacks.js';
 export function createCallbackHandler<Tx = unknown>(config: CallbackHandlerConfig<Tx>): CallbackHandler<Tx>;
 /** The callback store in this process's memory: at least once, deduplicated, one process only. */
 export function memoryStore(options?: MemoryStoreOptions): RecordingStore<null>;
+import type { OperationPath } from '#glue';
+/** A row of the spec's operation index, as `operationTable()` gives it (the one table: src/spec/operations.rs). */
+export interface OperationRow {
+  path: OperationPath;
+  /** Where the client hangs it: 'p2p.payin.create' is `client.p2p.payin.create`. */
+  name: string;
+  /** What it answers: a StatusResponse, an info response, the balance, the bank list. */
+  model: 'status' | 'info' | 'balance' | 'banks';
+  /** What its method takes: the body, `{ projectId, paymentId }`, or `{ projectId }`. */
+  takes: 'body' | 'ref' | 'project';
+  /** Whether it creates a payment. */
+  create: boolean;
+  /** The info operation of the same payments, for a create, a confirm or a cancel. */
+  info: OperationPath | null;
+  /** Where a confirm or a cancel leads. */
+  target: 'confirm' | 'cancel' | null;
+  /** How much of its body `validateRequest` checks: every field, only `general`, or only that it is an object. */
+  schema: 'full' | 'generalOnly' | 'objectOnly';
+}
+/** Every operation of the spec's operation index, in its order. */
+export function operationTable(): OperationRow[];
 import type {
   Body, Diagnosis, HeadersInput, PreparedCallback, PreparedRequest, SignOptions, SignedRequest, VerifiedCallback, VerifyCallbackOptions,
 } from '#glue';

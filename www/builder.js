@@ -1,10 +1,17 @@
 // Tool 1, "Build a payin": the P2P / widget payin create form. Choices follow
 // the package's availability() table; the body comes from buildPayinRequest /
 // buildWidgetPayinRequest and every validation issue is shown at its field.
-import { availability, buildPayinRequest, buildWidgetPayinRequest, fromMinorUnits, toMinorUnits } from '../pkg/web/index.js';
+import { availability, buildPayinRequest, buildWidgetPayinRequest, fromMinorUnits, operationTable, toMinorUnits } from '../pkg/web/index.js';
 import { $, clearFieldMessages, debounce, describeError, el, setFieldMessage } from './dom.js';
 
-export const OPERATION_PATHS = { p2p: '/api/v1/payment/p2p/payin', widget: '/api/v1/widget/payin' };
+/** The operation each kind of the form builds, by its name in the package's operation table. */
+export const OPERATION_NAMES = { p2p: 'p2p.payin.create', widget: 'widget.payin.create' };
+let createPaths;
+/** The path of the kind's operation, from the package's operation table (read once, after init). */
+export function operationPath(kind) {
+  createPaths ??= new Map(operationTable().map((row) => [row.name, row.path]));
+  return createPaths.get(OPERATION_NAMES[kind]);
+}
 
 // Form field -> builder input key and body path per kind (absent: not in that kind).
 const FIELDS = [
@@ -70,7 +77,7 @@ export function createBuilder({ onBuilt }) {
 
   function applyKind() {
     const k = kind();
-    $('b-path').textContent = OPERATION_PATHS[k];
+    $('b-path').textContent = operationPath(k);
     $('b-method-label').textContent = k === 'p2p' ? 'Method' : 'Widget method';
     $('b-bank-symbol-label').textContent = k === 'p2p' ? 'Bank to pay to (payment.bank_symbol)' : 'Bank to pre-select (sender.bank_symbol)';
     for (const node of form.querySelectorAll('[data-kind]')) node.hidden = node.dataset.kind !== k;
@@ -126,7 +133,7 @@ export function createBuilder({ onBuilt }) {
       built = { bodyText: '', body: null, report: { valid: false, errors: [{ path: '', code: error.code, message: error.message }], warnings: [] } };
     }
     render(k, built, localErrors);
-    onBuilt({ kind: k, path: OPERATION_PATHS[k], bodyText: built.bodyText, report: built.report, localErrors });
+    onBuilt({ kind: k, path: operationPath(k), bodyText: built.bodyText, report: built.report, localErrors });
   }
 
   function fieldForPath(path, k) {
@@ -157,8 +164,8 @@ export function createBuilder({ onBuilt }) {
     const verdict = $('b-verdict');
     verdict.className = `verdict ${errorCount ? 'bad' : 'good'}`;
     verdict.textContent = errorCount
-      ? `✗ Not valid for POST ${OPERATION_PATHS[k]}${badFields.length ? `: fix ${badFields.join(', ')}` : ''}`
-      : `✓ Valid for POST ${OPERATION_PATHS[k]}`;
+      ? `✗ Not valid for POST ${operationPath(k)}${badFields.length ? `: fix ${badFields.join(', ')}` : ''}`
+      : `✓ Valid for POST ${operationPath(k)}`;
     $('b-issues').replaceChildren(
       ...unplaced.map((issue) => el('li', { class: issue.level }, `${issue.path || '(body)'}: ${issue.code}: ${issue.message}`)),
     );

@@ -2,19 +2,10 @@
 // key, or an HMAC secret (signRequest), and shows the headers it returns, a ready
 // curl command and each canonical step (canonicalSteps) for the chosen profile;
 // and sends the signed request to a local sandbox (`payment-intake sandbox`) to show its answer.
-import { HmacKey, SigningKey, canonicalSteps, profiles, signRequest, validateRequest } from '../pkg/web/index.js';
+import { HmacKey, SigningKey, canonicalSteps, operationTable, profiles, signRequest, validateRequest } from '../pkg/web/index.js';
 import { fingerprintText, keyFingerprint } from './fingerprint.js';
 import { $, debounce, describeError, el, formatUnix, profileLine, readProfile, setFieldMessage, wireKeyChoice, wireProfile } from './dom.js';
 
-// The operation index of the spec (interface.md, Endpoints).
-const OPERATIONS = [
-  '/api/v1/payment/p2p/payin', '/api/v1/payment/p2p/payin/info', '/api/v1/payment/p2p/payin/confirm',
-  '/api/v1/payment/p2p/payin/cancel', '/api/v1/payment/p2p/payout', '/api/v1/payment/p2p/payout/info',
-  '/api/v1/payment/ecom/payin', '/api/v1/payment/ecom/payin/info', '/api/v1/payment/ecom/payin/confirm-3ds-result',
-  '/api/v1/payment/ecom/payout', '/api/v1/payment/ecom/payout/info',
-  '/api/v1/widget/payin', '/api/v1/widget/payin/info', '/api/v1/widget/payin/confirm', '/api/v1/widget/payin/cancel',
-  '/api/v1/balance/info', '/api/v1/bank/all',
-];
 // The headers a request gets before it is signed (shown empty); once signed, the table and curl follow signRequest's headers.
 const HEADER_NAMES = {
   rsa: ['x-access-timestamp', 'x-access-merchant-id', 'x-access-signature', 'x-access-token'],
@@ -78,6 +69,8 @@ async function generateTestKeyPem() {
 }
 
 export function createSigner() {
+  // The operation index of the spec, from the package's operation table.
+  const OPERATIONS = operationTable().map((row) => row.path);
   let following = true;
   let built = { path: OPERATIONS[0], bodyText: '' };
   let signingKey = null;

@@ -83,7 +83,7 @@ const COMMANDS = {
   },
   validate: {
     usage: 'validate OPERATION [--allow-loopback-http] [--json] < body.json',
-    about: 'Validates a request body for an operation path (e.g. /api/v1/payment/p2p/payin); exit 1 when not valid.',
+    about: 'Validates a request body for an operation path (one of the operations below); exit 1 when not valid.',
     flags: {
       'allow-loopback-http': { type: 'boolean', help: 'an http:// URL to a loopback host is a warning, not an error (for a local sandbox)' },
       ...BODY,
@@ -115,7 +115,7 @@ const COMMANDS = {
   },
   call: {
     usage: `call OPERATION --base-url URL --merchant-id ID (--key ${KEY_FILES.private} | --hmac-secret-file FILE) [--body FILE|-] [--project-id ID] [--timeout MS] [--retries N] [options] [--json]`,
-    about: "Calls an operation of the service (e.g. /api/v1/payment/p2p/payin) through the package's client: validated, signed, sent, retried; prints the answer's model (exit 1 with the error code).",
+    about: "Calls an operation of the service (one of the operations below, by path) through the package's client: validated, signed, sent, retried; prints the answer's model (exit 1 with the error code).",
     flags: {
       'base-url': { type: 'string', arg: 'URL', help: "the service's base URL, e.g. a sandbox's http://127.0.0.1:PORT (required)" },
       'merchant-id': { type: 'string', arg: 'ID', help: 'x-access-merchant-id (required)' },
@@ -155,7 +155,14 @@ function commandUsage(name) {
   const left = (n, f) => `  ${f.short ? `-${f.short}, ` : ''}--${n}${arg(f) ? ` ${arg(f)}` : ''}`;
   const width = Math.max(...Object.entries(flags).map(([n, f]) => left(n, f).length)) + 2;
   const rows = Object.entries(flags).map(([n, f]) => `${left(n, f).padEnd(width)}${f.help}`);
-  return `Usage: ${PROG} ${c.usage}\n\n${c.about}\n\nFlags:\n${rows.join('\n')}\n`;
+  const operations = c.positional === 'OPERATION' ? `\n\nOperations:\n${operationsHelp()}` : '';
+  return `Usage: ${PROG} ${c.usage}\n\n${c.about}${operations}\n\nFlags:\n${rows.join('\n')}\n`;
+}
+
+/** The operations `call` and `validate` take, a line each (path, the client's method), from the package's operation table. */
+function operationsHelp(table = require('payment-intake').operationTable()) {
+  const width = Math.max(...table.map((row) => row.path.length)) + 2;
+  return table.map((row) => `  ${row.path.padEnd(width)}client.${row.name}${row.create ? ' (creates a payment)' : ''}`).join('\n');
 }
 
 /** `{ values, positionals }` of a command's arguments; UsageError for anything it does not take. */
@@ -181,4 +188,4 @@ function parse(name, argv) {
   return { values, positionals };
 }
 
-module.exports = { PROG, UsageError, COMMANDS, KEY_FILES, mainUsage, commandUsage, parse };
+module.exports = { PROG, UsageError, COMMANDS, KEY_FILES, mainUsage, commandUsage, operationsHelp, parse };

@@ -1,23 +1,11 @@
 // `payment-intake validate OPERATION`: a request body against the spec's rules for it.
 'use strict';
 
-const fs = require('node:fs');
-const path = require('node:path');
 const { api, printJson, readBody } = require('./io.cjs');
 
-/**
- * The package's operation paths. It exports no list at run time, so they are read from its
- * own declarations (the `OperationPath` union of node/payment_intake.d.ts, which the package's
- * tests hold equal to its Rust table); none when that file is missing.
- */
+/** The package's operation paths, from its operation table. */
 function operationPaths() {
-  try {
-    const types = fs.readFileSync(path.join(__dirname, '..', 'node', 'payment_intake.d.ts'), 'utf8');
-    const union = types.match(/export type OperationPath =([^;]*);/);
-    return union ? [...union[1].matchAll(/'([^']+)'/g)].map((m) => m[1]) : [];
-  } catch {
-    return [];
-  }
+  return api().operationTable().map((row) => row.path);
 }
 
 /** Levenshtein distance of two short strings. */

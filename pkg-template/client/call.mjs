@@ -7,10 +7,8 @@ import { attempt, attemptMs, retryAfterMs } from './attempt.mjs';
 import { settleCreate } from './creates.mjs';
 import { authHint, rejectionReason } from './errors.mjs';
 import { ShapeError, modelOf, readJson, statusModel } from './models.mjs';
-import { OPERATIONS, reached } from './operations.mjs';
+import { reached } from './operations.mjs';
 import { samePayment } from './payment-ref.mjs';
-
-const BY_PATH = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -59,7 +57,7 @@ const meta = (ctx, deadline, statusCode, attempts, extra) => ({ statusCode, atte
 async function settle(ctx, operation, text, deadline, attempts, answer) {
   const request = JSON.parse(text);
   const general = request?.general ?? {};
-  const info = await send(ctx, BY_PATH.get(operation.info), { general: { project_id: general.project_id, payment_id: general.payment_id } }, deadline);
+  const info = await send(ctx, ctx.byPath.get(operation.info), { general: { project_id: general.project_id, payment_id: general.payment_id } }, deadline);
   const response = meta(ctx, deadline, info.response.statusCode, attempts + info.response.attempts, { replayed: true });
   if (operation.create) {
     const details = { statusCode: answer.statusCode, body: answer.text, response: answer.json };

@@ -253,7 +253,7 @@ export interface Client {
   };
   balance(ref?: ProjectRef, options?: CallOptions): Promise<BalanceResult>;
   banks(ref?: ProjectRef, options?: CallOptions): Promise<BanksResult>;
-  /** The operation of the spec's index at `path`, as its method (`p2p.payin.create` for '/api/v1/payment/p2p/payin'); another path is INVALID_ARGUMENT. */
+  /** The operation of the spec's index at `path`, as its method (its row of `operationTable()` names the method: `p2p.payin.create`); another path is INVALID_ARGUMENT. */
   call(path: string, input: Body, options?: CallOptions): Promise<StatusResponse | InfoResult | BalanceResult | BanksResult>;
   /** Any path (e.g. the bank paths the spec names without showing): signed, sent, retried; the answer's JSON, not validated. */
   request(path: string, body: Body, options?: CallOptions): Promise<unknown>;

@@ -10,7 +10,7 @@ import { createErrors } from '../errors.mjs';
 import { hooksOf } from './hooks.mjs';
 import { callLimits, clientLimits } from './limits.mjs';
 import { baseUrlOf } from './base-url.mjs';
-import { OPERATIONS, bodyOf } from './operations.mjs';
+import { bodyOf, clientMethodsOf, operationsOf } from './operations.mjs';
 import { sleep } from './attempt.mjs';
 import { waiter } from './wait.mjs';
 
@@ -20,8 +20,6 @@ const VERSION = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : '0.0.0';
 
 const DEFAULTS = { timeoutMs: 30000, retries: 2, retryDelayMs: 500, maxRetryDelayMs: 5000 };
 
-const BY_PATH = new Map(OPERATIONS.map((operation) => [operation.path, operation]));
-
 const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
 
 /** `createClient` over `api`; its errors made by the one factory over `glue` (../errors.mjs). */
@@ -29,8 +27,13 @@ function clientFactory(api, glue) {
   const errors = createErrors(glue);
   const make = errorMaker(errors);
   const argument = (name, reason) => make('INVALID_ARGUMENT', `createClient: '${name}' ${reason}`);
+  // The operations, from the package's table: made once, at the first createClient (the web
+  // entry's wasm is loaded by init(), after this module).
+  let operations;
 
   return function createClient(config) {
+    operations ??= operationsOf(api.operationTable());
+    const { list: OPERATIONS, byPath: BY_PATH } = operations;
     if (config === null || typeof config !== 'object') throw argument('config', 'must be an object with baseUrl, merchantId and key');
     const baseUrl = baseUrlOf(make, config.baseUrl);
     if (typeof config.merchantId !== 'string' || config.merchantId === '') throw argument('merchantId', 'must be the merchant id (x-access-merchant-id)');
@@ -42,7 +45,7 @@ function clientFactory(api, glue) {
       throw argument('store', 'must be a store that records creates (memoryStore(), postgresStore(pool), redisStore(client)): an object with recordCreate() and recordAnswer()');
     }
     const ctx = {
-      api, make, baseUrl, merchantId: config.merchantId, key: config.key, options: config.options, profile: config.options?.profile,
+      api, make, byPath: BY_PATH, baseUrl, merchantId: config.merchantId, key: config.key, options: config.options, profile: config.options?.profile,
       fetch: fetchFn, store, clock: config.clock ?? Date.now, sleep: config.sleep ?? sleep, random: config.random ?? Math.random,
       userAgent: config.userAgent ?? `payment-intake/${VERSION}`, hooks: hooksOf(config),
       ...clientLimits(make, config, DEFAULTS), maxAnswerBytes: errors.shared().readerMaxBytes,
@@ -97,17 +100,11 @@ function clientFactory(api, glue) {
       return result;
     }
 
-    const client = {};
-    for (const operation of OPERATIONS) {
-      const names = operation.name.split('.');
-      let node = client;
-      for (const name of names.slice(0, -1)) node = node[name] ??= {};
-      node[names.at(-1)] = (input, callOptions) => perform(operation, input, callOptions);
-    }
+    const client = clientMethodsOf(OPERATIONS, perform);
     const wait = waiter(ctx);
     client.p2p.payin.waitFor = (ref, options) => wait(client.p2p.payin.info, 'p2p', ref, options);
     client.widget.payin.waitFor = (ref, options) => wait(client.widget.payin.info, 'widget', ref, options);
-    /** The operation of the spec's index at `path` (e.g. '/api/v1/payment/p2p/payin'), as its method would make it. */
+    /** The operation of the spec's index at `path` (its row's `path`), as its method would make it. */
     client.call = (path, input, callOptions) => {
       const operation = BY_PATH.get(path);
       if (!operation) return Promise.reject(argument('path', `is no operation of the spec's index: ${OPERATIONS.map((known) => known.path).join(', ')}`));

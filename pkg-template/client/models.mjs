@@ -5,8 +5,30 @@
 // (`canonicalEntries`: duplicate keys, nesting past 64 levels, over 64 KiB, numbers with no
 // exact form are refused) before `JSON.parse` gives its values, then read field by field here.
 
-const P2P_INFO = '/api/v1/payment/p2p/payin/info';
-const INFO_MODELS = new Set([P2P_INFO, '/api/v1/widget/payin/info']);
+/**
+ * The info paths `parseInfoResponse` has a model of (the payin infos), and the one whose model
+ * reads a StatusResponse (the first): asked of the core once, from its operation table.
+ */
+const infoModelsCache = new WeakMap();
+function infoModels(api) {
+  let known = infoModelsCache.get(api);
+  if (known === undefined) {
+    const paths = api.operationTable().filter((row) => row.model === 'info').map((row) => row.path);
+    known = new Set(paths.filter((path) => readsInfo(api, path)));
+    infoModelsCache.set(api, known);
+  }
+  return known;
+}
+
+/** Whether `parseInfoResponse` has a model of `path` (another path is INVALID_ARGUMENT). */
+function readsInfo(api, path) {
+  try {
+    api.parseInfoResponse(path, '{}');
+    return true;
+  } catch (error) {
+    return error?.code !== 'INVALID_ARGUMENT';
+  }
+}
 
 /** Thrown for an answer that lacks the operation's shape; the caller adds the answer's text. */
 class ShapeError extends Error {
@@ -25,8 +47,10 @@ function statusModel(info) {
 
 /** An info model of `path`: payin infos by their own model, the others (bodies not shown) by the StatusResponse at their top. */
 function infoModel(api, path, text) {
-  const info = api.parseInfoResponse(INFO_MODELS.has(path) ? path : P2P_INFO, text);
-  if (!INFO_MODELS.has(path)) info.warnings = [];
+  const models = infoModels(api);
+  const own = models.has(path);
+  const info = api.parseInfoResponse(own ? path : models.values().next().value, text);
+  if (!own) info.warnings = [];
   return info;
 }
 
@@ -98,7 +122,7 @@ function banksModel(json) {
 function modelOf(api, operation, text) {
   switch (operation.model) {
     case 'status':
-      return statusModel(api.parseInfoResponse(P2P_INFO, text));
+      return statusModel(api.parseInfoResponse(infoModels(api).values().next().value, text));
     case 'info':
       return infoModel(api, operation.path, text);
     case 'balance':

@@ -1,28 +1,41 @@
-// The spec's operation index as the client's one table (pkg-template/client/): each
-// operation's path, where it hangs on the client (`client.p2p.payin.create`), what it
-// answers (`model`) and, for a create or an action on a payment, how an unknown outcome is
-// settled through the info operation of the same kind of payment.
+// The client's operations, made from the package's operation table: each operation's path,
+// where it hangs on the client (`client.p2p.payin.create`), what it answers (`model`) and,
+// for a create or an action on a payment, how an unknown outcome is settled through the
+// info operation of the same kind of payment.
 
-/** `model`: 'status' (a StatusResponse), 'info', 'balance', 'banks'. `takes`: 'body', 'ref' (project and payment), 'project'. */
-const OPERATIONS = [
-  { name: 'p2p.payin.create', path: '/api/v1/payment/p2p/payin', model: 'status', takes: 'body', create: true, info: '/api/v1/payment/p2p/payin/info' },
-  { name: 'p2p.payin.info', path: '/api/v1/payment/p2p/payin/info', model: 'info', takes: 'ref' },
-  { name: 'p2p.payin.confirm', path: '/api/v1/payment/p2p/payin/confirm', model: 'status', takes: 'ref', info: '/api/v1/payment/p2p/payin/info', target: 'confirm' },
-  { name: 'p2p.payin.cancel', path: '/api/v1/payment/p2p/payin/cancel', model: 'status', takes: 'ref', info: '/api/v1/payment/p2p/payin/info', target: 'cancel' },
-  { name: 'p2p.payout.create', path: '/api/v1/payment/p2p/payout', model: 'status', takes: 'body', create: true, info: '/api/v1/payment/p2p/payout/info' },
-  { name: 'p2p.payout.info', path: '/api/v1/payment/p2p/payout/info', model: 'info', takes: 'ref' },
-  { name: 'ecom.payin.create', path: '/api/v1/payment/ecom/payin', model: 'status', takes: 'body', create: true, info: '/api/v1/payment/ecom/payin/info' },
-  { name: 'ecom.payin.info', path: '/api/v1/payment/ecom/payin/info', model: 'info', takes: 'ref' },
-  { name: 'ecom.payin.confirm3dsResult', path: '/api/v1/payment/ecom/payin/confirm-3ds-result', model: 'status', takes: 'ref' },
-  { name: 'ecom.payout.create', path: '/api/v1/payment/ecom/payout', model: 'status', takes: 'body', create: true, info: '/api/v1/payment/ecom/payout/info' },
-  { name: 'ecom.payout.info', path: '/api/v1/payment/ecom/payout/info', model: 'info', takes: 'ref' },
-  { name: 'widget.payin.create', path: '/api/v1/widget/payin', model: 'status', takes: 'body', create: true, info: '/api/v1/widget/payin/info' },
-  { name: 'widget.payin.info', path: '/api/v1/widget/payin/info', model: 'info', takes: 'ref' },
-  { name: 'widget.payin.confirm', path: '/api/v1/widget/payin/confirm', model: 'status', takes: 'ref', info: '/api/v1/widget/payin/info', target: 'confirm' },
-  { name: 'widget.payin.cancel', path: '/api/v1/widget/payin/cancel', model: 'status', takes: 'ref', info: '/api/v1/widget/payin/info', target: 'cancel' },
-  { name: 'balance', path: '/api/v1/balance/info', model: 'balance', takes: 'project' },
-  { name: 'banks', path: '/api/v1/bank/all', model: 'banks', takes: 'project' },
-];
+/**
+ * The client's operations from the package's operation table (`operationTable()`, the one
+ * table: src/spec/operations.rs), built once per client factory: `list` in the spec's order,
+ * `byPath` the Map every call looks its operation up in. Each operation is `{ name, path,
+ * model, takes }`, with `create: true`, `info` (the info path) and `target` where the row has them.
+ * `model`: 'status' (a StatusResponse), 'info', 'balance', 'banks'. `takes`: 'body', 'ref'
+ * (project and payment), 'project'.
+ */
+function operationsOf(table) {
+  const list = table.map(({ name, path, model, takes, create, info, target }) => {
+    const operation = { name, path, model, takes };
+    if (create) operation.create = true;
+    if (info) operation.info = info;
+    if (target) operation.target = target;
+    return Object.freeze(operation);
+  });
+  return { list, byPath: new Map(list.map((operation) => [operation.path, operation])) };
+}
+
+/**
+ * The client's methods: each operation hung at its name (`p2p.payin.create` is
+ * `client.p2p.payin.create`), calling `perform(operation, input, callOptions)`.
+ */
+function clientMethodsOf(list, perform) {
+  const client = {};
+  for (const operation of list) {
+    const names = operation.name.split('.');
+    let node = client;
+    for (const name of names.slice(0, -1)) node = node[name] ??= {};
+    node[names.at(-1)] = (input, callOptions) => perform(operation, input, callOptions);
+  }
+  return client;
+}
 
 /** Whether a payment in `state` ({ status, subStatus }) is where a confirm or a cancel leads. */
 function reached(target, state) {
@@ -46,4 +59,4 @@ function bodyOf(operation, input, defaultProjectId) {
   return { general };
 }
 
-export { OPERATIONS, bodyOf, reached };
+export { bodyOf, clientMethodsOf, operationsOf, reached };

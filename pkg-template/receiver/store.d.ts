@@ -95,7 +95,7 @@ export type Claim<Tx = unknown> =
 
 /** What the client recorded of a create (`createClient({ store })`), before sending it. */
 export interface CreateRecord {
-  /** The create's path, e.g. '/api/v1/payment/p2p/payin'. */
+  /** The create's path (its row's `path` in `operationTable()`). */
   operation: string;
   amount: number | null;
   currency: string | null;

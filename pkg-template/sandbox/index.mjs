@@ -21,12 +21,13 @@ import { BALANCE, BANKS } from './data.mjs';
 import { optionError } from './errors.mjs';
 import { FaultError, Faults, applyFault } from './faults.mjs';
 import {
-  CREATE, MoveRefused, ON_PAYMENT, PaymentBook, callbackAddress, callbackBody, infoResponse, lossPicker, publicPayment, stateName, statusResponse,
+  MoveRefused, PaymentBook, callbackAddress, callbackBody, infoResponse, lossPicker, publicPayment, stateName, statusResponse,
 } from './payments.mjs';
+import { ROUTES } from './routes.mjs';
 import { handleSandbox } from './scenarios.mjs';
 
 /** Every operation of the spec's index, served at its path. */
-export const OPERATIONS = Object.freeze([...Object.keys(CREATE), ...Object.keys(ON_PAYMENT), '/api/v1/balance/info', '/api/v1/bank/all'].sort());
+export const OPERATIONS = ROUTES.paths;
 
 /** The merchant id when none is given. */
 export const DEFAULT_MERCHANT_ID = 'sandbox-merchant';
@@ -255,8 +256,8 @@ export async function startSandbox(options = {}) {
     const body = report.valid ? JSON.parse(raw.toString('utf8')) : null;
     const warnings = report.warnings.length ? { sandbox_warnings: report.warnings } : {};
     if (!report.valid) return [400, { status: 'error', sub_status: null, status_description: describeIssues(report), sandbox_report: report }];
-    if (path === '/api/v1/balance/info') return [200, { balance: BALANCE }];
-    if (path === '/api/v1/bank/all') return [200, BANKS];
+    if (ROUTES.project[path] === 'balance') return [200, { balance: BALANCE }];
+    if (ROUTES.project[path] === 'banks') return [200, BANKS];
     const { project_id: projectId, payment_id: paymentId } = body.general ?? {};
     // Bodies the spec does not show (ECOM, payout info, widget confirm and cancel) pass
     // validation without them, but a payment is known only by this pair.
@@ -266,7 +267,7 @@ export async function startSandbox(options = {}) {
       return [400, { status: 'error', sub_status: null, status_description: description }];
     }
     const existing = book.find(projectId, paymentId);
-    if (Object.hasOwn(CREATE, path)) {
+    if (Object.hasOwn(ROUTES.create, path)) {
       if (existing) {
         const description = `payment_id '${paymentId}' is already used in project '${projectId}' (request_id ${existing.requestId})`;
         return [409, { status: 'error', sub_status: null, status_description: description, project_id: projectId, payment_id: paymentId }];
@@ -275,7 +276,7 @@ export async function startSandbox(options = {}) {
       emit({ type: 'move', payment: publicPayment(payment), move: { ...payment.history[0] } });
       return [200, { ...statusResponse(payment, true), ...warnings }];
     }
-    const { kind, action } = ON_PAYMENT[path];
+    const { kind, action } = ROUTES.onPayment[path];
     if (!existing || existing.kind !== kind) {
       return [404, { status: 'error', sub_status: null, status_description: `no ${kind} payment '${paymentId}' in project '${projectId}'`, project_id: projectId, payment_id: paymentId }];
     }

@@ -14,32 +14,10 @@ import crypto from 'node:crypto';
 
 import { DECLINE, DEFAULT_LIFETIME, DELAY, FINAL_STATUSES, REQUISITES, STATE } from './data.mjs';
 import { make } from './errors.mjs';
+import { ROUTES } from './routes.mjs';
 
 const FINAL = new Set(FINAL_STATUSES);
 const now = () => Math.floor(Date.now() / 1000);
-
-/** The operations that create payments, with what they make. */
-export const CREATE = Object.freeze({
-  '/api/v1/payment/p2p/payin': { kind: 'p2p', type: 'payin' },
-  '/api/v1/widget/payin': { kind: 'widget', type: 'payin' },
-  '/api/v1/payment/p2p/payout': { kind: 'payout', type: 'payout' },
-  '/api/v1/payment/ecom/payin': { kind: 'ecom', type: 'payin' },
-  '/api/v1/payment/ecom/payout': { kind: 'ecom-payout', type: 'payout' },
-});
-
-/** Operations on an existing payment: the kind it must be, and what they do. */
-export const ON_PAYMENT = Object.freeze({
-  '/api/v1/payment/p2p/payin/info': { kind: 'p2p', action: 'info' },
-  '/api/v1/payment/p2p/payin/confirm': { kind: 'p2p', action: 'confirm' },
-  '/api/v1/payment/p2p/payin/cancel': { kind: 'p2p', action: 'cancel' },
-  '/api/v1/payment/p2p/payout/info': { kind: 'payout', action: 'info' },
-  '/api/v1/payment/ecom/payin/info': { kind: 'ecom', action: 'info' },
-  '/api/v1/payment/ecom/payin/confirm-3ds-result': { kind: 'ecom', action: 'succeed' },
-  '/api/v1/payment/ecom/payout/info': { kind: 'ecom-payout', action: 'info' },
-  '/api/v1/widget/payin/info': { kind: 'widget', action: 'info' },
-  '/api/v1/widget/payin/confirm': { kind: 'widget', action: 'confirm' },
-  '/api/v1/widget/payin/cancel': { kind: 'widget', action: 'cancel' },
-});
 
 /** A move that the payment's state does not allow (HTTP 409); `allowed`: the moves it does allow. */
 export class MoveRefused extends Error {
@@ -139,7 +117,7 @@ export class PaymentBook {
 
   /** A new payment from a valid create body; the caller has checked that the payment_id is new. */
   create(path, body) {
-    const { kind, type } = CREATE[path];
+    const { kind, type } = ROUTES.create[path];
     const created = now();
     // validateRequest checks payment.lifetime's type only where the spec shows the body
     // (P2P, widget): a payout or ECOM body may carry "abc" or an object, which made
@@ -338,7 +316,7 @@ function paymentInfo(payment, { dates }) {
 /** The payment instruction (display_data) while requisites are given. */
 function displayData(payment, baseUrl) {
   if (!payment.requisites) return null;
-  const group = payment.kind === 'widget' ? '/api/v1/widget/payin' : '/api/v1/payment/p2p/payin';
+  const targets = ROUTES.targets[payment.kind === 'widget' ? 'widget' : 'p2p'];
   const item = (title, data) => ({ type: 'add_info', title, data });
   return [
     item('recipient_pan', payment.requisites.pan),
@@ -349,8 +327,8 @@ function displayData(payment, baseUrl) {
     item('currency', payment.currency),
     item('lifetime', payment.lifetime),
     item('valid_until', payment.expirationDate),
-    item('confirm_url', `${baseUrl}${group}/confirm`),
-    item('reject_url', `${baseUrl}${group}/cancel`),
+    item('confirm_url', `${baseUrl}${targets.confirm}`),
+    item('reject_url', `${baseUrl}${targets.cancel}`),
   ];
 }
 

@@ -53,7 +53,7 @@ export async function loadInputs(pi) {
   const ajv = new Ajv({ allErrors: true });
   addFormats(ajv);
   const ajvValidate = ajv.compile(payinSchema);
-  const validatePath = '/api/v1/payment/p2p/payin';
+  const validatePath = pi.operationTable().find((row) => row.name === 'p2p.payin.create').path;
   if (!ajvValidate(JSON.parse(payinText)) || !pi.validateRequest(validatePath, payinText).valid) {
     throw new Error(`the payin body must be valid for both validators: ${JSON.stringify(ajvValidate.errors)}`);
   }

@@ -276,13 +276,13 @@ fn minor_amount(amount: Option<u64>, amount_major: Option<&str>, currency: Optio
 
 /// Builds and validates a P2P (H2H) payin create body. Where each input member goes is
 /// its row of the input-fields table (`super::fields`), which the tests hold this to
-/// (`/api/v1/payment/p2p/payin`). Errors only when the input cannot be turned
+/// (`Operation::P2pPayinCreate`). Errors only when the input cannot be turned
 /// into a body: both amounts given, or `amount_major` not convertible.
 pub fn build_payin_request(input: &PayinInput) -> Result<(Json<'static>, ValidationReport)> {
     build(P2P, &input.input_values())
 }
 
-/// Builds and validates a widget payin create body (`/api/v1/widget/payin`).
+/// Builds and validates a widget payin create body (`Operation::WidgetPayinCreate`).
 pub fn build_widget_payin_request(input: &WidgetPayinInput) -> Result<(Json<'static>, ValidationReport)> {
     build(WIDGET, &input.input_values())
 }

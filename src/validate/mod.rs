@@ -255,7 +255,7 @@ pub const ISSUE_CODES: &[(&str, &str)] = &[
 ];
 
 /// Validates a request body for the operation at `operation_path`, e.g.
-/// `/api/v1/payment/p2p/payin`. Every issue is reported, not just the first.
+/// `Operation::P2pPayinCreate.path()`. Every issue is reported, not just the first.
 pub fn validate_request(operation_path: &str, body: &Json) -> ValidationReport {
     validate_request_with(operation_path, body, ValidateOptions::default())
 }
@@ -369,7 +369,7 @@ mod tests {
     /// Text read with the ambiguity check in the same pass reports what the tree's check does.
     #[test]
     fn text_and_tree_give_the_same_report() {
-        let path = "/api/v1/payment/p2p/payin";
+        let path = Operation::P2pPayinCreate.path();
         for text in [
             r#"{"general":{"project_id":"p","payment_id":"x"}}"#,
             r#"{"general":{"project_id":"p;a:b","payment_id":"x"},"a:b":1,"c":["d;e:f"]}"#,
@@ -397,7 +397,7 @@ mod tests {
     #[test]
     fn numbers_without_a_canonical_form_are_errors() {
         let text = r#"{"zzz":1e400,"a":[1,{"b":-1e999}],"c":12345678901234567890,"d":1.5e308,"e":{"f:g":1e500}}"#;
-        let report = validate_request_text("/api/v1/payment/p2p/payin", text);
+        let report = validate_request_text(Operation::P2pPayinCreate.path(), text);
         let found: Vec<(&str, &str)> = report
             .errors
             .iter()
@@ -500,13 +500,13 @@ mod tests {
 
     #[test]
     fn parse_errors_become_report_errors() {
-        let report = validate_request_text("/api/v1/balance/info", "{\"general\":");
+        let report = validate_request_text(Operation::BalanceInfo.path(), "{\"general\":");
         assert!(!report.valid);
         assert_eq!(report.error_codes(), ["INVALID_JSON"]);
-        let report = validate_request_text("/api/v1/balance/info", "[1]");
+        let report = validate_request_text(Operation::BalanceInfo.path(), "[1]");
         assert_eq!(report.error_codes(), ["BODY_NOT_OBJECT"]);
         let report =
-            validate_request_text("/api/v1/balance/info", r#"{"general":{"project_id":"p","project_id":"q"}}"#);
+            validate_request_text(Operation::BalanceInfo.path(), r#"{"general":{"project_id":"p","project_id":"q"}}"#);
         assert_eq!(report.error_codes(), ["DUPLICATE_KEY"]);
         for (code, _) in ISSUE_CODES.iter().filter(|(_, doc)| doc.ends_with("(unreadable body)")) {
             assert!(crate::error::Error::ALL_CODES.contains(code), "{code}");
@@ -515,18 +515,19 @@ mod tests {
 
     #[test]
     fn unknown_operation_is_reported_once_even_with_bad_text() {
-        let report = validate_request_text("/api/v1/payment/p2p/payin/", "not json");
+        let slashed = format!("{}/", Operation::P2pPayinCreate.path());
+        let report = validate_request_text(&slashed, "not json");
         assert_eq!(report.error_codes(), ["UNKNOWN_OPERATION"]);
-        assert_eq!(report.errors[0].actual, Some(IssueValue::text("/api/v1/payment/p2p/payin/")));
+        assert_eq!(report.errors[0].actual, Some(IssueValue::text(&slashed)));
     }
 
     #[test]
     fn ambiguous_keys_are_errors_and_ambiguous_text_a_warning() {
         let body = r#"{"general":{"project_id":"p","a:b":"c"},"customer":{"user_agent":"X (a; rv:1.0)"}}"#;
-        let report = validate_request_text("/api/v1/balance/info", body);
+        let report = validate_request_text(Operation::BalanceInfo.path(), body);
         assert!(report.has_error("general.a:b", "AMBIGUOUS_KEY"), "{report:?}");
         assert!(report.has_warning("customer.user_agent", "AMBIGUOUS_TEXT"), "{report:?}");
-        let plain = validate_request_text("/api/v1/balance/info", r#"{"general":{"project_id":"p;q"}}"#);
+        let plain = validate_request_text(Operation::BalanceInfo.path(), r#"{"general":{"project_id":"p;q"}}"#);
         assert!(!plain.errors.iter().chain(&plain.warnings).any(|i| i.code.starts_with("AMBIGUOUS")));
     }
 
@@ -538,9 +539,9 @@ mod tests {
         let path = "general.merchant_callback_url";
         let sandbox = ValidateOptions { allow_loopback_http: true };
         for url in ["http://127.0.0.1:3000/cb", "http://127.8.9.10/cb", "http://[::1]:8080/cb", "HTTP://LocalHost/cb"] {
-            let strict = validate_request_text("/api/v1/payment/p2p/payout", &body(url));
+            let strict = validate_request_text(Operation::P2pPayoutCreate.path(), &body(url));
             assert!(strict.has_error(path, "NOT_HTTPS"), "{url}: {strict:?}");
-            let report = validate_request_text_with("/api/v1/payment/p2p/payout", &body(url), sandbox);
+            let report = validate_request_text_with(Operation::P2pPayoutCreate.path(), &body(url), sandbox);
             assert!(report.valid && report.has_warning(path, "LOOPBACK_HTTP"), "{url}: {report:?}");
         }
         for url in [
@@ -550,11 +551,11 @@ mod tests {
             "http://[::2]/cb",
             "ftp://127.0.0.1/cb",
         ] {
-            let report = validate_request_text_with("/api/v1/payment/p2p/payout", &body(url), sandbox);
+            let report = validate_request_text_with(Operation::P2pPayoutCreate.path(), &body(url), sandbox);
             assert!(report.has_error(path, "NOT_HTTPS"), "{url}: {report:?}");
         }
         let broken =
-            validate_request_text_with("/api/v1/payment/p2p/payout", &body("http://127.0.0.1:99999/cb"), sandbox);
+            validate_request_text_with(Operation::P2pPayoutCreate.path(), &body("http://127.0.0.1:99999/cb"), sandbox);
         assert!(broken.has_error(path, "INVALID_URL"), "{broken:?}");
     }
 

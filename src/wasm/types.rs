@@ -241,13 +241,7 @@ export interface PreparedCallback {
 #[wasm_bindgen(typescript_custom_section)]
 const TS_MODEL_TYPES: &'static str = r#"
 /** An operation path from the spec's operation index. */
-export type OperationPath =
-  | '/api/v1/payment/p2p/payin' | '/api/v1/payment/p2p/payin/info' | '/api/v1/payment/p2p/payin/confirm'
-  | '/api/v1/payment/p2p/payin/cancel' | '/api/v1/payment/p2p/payout' | '/api/v1/payment/p2p/payout/info'
-  | '/api/v1/payment/ecom/payin' | '/api/v1/payment/ecom/payin/info' | '/api/v1/payment/ecom/payin/confirm-3ds-result'
-  | '/api/v1/payment/ecom/payout' | '/api/v1/payment/ecom/payout/info'
-  | '/api/v1/widget/payin' | '/api/v1/widget/payin/info' | '/api/v1/widget/payin/confirm' | '/api/v1/widget/payin/cancel'
-  | '/api/v1/balance/info' | '/api/v1/bank/all';
+export type OperationPath = string; // the build writes operationTable()'s paths here (scripts/build/operation-types.mjs)
 export type IssueCode =
   | 'UNKNOWN_OPERATION' | 'REQUIRED' | 'WRONG_TYPE' | 'TOO_LONG' | 'TOO_SHORT' | 'PATTERN' | 'OUT_OF_RANGE'
   | 'NOT_HTTPS' | 'LOOPBACK_HTTP' | 'INVALID_URL' | 'INVALID_IP' | 'INVALID_EMAIL' | 'UNKNOWN_METHOD' | 'METHOD_NOT_AVAILABLE'

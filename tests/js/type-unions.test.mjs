@@ -1,12 +1,10 @@
 // The TypeScript unions of the built package equal the runtime lists they
 // describe: `ErrorCode` is `errorCodes()`, `IssueCode` is `issueCodes()`
 // (the issue codes of its own plus `ErrorCode`, of which the runtime lists
-// those that leave a body unreadable), and every `OperationPath` is an
-// operation the runtime knows. The declarations are found in whichever
-// `.d.ts` / `.d.mts` file of pkg/ holds them, so moving or merging the type
-// files does not matter. (The package has no runtime list of operation paths:
-// that every operation of the Rust `Operation::ALL` is in `OperationPath` is
-// checked natively, by tests/type_unions.rs, from the TS sources.) And the
+// those that leave a body unreadable), and `OperationPath` is exactly the
+// paths of `operationTable()` (the build writes it from there). The declarations
+// are found in whichever `.d.ts` / `.d.mts` file of pkg/ holds them, so moving or
+// merging the type files does not matter. And the
 // table of error codes in docs/errors.md lists exactly `errorCodes()`, each once.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -81,6 +79,7 @@ for (const [flavor, api] of [['require', cjs], ['import', esm]]) {
       const union = unions('OperationPath');
       assert.deepEqual(union.references, []);
       assert.ok(union.literals.length > 0);
+      assert.deepEqual(sorted(once(union.literals, 'OperationPath')), api.operationTable().map((row) => row.path).sort());
       for (const path of once(union.literals, 'OperationPath')) {
         const report = api.validateRequest(path, {});
         assert.ok(!report.errors.some((issue) => issue.code === 'UNKNOWN_OPERATION'), `${path} is not an operation at runtime`);

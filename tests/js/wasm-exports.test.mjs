@@ -116,6 +116,7 @@ const OWN_SHAPE = new Map([
   ['__validateRequestOfInput', 'fast path: the report of text written in place, for an operation by index'],
   ['__memory', "the fast paths' memory, read by wasm-io.mjs"],
   ['__constants', 'takes nothing: the JSON text of what both sides share, read once'],
+  ['__operationTable', "takes nothing: the spec's operation index (operationTable()), read once by each consumer"],
 ]);
 
 const glue = createRequire(import.meta.url)(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));

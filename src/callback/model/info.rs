@@ -59,8 +59,8 @@ pub struct InfoResponse {
     pub raw: Json<'static>,
 }
 
-/// Reads the response of `/api/v1/payment/p2p/payin/info` or
-/// `/api/v1/widget/payin/info`. Refused with `INVALID_RESPONSE`: a body that is
+/// Reads the response of the info operation `Operation::P2pPayinInfo` or
+/// `Operation::WidgetPayinInfo` (their paths). Refused with `INVALID_RESPONSE`: a body that is
 /// not an object, a missing `status`, `request_id`, `project_id` or
 /// `payment_id`, or a present field of the wrong type. Another operation
 /// path is an `INVALID_ARGUMENT`.

@@ -8,6 +8,7 @@ mod canonical;
 mod constants;
 mod input;
 mod model;
+mod operations;
 mod options;
 mod request;
 mod spec;
