@@ -9,7 +9,6 @@
 // their own) is copied: it names the package by its name, `payment-intake`.
 import fs from 'node:fs';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
 import { crateName, fail, pkgDir, specifier, step, templateDir } from './common.mjs';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(templateDir, 'package.json'), 'utf8'));
@@ -114,6 +113,9 @@ function importsOf(outputs, output, seen = new Set()) {
 
 /** Bundles every entry; returns the pkg-template/ files that went into them. */
 async function bundleEntries(version) {
+  // esbuild is a devDependency: imported here, once the build's setup step has installed it
+  // (a fresh clone's `npm start` has no node_modules/ when scripts/build.mjs starts).
+  const esbuild = await import('esbuild');
   const inputs = new Set();
   const webDir = path.join(pkgDir, 'web');
   const web = await esbuild.build({
