@@ -19,4 +19,4 @@ export const {
   verifyCallbackAsync, verifyCallbackRequest,
 } = api;
 export const createClient = clientFactory(api, glue);
-export const { createCallbackHandler, memoryStore, internal: __internal } = receiverFactory(api, glue, undefined, memoryStoreFactory);
+export const { createCallbackHandler, memoryStore } = receiverFactory(api, glue, undefined, memoryStoreFactory);
