@@ -43,10 +43,10 @@ test('the sync check reads its bytes in place after a key getter called the pack
   for (const key of [publicPem, api.VerifyingKey.fromPem(publicPem)]) {
     let grew = false;
     const during = () => {
-      const before = glue.__memory().buffer.byteLength;
+      const before = glue.__memory({}).value.buffer.byteLength;
       const kept = [];
-      for (let i = 0; i < 5000 && glue.__memory().buffer.byteLength === before; i++) kept.push(api.VerifyingKey.fromPem(publicPem));
-      grew ||= glue.__memory().buffer.byteLength !== before;
+      for (let i = 0; i < 5000 && glue.__memory({}).value.buffer.byteLength === before; i++) kept.push(api.VerifyingKey.fromPem(publicPem));
+      grew ||= glue.__memory({}).value.buffer.byteLength !== before;
       for (const k of kept) k.free();
       api.canonicalMessage(JSON.stringify({ big: 'y'.repeat(60000) }), '1700000000');
       throwsCode(() => api.verifyCallback(forged, headers, publicPem), 'INVALID_SIGNATURE');

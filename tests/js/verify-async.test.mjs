@@ -170,7 +170,7 @@ describe('verifyCallbackAsync: the model only after the awaited check passed', (
 
   test('many forged bodies awaiting their checks at once: all freed, and wasm memory does not grow for good', async () => {
     assert.equal(held(), 0);
-    const memory = () => glue.__memory().buffer.byteLength;
+    const memory = () => glue.__memory({}).value.buffer.byteLength;
     let peak = 0;
     const { glue: g, open } = recordingGlue();
     const core = coreWith(async (...args) => {
