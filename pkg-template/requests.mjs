@@ -73,16 +73,9 @@ function createRequests(glue, provider, errors, keys, io) {
     return provider.ascii(unwrap(glue.__canonicalMessageBytes({ body: bytes, timestamp, options })));
   }
 
-  // The index of each operation path the wasm knows (unknown paths are not kept: undefined).
-  const operationIndexes = new Map();
-  function operationIndex(operation) {
-    let index = operationIndexes.get(operation);
-    if (index === undefined) {
-      index = unwrap(glue.__operationIndex({ operation }));
-      if (index !== undefined) operationIndexes.set(operation, index);
-    }
-    return index;
-  }
+  // The index of each operation path in the wasm's operation table (`__constants().operations`), made once.
+  let operationIndexes;
+  const operationIndex = (operation) => (operationIndexes ??= new Map(errors.shared().operations.map((path, index) => [path, index]))).get(operation);
 
   function validateRequest(operation, body, options) {
     // Text the provider encodes is written into wasm memory, for a known operation by its index.

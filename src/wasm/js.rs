@@ -96,10 +96,15 @@ pub(super) fn callback_error(error: Error, options: &VerifyOptions) -> JsValue {
 /// shapes), and every object member is an own data property. Numbers are finite here
 /// (a body's own numbers go through `body::json_to_js`).
 pub(super) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let failed =
-        |reason: String| js_error(Error::CryptoFailure { reason: format!("result conversion failed: {reason}") });
-    let text = serde_json::to_string(value).map_err(|e| failed(e.to_string()))?;
+    let text = serde_json::to_string(value).map_err(|error| js_error(conversion_failed(&error)))?;
     Ok(json_parse(&text))
+}
+
+/// The error of a shape serde_json did not serialize (none fails: shapes hold no map of
+/// non-string keys and no failing `Serialize`). Not generic: one copy for every shape.
+#[inline(never)]
+pub(super) fn conversion_failed(error: &serde_json::Error) -> Error {
+    Error::CryptoFailure { reason: format!("result conversion failed: {error}") }
 }
 
 /// [`to_js`] of a shape whose long texts were left empty ([`SignedOut::split_texts`]), with

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { esm as api, pkgDir, readKey, throwsCode } from './helpers.mjs';
 
 const glue = createRequire(import.meta.url)(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
-const memoryBytes = () => glue.__memory().buffer.byteLength;
+const memoryBytes = () => glue.__memory({}).value.buffer.byteLength;
 const publicPem = readKey('keys/rsa2048.public.pem');
 const token = api.VerifyingKey.fromPem(publicPem).token();
 const timestamp = String(Math.floor(Date.now() / 1000));

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { caught, esm as api, pkgDir, readKey, throwsCode } from './helpers.mjs';
+import { heldCallbacks } from './support/pending.mjs';
 
 const glue = createRequire(import.meta.url)(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
 const privatePem = readKey('keys/rsa2048.pkcs8.pem');
@@ -42,10 +43,10 @@ test('the sync check reads its bytes in place after a key getter called the pack
   for (const key of [publicPem, api.VerifyingKey.fromPem(publicPem)]) {
     let grew = false;
     const during = () => {
-      const before = glue.__memory().buffer.byteLength;
+      const before = glue.__memory({}).value.buffer.byteLength;
       const kept = [];
-      for (let i = 0; i < 5000 && glue.__memory().buffer.byteLength === before; i++) kept.push(api.VerifyingKey.fromPem(publicPem));
-      grew ||= glue.__memory().buffer.byteLength !== before;
+      for (let i = 0; i < 5000 && glue.__memory({}).value.buffer.byteLength === before; i++) kept.push(api.VerifyingKey.fromPem(publicPem));
+      grew ||= glue.__memory({}).value.buffer.byteLength !== before;
       for (const k of kept) k.free();
       api.canonicalMessage(JSON.stringify({ big: 'y'.repeat(60000) }), '1700000000');
       throwsCode(() => api.verifyCallback(forged, headers, publicPem), 'INVALID_SIGNATURE');
@@ -72,10 +73,10 @@ test('verifyCallbackAsync: concurrent forged and genuine bodies, buffers changed
   }
   const outcomes = await Promise.all(runs);
   outcomes.forEach((outcome, i) => assert.equal(outcome, i % 3 === 0 ? 'INVALID_SIGNATURE' : expected, `call ${i}`));
-  assert.equal(glue.__pendingCallbacks({}).value, 0);
+  assert.equal(heldCallbacks(glue, { body: genuine, headers, keys: [publicPem] }), 0);
   const error = await caught(() => api.verifyCallbackAsync(genuine, headers, keysCalling(publicPem, () => { throw new Error('key getter'); })));
   assert.equal(error.code, 'INVALID_ARGUMENT');
-  assert.equal(glue.__pendingCallbacks({}).value, 0);
+  assert.equal(heldCallbacks(glue, { body: genuine, headers, keys: [publicPem] }), 0);
 });
 
 test('a Fetch Headers is read by the platform get: an own get, or Headers.prototype.get replaced later, changes nothing', () => {

@@ -229,7 +229,7 @@ describe('verifyCallback key lookup', () => {
     const provider = {
       ...nodeCrypto,
       publicKey: (spkiPem) => {
-        glue.__memory().grow(1);
+        glue.__memory({}).value.grow(1);
         grown += 1;
         return nodeCrypto.publicKey(spkiPem);
       },

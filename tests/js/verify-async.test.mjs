@@ -14,11 +14,11 @@ import { describe, test } from 'node:test';
 import { createApi } from '../../pkg-template/core.mjs';
 import nodeCrypto from '../../pkg-template/node-crypto.mjs';
 import { caught, esm as api, pkgDir, readKey, readVectors } from './helpers.mjs';
+import { heldCallbacks } from './support/pending.mjs';
 
 const require = createRequire(import.meta.url);
-// The glue the package loads in Node and the JS core (its source, pkg-template/, which the
-// build bundles as it is), to run the core over a provider whose check answers as a test
-// needs, and to read how many pending callbacks are alive.
+// The glue and the JS core the package loads in Node, to run the core over a provider whose
+// check answers as a test needs, and to read how many pending callbacks it holds.
 const glue = require(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
 
 const TS = 1700000000;
@@ -35,23 +35,31 @@ const forgedHeaders = (headers) => ({ ...headers, 'x-access-signature': headers[
 // A hostile body of 16 KiB: {"a":[0,0,…]} with 8,180 zeros, sent with the valid headers.
 const hostile = `{"a":[${new Array(8180).fill('0').join(',')}]}`;
 
-const alive = () => glue.__pendingCallbacks({}).value;
+/** How many callbacks the wasm holds for a check that never finished (each freed by the read: see support/pending.mjs). */
+const held = () => heldCallbacks(glue, { body: valid.body, headers: valid.headers, keys: [pem] });
 
-/** The glue with its calls into the wasm of a callback recorded (`calls`), for a core over it. */
+/**
+ * The glue with its calls into the wasm of a callback recorded (`calls`), for a core over it;
+ * `open()`, how many handles it gave that the core has not finished yet.
+ */
 function recordingGlue() {
   const calls = [];
+  let open = 0;
   const wrapped = Object.create(glue);
   wrapped.__verifyCallback = (request) => {
     const out = glue.__verifyCallback(request);
     // The handle of a native check still to come (undefined when the answer is whole).
-    calls.push({ name: 'prepare', out, pending: out.ok && typeof out.value === 'object' ? out.value.handle : undefined });
+    const pending = out.ok && typeof out.value === 'object' ? out.value.handle : undefined;
+    if (pending !== undefined) open += 1;
+    calls.push({ name: 'prepare', out, pending });
     return out;
   };
   wrapped.__finishCallback = (request) => {
-    calls.push({ name: 'finish', verified: request.verified });
+    open -= 1;
+    calls.push({ name: 'finish', verified: request.verified, handle: request.handle });
     return glue.__finishCallback(request);
   };
-  return { glue: wrapped, calls };
+  return { glue: wrapped, calls, open: () => open };
 }
 
 /** A core over `g` whose async check answers `answer(message, signature, publicKey)` (node:crypto's by default). */
@@ -96,21 +104,38 @@ describe('verifyCallbackAsync: the model only after the awaited check passed', (
     assert.equal(calls.filter((c) => c.name === 'finish' && c.verified !== false).length, 0);
   });
 
-  test('a pending callback is alive only while its check is awaited', async () => {
-    const before = alive();
+  test('the count of held callbacks sees one never finished (and frees it)', () => {
+    assert.equal(held(), 0);
+    for (const awaited of [true, false]) {
+      const answer = glue.__verifyCallback({ body: valid.body, headers: valid.headers, keys: [pem], native: true, awaited });
+      assert.equal(answer.ok, true);
+      assert.equal(held(), 1, awaited ? 'awaited' : 'sync');
+      assert.equal(held(), 0);
+    }
+  });
+
+  test('a pending callback is held only while its check is awaited', async () => {
+    assert.equal(held(), 0);
+    const { glue: g, calls, open } = recordingGlue();
     let during;
     const core = coreWith(async (...args) => {
-      during = alive();
+      during = open();
       return nodeCrypto.verifyAsync(...args);
-    });
+    }, g);
     const verified = await core.verifyCallbackAsync(valid.body, valid.headers, key);
     assert.equal(verified.paymentId, 'order-10045');
-    assert.equal(during, before + 1);
-    assert.equal(alive(), before);
+    // Its handle was given before the check and finished after it, as the verified model
+    // shows (a handle the wasm did not hold then would finish as "not a pending callback")...
+    assert.equal(during, 1);
+    assert.deepEqual(calls.map((c) => [c.name, c.verified]), [['prepare', undefined], ['finish', true]]);
+    assert.equal(calls[1].handle, calls[0].pending);
+    // ...and the wasm holds it no more.
+    assert.match(glue.__finishCallback({ handle: calls[0].pending }).error.message, /not a pending callback/);
+    assert.equal(held(), 0);
   });
 
   test('every pending callback is freed: on success, a failed check, a throwing check, and an error after the check', async () => {
-    const before = alive();
+    assert.equal(held(), 0);
     const cases = [
       ['success', undefined, valid.body, valid.headers, undefined],
       ['forged', undefined, valid.body, forgedHeaders(valid.headers), 'INVALID_SIGNATURE'],
@@ -124,7 +149,7 @@ describe('verifyCallbackAsync: the model only after the awaited check passed', (
       const result = await outcome(() => coreWith(verifyAsync).verifyCallbackAsync(body, headers, key));
       assert.equal(result.code, code, name);
       if (code === 'CRYPTO_FAILURE') assert.match(result.message, /provider down/);
-      assert.equal(alive(), before, name);
+      assert.equal(held(), 0, name);
     }
     // A key that the core cannot turn into a native one (here: the provider's publicKey
     // throws) is CRYPTO_FAILURE as before, and frees its pending too.
@@ -132,7 +157,7 @@ describe('verifyCallbackAsync: the model only after the awaited check passed', (
     const result = await outcome(() => failing.verifyCallbackAsync(valid.body, valid.headers, pem));
     assert.equal(result.code, 'CRYPTO_FAILURE');
     assert.match(result.message, /gone/);
-    assert.equal(alive(), before);
+    assert.equal(held(), 0);
     // The caller's keys are read once, by the wasm: a getter that would throw the second
     // time is never read again (tests/js/attack-keys-prototype.test.mjs).
     let reads = 0;
@@ -140,24 +165,25 @@ describe('verifyCallbackAsync: the model only after the awaited check passed', (
     Object.defineProperty(keys, 0, { get: () => (reads++ === 0 ? pem : (() => { throw new Error('gone'); })()) });
     assert.equal((await outcome(() => api.verifyCallbackAsync(valid.body, valid.headers, keys))).ok.paymentId, 'order-10045');
     assert.equal(reads, 1);
-    assert.equal(alive(), before);
+    assert.equal(held(), 0);
   });
 
   test('many forged bodies awaiting their checks at once: all freed, and wasm memory does not grow for good', async () => {
-    const before = alive();
-    const memory = () => glue.__memory().buffer.byteLength;
+    assert.equal(held(), 0);
+    const memory = () => glue.__memory({}).value.buffer.byteLength;
     let peak = 0;
+    const { glue: g, open } = recordingGlue();
     const core = coreWith(async (...args) => {
-      peak = Math.max(peak, alive() - before);
+      peak = Math.max(peak, open());
       return nodeCrypto.verifyAsync(...args);
-    });
+    }, g);
     const round = () => Promise.all(Array.from({ length: 200 }, () => outcome(() => core.verifyCallbackAsync(hostile, valid.headers, key))));
     for (const result of await round()) assert.equal(result.code, 'INVALID_SIGNATURE');
     const after = memory();
     for (let i = 0; i < 5; i++) for (const result of await round()) assert.equal(result.code, 'INVALID_SIGNATURE');
     assert.ok(peak > 1, `checks were awaited together (${peak})`);
-    assert.equal(alive(), before);
     assert.equal(memory(), after, 'wasm memory grew over 1,000 more forged bodies');
+    assert.equal(held(), 0);
   });
 });
 
@@ -260,7 +286,7 @@ describe('verifyCallbackAsync: the errors and results of verifyCallback', () => 
     const hmacSigned = core.signRequest(valid.body, secret, { merchantId: 'merchant-1', timestamp: TS });
     const expected = core.verifyCallback(hmacSigned.body, hmacSigned.headers, secret);
     calls.length = 0;
-    const before = alive();
+    assert.equal(held(), 0);
     const hmac = await core.verifyCallbackAsync(hmacSigned.body, hmacSigned.headers, secret);
     assert.deepEqual(hmac, expected);
     assert.equal(hmac.verification.keyIndex, 0);
@@ -270,12 +296,12 @@ describe('verifyCallbackAsync: the errors and results of verifyCallback', () => 
     assert.equal(forged.code, 'INVALID_SIGNATURE');
     // Three answers, none pending: the forged HMAC was refused inside the wasm call.
     assert.deepEqual(calls.map((c) => [c.name, c.pending, c.out.ok]), [['prepare', undefined, true], ['prepare', undefined, true], ['prepare', undefined, false]]);
-    assert.equal(alive(), before);
+    assert.equal(held(), 0);
     secret.free();
   });
 
   test('verifyCallbackRequest: the same, and its pending callback freed', async () => {
-    const before = alive();
+    assert.equal(held(), 0);
     const request = (body, headers) => new Request('https://example.test/cb', { method: 'POST', body, headers });
     const verified = await api.verifyCallbackRequest(request(valid.body, valid.headers), key);
     assert.deepEqual(verified, api.verifyCallback(valid.body, valid.headers, key));
@@ -283,6 +309,6 @@ describe('verifyCallbackAsync: the errors and results of verifyCallback', () => 
     assert.equal(forged.code, 'INVALID_SIGNATURE');
     const odd = await caught(() => api.verifyCallbackRequest(request(oddBody, signed(oddBody)), key));
     assert.equal(odd.code, 'INVALID_CALLBACK');
-    assert.equal(alive(), before);
+    assert.equal(held(), 0);
   });
 });

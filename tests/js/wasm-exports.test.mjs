@@ -98,9 +98,7 @@ test('no exported wasm function answers a single externref (V8 11 inlines it, an
   const functions = exportedFunctions(bytes);
   assert.ok(functions.some((f) => f.name === '__verifyCallback'), 'the private exports were read');
   assert.ok(functions.some((f) => f.results.length > 1), 'some answer several results');
-  // __memory answers the memory object; the one import it calls runs no JS that could
-  // deoptimize its caller.
-  const single = functions.filter((f) => f.results.length === 1 && f.results[0] === EXTERNREF && f.name !== '__memory');
+  const single = functions.filter((f) => f.results.length === 1 && f.results[0] === EXTERNREF);
   assert.deepEqual(single.map((f) => f.name), []);
 });
 
@@ -108,23 +106,32 @@ test('no exported wasm function answers a single externref (V8 11 inlines it, an
 // export (a `__` function of the glue, or a `__` method of a glue key class, whose request is
 // its key, `this`, and at most one object) takes one request object the JS core makes, and
 // answers through `js::Answer` (`{ ok: true, value }` or `{ ok: false, error }`). Only these
-// keep a shape of their own, each for the reason given; the fast paths where BENCHMARKS.md
-// shows they pay, all in pkg-template/wasm-io.mjs.
+// keep a shape of their own, each for the reason given.
 const OWN_SHAPE = new Map([
-  ['__textInput', 'fast path: room in wasm memory for text written in place (an address, 0 for none)'],
-  ['__canonicalMessageOfInput', 'fast path: the message of text written in place, read where the wasm wrote it'],
-  ['__validateRequestOfInput', 'fast path: the report of text written in place, for an operation by index'],
-  ['__memory', "the fast paths' memory, read by wasm-io.mjs"],
   ['__constants', 'takes nothing: the JSON text of what both sides share, read once'],
   ['__operationTable', "takes nothing: the spec's operation index (operationTable()), read once by each consumer"],
 ]);
 
+// The in-place paths (pkg-template/wasm-io.mjs, src/wasm/exports/input.rs): each takes the one
+// object of the glue's private class __InPlaceCall the JS keeps, reads its request members and
+// fills its answer members (`ok`, then `kind` and `value`, or `error`), so that only numbers
+// cross; the wasm function answers nothing itself.
+const IN_PLACE = ['__textInput', '__canonicalMessageOfInput', '__validateRequestOfInput'];
+const IN_PLACE_CLASS = '__InPlaceCall';
+
+// Private exports the package calls, none for its tests only (what the wasm holds for a
+// pending callback is read through __finishCallback: tests/js/support/pending.mjs).
+const TEST_ONLY = ['__pendingCallbacks'];
+
 const glue = createRequire(import.meta.url)(path.join(pkgDir, 'web', 'payment_intake_node.cjs'));
+
+/** Whether `fn` is a class (the glue's private request class), not a function. */
+const isClass = (fn) => /^class\b/.test(Function.prototype.toString.call(fn));
 
 /** The private exports: `{ name, fn, method, wasmName }` (a method's .wasm export is `class___name`). */
 function privateExports() {
   const found = Object.keys(glue)
-    .filter((name) => name.startsWith('__') && typeof glue[name] === 'function')
+    .filter((name) => name.startsWith('__') && typeof glue[name] === 'function' && !isClass(glue[name]))
     .map((name) => ({ name, fn: glue[name], method: false, wasmName: name }));
   for (const Class of [glue.SigningKey, glue.VerifyingKey]) {
     for (const name of Object.getOwnPropertyNames(Class.prototype)) {
@@ -136,18 +143,24 @@ function privateExports() {
   return found;
 }
 
-test('every private export takes one request object and answers through js::Answer, but the named fast paths', () => {
+test('every private export takes one request object and answers through js::Answer, or fills the in-place call', () => {
   const wasm = new Map(exportedFunctions(fs.readFileSync(path.join(pkgDir, 'web', 'payment_intake_bg.wasm'))).map((f) => [f.name, f]));
   const exports = privateExports();
   assert.ok(exports.some((e) => e.name === '__verifyCallback'), 'the private exports were read');
-  for (const name of OWN_SHAPE.keys()) assert.ok(exports.some((e) => e.name === name), `${name}, allowed its own shape, is no export: take it off the list`);
+  for (const name of [...OWN_SHAPE.keys(), ...IN_PLACE]) assert.ok(exports.some((e) => e.name === name), `${name}, allowed its own shape, is no export: take it off the list`);
+  for (const name of TEST_ONLY) assert.ok(!exports.some((e) => e.name === name), `${name} ships, for tests only`);
+  // The one private class: the in-place call, its answer members read-only.
+  const classes = Object.keys(glue).filter((name) => typeof glue[name] === 'function' && isClass(glue[name]));
+  assert.deepEqual(classes.filter((name) => name.startsWith('__')), [IN_PLACE_CLASS]);
+  const members = Object.getOwnPropertyDescriptors(glue[IN_PLACE_CLASS].prototype);
+  for (const name of ['ok', 'kind', 'value', 'error']) assert.ok(members[name]?.get && !members[name].set, `${IN_PLACE_CLASS}.${name} is read-only`);
   const wrong = [];
   for (const { name, fn, method, wasmName } of exports) {
     if (OWN_SHAPE.has(name)) continue;
     const arity = fn.length;
     if (method ? arity > 1 : arity !== 1) wrong.push(`${name} takes ${arity} arguments`);
     const results = wasm.get(wasmName)?.results;
-    if (!isAnswer(results)) wrong.push(`${name} answers [${results}], not js::Answer`);
+    if (IN_PLACE.includes(name) ? results?.length !== 0 : !isAnswer(results)) wrong.push(`${name} answers [${results}], not ${IN_PLACE.includes(name) ? 'nothing' : 'js::Answer'}`);
   }
   assert.deepEqual(wrong, []);
 });
@@ -157,7 +170,9 @@ test('a private export answers { ok, value | error } for a request it refuses, a
   try {
     for (const { name, fn, method } of privateExports()) {
       if (OWN_SHAPE.has(name)) continue;
-      const answer = method ? fn.call(key, {}) : fn({});
+      let answer;
+      if (IN_PLACE.includes(name)) fn((answer = new glue[IN_PLACE_CLASS]()));
+      else answer = method ? fn.call(key, {}) : fn({});
       assert.equal(typeof answer.ok, 'boolean', name);
       if (!answer.ok) assert.equal(typeof answer.error.code, 'string', `${name}: the error's data`);
     }
@@ -185,6 +200,37 @@ test('a private export answers { ok, value | error } for a request it refuses, a
     const bytes = glue.__canonicalMessageBytes({ body: '{"a":1}', timestamp: '1700000000' });
     assert.equal(Buffer.from(bytes.value).toString('latin1'), glue.canonicalMessage('{"a":1}', '1700000000'));
     assert.match(key.__publicJwk().value, /^[\w-]+\.AQAB$/);
+    // The in-place paths (pkg-template/wasm-io.mjs): room, then the text written there, read
+    // by length; what the wasm writes is read where it lies, after its length.
+    const memory = glue.__memory({});
+    assert.ok(memory.value instanceof WebAssembly.Memory);
+    const view = () => Buffer.from(memory.value.buffer);
+    const call = new glue[IN_PLACE_CLASS]();
+    const run = (fn, request) => {
+      Object.assign(call, request);
+      fn(call);
+      if (!call.ok) return call.error.code;
+      const at = call.value;
+      return [call.kind, view().toString('utf8', at + 4, at + 4 + view().readUInt32LE(at))];
+    };
+    assert.equal(run(glue.__textInput, { capacity: 1e9 }), 'INVALID_ARGUMENT');
+    const text = Buffer.from('{"a":1}1700000000');
+    run(glue.__textInput, { capacity: text.length });
+    assert.equal(call.kind, 'room');
+    text.copy(view(), call.value);
+    const message = (request) => run(glue.__canonicalMessageOfInput, { length: 7, timestampWritten: false, ...request });
+    assert.deepEqual(message({ timestampWritten: true, timestampLength: 10 }), ['message', glue.canonicalMessage('{"a":1}', '1700000000')]);
+    assert.deepEqual(message({ timestamp: 1700000001 }), ['message', glue.canonicalMessage('{"a":1}', '1700000001')]);
+    assert.equal(message({ timestamp: undefined }), 'INVALID_TIMESTAMP');
+    assert.equal(message({ length: 1e9, timestamp: 1700000001 }), 'INVALID_ARGUMENT');
+    // The index of an operation in __constants().operations; an index past them is an unknown operation.
+    const index = JSON.parse(glue.__constants()).operations.indexOf('/api/v1/payment/p2p/payin');
+    const report = (request) => run(glue.__validateRequestOfInput, { operationIndex: index, length: 7, ...request });
+    const [kind, json] = report({});
+    assert.equal(kind, 'report');
+    assert.deepEqual(JSON.parse(json), glue.validateRequest('/api/v1/payment/p2p/payin', '{"a":1}'));
+    assert.deepEqual(JSON.parse(report({ operationIndex: 1e9 })[1]), glue.validateRequest('', '{"a":1}'));
+    assert.equal(JSON.parse(report({ length: 1e9 })[1]).errors[0].code, 'INVALID_ARGUMENT');
   } finally {
     key.free();
   }

@@ -213,13 +213,6 @@ fn prepare_only(request: &Request) -> Result<JsValue, JsValue> {
     ]))
 }
 
-/// How many pending callbacks are alive (not freed), for the tests: `__pendingCallbacks({})`,
-/// whose value is that number (the request has no member).
-#[wasm_bindgen(js_name = __pendingCallbacks, skip_typescript)]
-pub fn pending_callbacks(_request: Request) -> Answer {
-    answer(Ok(JsValue::from(Pending::alive())))
-}
-
 /// An error raised before any RSA check, without the genuine body it would carry after one.
 fn unverified(error: Error) -> Error {
     match error {

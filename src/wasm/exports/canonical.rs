@@ -1,7 +1,5 @@
 //! The canonical form: entries, message, steps.
 
-use std::cell::Cell;
-
 use js_sys::Uint8Array;
 use wasm_bindgen::prelude::*;
 
@@ -11,8 +9,7 @@ use super::super::js::{answer, js_error, to_js, Answer, Request};
 use super::super::options::{timestamp_text, Member};
 use super::super::shapes::{profile_rows, StepsOut};
 use super::super::JsResult;
-use super::input;
-use crate::canonical::entry::MAX_CANONICAL_BYTES;
+use super::input::{self, InPlaceCall, Kind};
 use crate::canonical::{self, CanonicalOptions};
 use crate::error::Error;
 use crate::json::Limits;
@@ -52,33 +49,32 @@ pub fn canonical_message_bytes(request: Request) -> Answer {
     answer(message.map(|message| Uint8Array::from(message.as_bytes()).into()))
 }
 
-thread_local! {
-    /// The last message of `__canonicalMessageOfInput`, read in place by the Node entry:
-    /// its length (4 bytes, little-endian), then its bytes.
-    static OUTPUT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-}
-
-/// The message of the first `len` bytes of the input (`__textInput`),
-/// and the timestamp: the `stamp` bytes after them when `stamp` is not negative (the
-/// string the entry wrote there, at most `input::ROOM_AFTER_TEXT`), else `timestamp`. Gives the address of the
-/// message in wasm memory, after its length (4 bytes, little-endian), for the Node
-/// entry to read as latin1 in place; valid until the next call.
+/// `__canonicalMessageOfInput(call)` ([`input::InPlaceCall`]): the message of the text
+/// written in the input, with the timestamp and options the call names. The value (kind
+/// `message`) is the address of the message's length (4 bytes, little-endian), then its
+/// bytes, for the Node entry to read as latin1 in place; valid until the next call.
 #[wasm_bindgen(js_name = __canonicalMessageOfInput, skip_typescript)]
-pub fn canonical_message_of_input(len: usize, stamp: i32, timestamp: JsValue, options: JsValue) -> JsResult<usize> {
-    input::with_input(|input| message_of_input(input, len, stamp, timestamp, &options)).map_err(js_error)
+pub fn canonical_message_of_input(call: &mut InPlaceCall) {
+    let timestamp = std::mem::replace(&mut call.timestamp, JsValue::UNDEFINED);
+    let options = std::mem::replace(&mut call.options, JsValue::UNDEFINED);
+    let stamp = if call.timestamp_written { Some(call.timestamp_length as usize) } else { None };
+    // (A caller's getter of the options that calls in again cannot reach this call: the entry
+    // takes its general path while one is under way.)
+    let at = message_of_input(&call.input, call.length, stamp, timestamp, &options);
+    call.answer(at.map(|at| (Kind::Message, at)));
 }
 
 fn message_of_input(
     input: &[u8],
-    len: usize,
-    stamp: i32,
+    length: u32,
+    stamp: Option<usize>,
     timestamp: JsValue,
     options: &JsValue,
 ) -> Result<usize, Error> {
-    let written = usize::try_from(stamp)
-        .ok()
+    let start = length as usize;
+    let written = stamp
         .filter(|&stamp| stamp <= input::ROOM_AFTER_TEXT)
-        .and_then(|stamp| input.get(len..len.checked_add(stamp)?));
+        .and_then(|stamp| input.get(start..start.checked_add(stamp)?));
     // (Reading a JS value as a member runs no code of the caller's: before the options is as good as after.)
     let timestamp = match written.and_then(|bytes| std::str::from_utf8(bytes).ok()) {
         Some(text) => Member::Text(text.to_owned()),
@@ -86,44 +82,8 @@ fn message_of_input(
     };
     let (options, timestamp) = message_options(timestamp, options)?;
     let limits = Limits::default();
-    let text = utf8_text(input::written(input, len)?, limits.max_bytes)?;
-    let mut out = OUTPUT.take();
-    out.clear();
-    // The last message is read: a buffer made for a large one is not kept for every
-    // later call (a 60 KB body's message is about 200 KB).
-    if out.capacity() > OUTPUT_KEPT {
-        out = Vec::new();
-    }
-    let written = out
-        .try_reserve(HEADER)
-        .map_err(|_| Error::CanonicalTooLarge { limit: MAX_CANONICAL_BYTES, actual: HEADER as u64 })
-        .and_then(|()| {
-            out.extend_from_slice(&[0; HEADER]);
-            canonical::message_of_text_into(text, &timestamp, &options, &limits, &mut out)
-        })
-        .map(|()| {
-            // At most the 16 MiB canonical bound, 4/3 over: a u32.
-            let message_len = (out.len() - HEADER) as u32;
-            if let Some(header) = out.get_mut(..HEADER) {
-                header.copy_from_slice(&message_len.to_le_bytes());
-            }
-            out.as_ptr() as usize
-        });
-    OUTPUT.set(out);
-    written
-}
-
-/// The most bytes of `OUTPUT`'s buffer kept from one message to the next.
-const OUTPUT_KEPT: usize = 256 << 10;
-
-/// The length before a message `__canonicalMessageOfInput` writes.
-const HEADER: usize = 4;
-
-/// The wasm's memory, for the Node entry to write and read `__textInput`'s and
-/// `__canonicalMessageOfInput`'s bytes in place.
-#[wasm_bindgen(js_name = __memory, skip_typescript)]
-pub fn memory() -> JsValue {
-    wasm_bindgen::memory()
+    let text = utf8_text(input::written(input, length)?, limits.max_bytes)?;
+    input::output("message", &mut |out| canonical::message_of_text_into(text, &timestamp, &options, &limits, out))
 }
 
 /// The message of JSON text (`canonical::message_of_text` makes the one-pass-or-tree

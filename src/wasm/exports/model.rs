@@ -6,11 +6,11 @@ use wasm_bindgen::prelude::*;
 
 use super::super::body::{body_from_js, restore_body_json};
 use super::super::gateway::{builder_input, members, string_arg, text_from_js, type_name, utf8_text};
-use super::super::js::{answer, js_error, to_js, Answer, Request};
+use super::super::js::{conversion_failed, js_error, to_js};
 use super::super::options::validate_options;
 use super::super::shapes::{availability_rows, issue_code_rows};
 use super::super::JsResult;
-use super::input;
+use super::input::{self, InPlaceCall, Kind};
 use crate::callback::model as callback_model;
 use crate::error::Error;
 use crate::json::{Json, Limits, MAX_SAFE_INTEGER};
@@ -48,32 +48,26 @@ pub fn validate_request(
     to_js(&report)
 }
 
-/// `__operationIndex({ operation })`: the index of an operation path in the spec's
-/// operation table (`Operation::ALL`), for `__validateRequestOfInput`; `undefined` for a
-/// path it does not hold (the general path then words the error). The core keeps the known
-/// paths' indexes.
-#[wasm_bindgen(js_name = __operationIndex, skip_typescript)]
-pub fn operation_index(request: Request) -> Answer {
-    let known = request.operation().as_string().and_then(|path| Operation::from_path(&path));
-    let index = known.and_then(|known| Operation::ALL.iter().position(|operation| *operation == known));
-    answer(Ok(index.map_or(JsValue::UNDEFINED, |at| JsValue::from(at as u32))))
-}
-
-/// `validateRequest` without options, for the operation at `operation` in the
-/// operation table (`__operationIndex`), of the first `len` bytes of the input: JSON
-/// text the wrapper wrote there as UTF-8 (`__textInput`). The report, or `undefined`
-/// for a report without an issue, which the wrapper writes itself.
+/// `__validateRequestOfInput(call)` ([`input::InPlaceCall`]): `validateRequest` without
+/// options, for the operation at `call.operationIndex` in the operation table
+/// (`__constants().operations`; an index it does not hold is an unknown operation), of the text
+/// written in the input. The answer's kind: `valid`, no value (a report without an issue,
+/// which the entry makes itself), or `report`, the address of the report's JSON text's
+/// length (4 bytes, little-endian), then the text, for the entry to read in place.
 #[wasm_bindgen(js_name = __validateRequestOfInput, skip_typescript)]
-pub fn validate_request_of_input(operation: u32, len: usize) -> JsResult<JsValue> {
-    let operation = Operation::ALL.get(operation as usize).map_or("", |operation| operation.path());
-    let report = input::with_input(|input| {
-        let text = input::written(input, len).and_then(|bytes| utf8_text(bytes, Limits::DEFAULT_MAX_BYTES));
-        text_report(operation, text, Default::default())
+pub fn validate_request_of_input(call: &mut InPlaceCall) {
+    let index = call.operation_index;
+    let known = if index >= 0.0 { Operation::ALL.get(index as usize) } else { None };
+    let operation = known.map_or("", |operation| operation.path());
+    let text = input::written(&call.input, call.length).and_then(|bytes| utf8_text(bytes, Limits::DEFAULT_MAX_BYTES));
+    let report = text_report(operation, text, Default::default());
+    call.answer(if report.valid && report.warnings.is_empty() {
+        Ok((Kind::Valid, 0))
+    } else {
+        let mut json =
+            |out: &mut Vec<u8>| serde_json::to_writer(out, &report).map_err(|error| conversion_failed(&error));
+        input::output("report", &mut json).map(|at| (Kind::Report, at))
     });
-    if report.valid && report.warnings.is_empty() {
-        return Ok(JsValue::UNDEFINED);
-    }
-    to_js(&report)
 }
 
 /// The report of body text, or of the error its reading gave (for an unknown
