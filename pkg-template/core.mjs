@@ -43,7 +43,7 @@ function createApi(glue, provider) {
     fromMinorUnits: guard(glue.fromMinorUnits),
     isPaymentIntakeError,
     issueCodes: guard(glue.issueCodes),
-    operationTable: guard(() => errors.unwrap(glue.__operationTable())),
+    operationTable: guard(() => errors.shared().operations.map((row) => ({ ...row }))),
     optionTable: guard(glue.optionTable),
     parseCallback: guard(glue.parseCallback),
     parseInfoResponse: guard(glue.parseInfoResponse),

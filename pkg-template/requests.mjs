@@ -75,7 +75,7 @@ function createRequests(glue, provider, errors, keys, io) {
 
   // The index of each operation path in the wasm's operation table (`__constants().operations`), made once.
   let operationIndexes;
-  const operationIndex = (operation) => (operationIndexes ??= new Map(errors.shared().operations.map((path, index) => [path, index]))).get(operation);
+  const operationIndex = (operation) => (operationIndexes ??= new Map(errors.shared().operations.map((row, index) => [row.path, index]))).get(operation);
 
   function validateRequest(operation, body, options) {
     // Text the provider encodes is written into wasm memory, for a known operation by its index.

@@ -1,5 +1,5 @@
 // The `.d.ts` unions of the operation index, generated from the table the built package
-// gives at run time (`__operationTable()`, src/spec/operations.rs): the glue's declarations
+// gives at run time (`__constants().operations`, src/spec/operations.rs): the glue's declarations
 // carry a placeholder `OperationPath = string`, replaced here by the union of its paths.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,9 +18,9 @@ export function operationTypesOf(table) {
 /** The operation table of the freshly built package, read through its CommonJS glue. */
 export function builtOperationTable() {
   const glue = createRequire(import.meta.url)(path.join(pkgDir, 'web', `${crateName}_node.cjs`));
-  const answer = glue.__operationTable();
-  if (!answer.ok) fail(`__operationTable() failed: ${JSON.stringify(answer.error)}`);
-  return answer.value;
+  const table = JSON.parse(glue.__constants()).operations;
+  if (!Array.isArray(table) || table.length === 0) fail(`__constants() holds no operation table: ${JSON.stringify(table)}`);
+  return table;
 }
 
 /** Writes the union into the declarations of both glues (each must hold the placeholder). */

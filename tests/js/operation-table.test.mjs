@@ -40,6 +40,12 @@ test('operationTable(): plain rows, the same from both entries, each path and na
     if (row.info !== null) assert.equal(byPath.get(row.info).model, 'info', row.path);
   }
   assert.notEqual(table, api.operationTable(), 'each call answers a copy');
+  // A caller that changes its copy changes no one else's, nor what the package validates by.
+  const mine = api.operationTable();
+  mine[0].path = '/changed';
+  mine.pop();
+  assert.deepEqual(api.operationTable(), table);
+  assert.equal(api.validateRequest(table[0].path, '{}').errors[0].code, 'REQUIRED');
 });
 
 test('a fake row reaches the client: a method at its name that calls its path', async () => {

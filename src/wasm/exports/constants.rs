@@ -7,10 +7,10 @@ use wasm_bindgen::prelude::*;
 
 use super::super::keys::FREED_KEY;
 use super::input::ROOM_AFTER_TEXT;
+use super::operations::write_operation_table;
 use crate::error::ErrorCode;
 use crate::json::Limits;
 use crate::options::MAX_BODY_BYTES_CEILING;
-use crate::spec::operations::Operation;
 
 /// The JSON text of `{ statuses, maxBodyBytes, readerMaxBytes, stampRoom, freedKey,
 /// operations }`: the HTTP status of every error code (`{ CODE: status }`, from
@@ -18,8 +18,9 @@ use crate::spec::operations::Operation;
 /// accepts (how much of a Fetch body the core reads at most), the most the package's JSON
 /// reader takes by default (`Limits::DEFAULT_MAX_BYTES`: how much of an answer the client
 /// reads at most), the room after a text written in place for a short timestamp
-/// (`__canonicalMessageOfInput`), why a freed key is refused, and the operations' paths in
-/// the order of `Operation::ALL` (the index `__validateRequestOfInput` takes). (JSON text: one
+/// (`__canonicalMessageOfInput`), why a freed key is refused, and the operation table
+/// (`operations::write_operation_table`: its rows in the order of `Operation::ALL`, a row's
+/// index the one `__validateRequestOfInput` takes). (JSON text: one
 /// string across, where an object would be set member by member.)
 #[wasm_bindgen(js_name = __constants, skip_typescript)]
 pub fn constants() -> String {
@@ -32,13 +33,9 @@ pub fn constants() -> String {
     // The message holds no character JSON would escape.
     let _ = write!(
         json,
-        "}},\"maxBodyBytes\":{MAX_BODY_BYTES_CEILING},\"readerMaxBytes\":{reader_max_bytes},\"stampRoom\":{ROOM_AFTER_TEXT},\"freedKey\":\"{FREED_KEY}\",\"operations\":["
+        "}},\"maxBodyBytes\":{MAX_BODY_BYTES_CEILING},\"readerMaxBytes\":{reader_max_bytes},\"stampRoom\":{ROOM_AFTER_TEXT},\"freedKey\":\"{FREED_KEY}\",\"operations\":"
     );
-    // (A path holds no character JSON would escape.)
-    for (at, operation) in Operation::ALL.iter().enumerate() {
-        let comma = if at == 0 { "" } else { "," };
-        let _ = write!(json, "{comma}\"{}\"", operation.path());
-    }
-    json.push_str("]}");
+    write_operation_table(&mut json);
+    json.push('}');
     json
 }
