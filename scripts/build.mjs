@@ -29,11 +29,11 @@
 //   pkg/cli.js + pkg/cli/, pkg/sandbox/, pkg/otel/, pkg/stores/  copied from pkg-template/ as they are
 //              (they name the package by its name), pkg/www/ from www/
 // The steps: build/wasm.mjs (the crate, the glues, wasm-opt), build/operation-types.mjs (the
-// OperationPath union of the glues' declarations, from the built operationTable()), build/modules.mjs (the JS),
+// OperationPath union of the glues' declarations and the client's ClientOperations, from the built operationTable()), build/modules.mjs (the JS),
 // build/package.mjs (the manifest, documents, the ES module wrapper, the smoke test).
 import { checkTools, buildWasm, crateVersion, reportSizes } from './build/wasm.mjs';
 import { buildModules } from './build/modules.mjs';
-import { writeOperationTypes } from './build/operation-types.mjs';
+import { writeClientTypes, writeOperationTypes } from './build/operation-types.mjs';
 import { exportNames, smokeTest, writeEsmWrapper, writePackageJson } from './build/package.mjs';
 
 const started = Date.now();
@@ -43,6 +43,7 @@ buildWasm();
 writeOperationTypes();
 const manifest = writePackageJson(version);
 await buildModules(version);
+writeClientTypes();
 const names = exportNames();
 writeEsmWrapper(names);
 smokeTest(names);

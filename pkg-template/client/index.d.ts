@@ -227,32 +227,21 @@ export interface CreateStore {
 }
 
 type Op<In, Out> = (input: In, options?: CallOptions) => Promise<Out>;
-export interface Client {
-  p2p: {
-    payin: {
-      create: Op<P2pPayinCreateBody | string, StatusResponse>;
-      info: Op<PaymentRef, InfoResult>;
-      confirm: Op<PaymentRef, StatusResponse>;
-      cancel: Op<PaymentRef, StatusResponse>;
-      waitFor(ref: PaymentRef, options?: WaitForOptions): Promise<InfoResult>;
-    };
-    payout: { create: Op<Body, StatusResponse>; info: Op<PaymentRef, InfoResult> };
-  };
-  ecom: {
-    payin: { create: Op<Body, StatusResponse>; info: Op<PaymentRef, InfoResult>; confirm3dsResult: Op<PaymentRef, StatusResponse> };
-    payout: { create: Op<Body, StatusResponse>; info: Op<PaymentRef, InfoResult> };
-  };
-  widget: {
-    payin: {
-      create: Op<WidgetPayinCreateBody | string, StatusResponse>;
-      info: Op<PaymentRef, InfoResult>;
-      confirm: Op<PaymentRef, StatusResponse>;
-      cancel: Op<PaymentRef, StatusResponse>;
-      waitFor(ref: PaymentRef, options?: WaitForOptions): Promise<InfoResult>;
-    };
-  };
-  balance(ref?: ProjectRef, options?: CallOptions): Promise<BalanceResult>;
-  banks(ref?: ProjectRef, options?: CallOptions): Promise<BanksResult>;
+type ProjectOp<Out> = (ref?: ProjectRef, options?: CallOptions) => Promise<Out>;
+/**
+ * The client's operation methods: one per row of `operationTable()`, at its `name`. The build
+ * writes this from the table (scripts/build/operation-types.mjs): a row's `takes` gives the
+ * input (a body: the `<Name>Body` declared here, e.g. `P2pPayinCreateBody`, or any `Body`; a
+ * `PaymentRef`; a `ProjectRef`), its `model` the answer.
+ */
+export interface ClientOperations { [group: string]: unknown } // generated: ClientOperations (this line)
+/** What a payin group waits for (`waitFor`), besides its operations. */
+interface Waits {
+  waitFor(ref: PaymentRef, options?: WaitForOptions): Promise<InfoResult>;
+}
+export interface Client extends ClientOperations {
+  p2p: ClientOperations['p2p'] & { payin: Waits };
+  widget: ClientOperations['widget'] & { payin: Waits };
   /** The operation of the spec's index at `path`, as its method (its row of `operationTable()` names the method: `p2p.payin.create`); another path is INVALID_ARGUMENT. */
   call(path: string, input: Body, options?: CallOptions): Promise<StatusResponse | InfoResult | BalanceResult | BanksResult>;
   /** Any path (e.g. the bank paths the spec names without showing): signed, sent, retried; the answer's JSON, not validated. */

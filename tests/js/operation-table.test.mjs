@@ -1,7 +1,7 @@
 // The operation index is one table, src/spec/operations.rs, given at run time by
 // `operationTable()`: the client's methods, the sandbox's routes and the `.d.ts`
-// `OperationPath` union are functions of it (`operationsOf`/`clientMethodsOf`,
-// `sandboxRoutesOf`, `operationTypesOf`). A fake row added to the real table reaches
+// `OperationPath` union and the client's `ClientOperations` are functions of it
+// (`operationsOf`/`clientMethodsOf`, `sandboxRoutesOf`, `operationTypesOf`, `clientTypesOf`). A fake row added to the real table reaches
 // each; and the package as built uses those same functions over the real table.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -14,7 +14,7 @@ import { OPERATIONS as SANDBOX_OPERATIONS } from './support/sandbox-kit.mjs';
 
 const { clientMethodsOf, operationsOf } = await import(pathToFileURL(path.join(root, 'pkg-template', 'client', 'operations.mjs')).href);
 const { sandboxRoutesOf } = await import(pathToFileURL(path.join(pkgDir, 'sandbox', 'routes.mjs')).href);
-const { operationTypesOf } = await import(pathToFileURL(path.join(root, 'scripts', 'build', 'operation-types.mjs')).href);
+const { clientTypesOf, operationTypesOf } = await import(pathToFileURL(path.join(root, 'scripts', 'build', 'operation-types.mjs')).href);
 
 const table = api.operationTable();
 const FAKE = [
@@ -91,6 +91,18 @@ test('a fake row reaches the types: the generated union holds it; the built unio
     assert.ok(declarations.includes(union), `pkg/${dir}/payment_intake.d.ts holds operationTypesOf(operationTable())`);
   }
   assert.match(fs.readFileSync(path.join(root, 'scripts', 'build.mjs'), 'utf8'), /writeOperationTypes\(\);/);
+});
+
+test("a fake row reaches the client's types: a method at its name, typed by what it takes and answers; the built ones are the real table's", () => {
+  const fake = clientTypesOf(withFake);
+  assert.match(fake, /\n  fake: \{\n    payin: \{\n      create: Op<Body, StatusResponse>;\n      info: Op<PaymentRef, InfoResult>;\n      cancel: Op<PaymentRef, StatusResponse>;\n/);
+  assert.match(clientTypesOf(table, new Set(['P2pPayinCreateBody'])), /\n      create: Op<P2pPayinCreateBody \| string, StatusResponse>;/);
+  assert.match(clientTypesOf(table), /\n  balance: ProjectOp<BalanceResult>;\n  banks: ProjectOp<BanksResult>;\n\}$/);
+  for (const dir of ['web', 'node']) {
+    const declarations = fs.readFileSync(path.join(pkgDir, dir, 'client', 'index.d.ts'), 'utf8');
+    assert.ok(declarations.includes(clientTypesOf(table, new Set(['P2pPayinCreateBody', 'WidgetPayinCreateBody']))), `pkg/${dir}/client/index.d.ts holds clientTypesOf(operationTable())`);
+    assert.doesNotMatch(declarations, /generated: ClientOperations/);
+  }
 });
 
 test("the CLI's call and validate list every operation of the table, with its method", async () => {
