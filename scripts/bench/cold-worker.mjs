@@ -4,7 +4,9 @@
 // clock (process.hrtime, the same clock in every thread) so the parent can subtract the moment
 // it called `new Worker`. Entries:
 //   kind 'web': an ES module entry that needs init() (pkg/web/index.js and the lean ones): the
-//     .wasm read from the file the parent found, compiled (WebAssembly.compile), init() with the
+//     .wasm read from the file the parent found, compiled (WebAssembly.compile), Node's fetch
+//     globals loaded (the glue's init() reads `typeof Response`: Node loads its fetch, undici, at
+//     the first read of one, 15 to 25 ms in a fresh thread; a browser has them), init() with the
 //     compiled module (instantiate), then verifyCallbackAsync (WebCrypto: globalThis.crypto.subtle);
 //   kind 'node': the Node entry (pkg/index.mjs), whose import reads, compiles and instantiates the
 //     .wasm itself, then verifyCallback (node:crypto).
@@ -24,6 +26,8 @@ if (kind === 'web') {
   marks.read = now();
   const module = await WebAssembly.compile(bytes);
   marks.compiled = now();
+  if (typeof globalThis.Response !== 'function') throw new Error('no Response global');
+  marks.globals = now();
   await init({ module_or_path: module });
   marks.instantiated = now();
 }

@@ -34,7 +34,7 @@ function workerColdRows(workerCold) {
   if (!workerCold) return '| Worker cold start | failed: see the run\'s output | | | | | |';
   const ms = (s) => (s ? `${s.median.toFixed(1)}` : '–');
   return workerCold.entries
-    .map((e) => `| Worker cold start, ${e.label} (\`${e.entry}\`): new Worker → first callback verified (${e.samples} workers) | **${e.totalMs.median.toFixed(1)} ms** (min ${e.totalMs.min.toFixed(1)}, max ${e.totalMs.max.toFixed(1)}; thread ${ms(e.threadMs)}, import ${ms(e.importMs)}, compile ${ms(e.compileMs)}, instantiate ${ms(e.instantiateMs)}, first verify ${ms(e.verifyMs)}) | | | | | |`)
+    .map((e) => `| Worker cold start, ${e.label} (\`${e.entry}\`): new Worker → first callback verified (${e.samples} workers) | **${e.totalMs.median.toFixed(1)} ms** (min ${e.totalMs.min.toFixed(1)}, max ${e.totalMs.max.toFixed(1)}; thread ${ms(e.threadMs)}, import ${ms(e.importMs)}, compile ${ms(e.compileMs)}, Node's fetch globals ${ms(e.globalsMs)}, instantiate ${ms(e.instantiateMs)}, first verify ${ms(e.verifyMs)}) | | | | | |`)
     .concat(workerCold.notes.map((note) => `| Worker cold start: ${note} | | | | | | |`))
     .join('\n');
 }

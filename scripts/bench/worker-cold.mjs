@@ -8,7 +8,9 @@
 //                      as the web entry (their .wasm found from the glue they import); absent: a note
 // Parts: thread start (new Worker to the worker's first line), import (the entry's JS; for the
 // Node entry the .wasm's read, compile and instantiation too), read, compile
-// (WebAssembly.compile), instantiate (init), first verify (key from PEM and the verification).
+// (WebAssembly.compile), fetch globals (Node loads its fetch at the glue's first `typeof
+// Response`: see cold-worker.mjs), instantiate (init), first verify (key from PEM and the
+// verification).
 // Every round runs one sample of every entry, their order turned by one each round; the figures
 // are medians with min and max (a part's median is of that part: the parts' medians need not sum
 // to the total's). scripts/bench.mjs runs this in a child process of its own (`workerColdBench`),
@@ -28,7 +30,7 @@ import { stats } from './timing.mjs';
 
 export const WORKER_COLD_LINE = 'cold start in a worker';
 const here = fileURLToPath(import.meta.url);
-const PARTS = ['threadMs', 'importMs', 'readMs', 'compileMs', 'instantiateMs', 'verifyMs', 'totalMs'];
+const PARTS = ['threadMs', 'importMs', 'readMs', 'compileMs', 'globalsMs', 'instantiateMs', 'verifyMs', 'totalMs'];
 
 /** The target of `subpath` in a package's `exports` under `conditions` (first match in the map's order). */
 function resolveExport(exportsMap, subpath, conditions) {
@@ -40,20 +42,21 @@ function resolveExport(exportsMap, subpath, conditions) {
   return typeof target === 'string' ? target : null;
 }
 
-/** The `*_bg.wasm` a web entry's glue loads: followed through the entry's relative imports. */
+/** The `*_bg.wasm` a web entry's glue loads: named in a module the entry imports (the wasm-bindgen glue's first). */
 function wasmOf(entryFile) {
   const seen = new Set();
   const queue = [entryFile];
+  const found = [];
   while (queue.length > 0) {
     const file = queue.shift();
     if (seen.has(file) || !fs.existsSync(file)) continue;
     seen.add(file);
     const text = fs.readFileSync(file, 'utf8');
     const wasm = text.match(/['"`]\.?\/?([\w.-]+_bg\.wasm)['"`]/);
-    if (wasm) return path.join(path.dirname(file), wasm[1]);
+    if (wasm) found.push({ file: path.join(path.dirname(file), wasm[1]), glue: text.includes('__wbg_get_imports') });
     for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) queue.push(path.resolve(path.dirname(file), m[1]));
   }
-  return null;
+  return (found.find((f) => f.glue) ?? found[0])?.file ?? null;
 }
 
 /** The entries of the built package in `dir` this line measures, and a note for each absent one. */
@@ -105,7 +108,8 @@ function sample(entry, input) {
         importMs: marks.imported - marks.started,
         readMs: web ? marks.read - marks.imported : null,
         compileMs: web ? marks.compiled - marks.read : null,
-        instantiateMs: web ? marks.instantiated - marks.compiled : null,
+        globalsMs: web ? marks.globals - marks.compiled : null,
+        instantiateMs: web ? marks.instantiated - marks.globals : null,
         verifyMs: marks.verified - (web ? marks.instantiated : marks.imported),
         totalMs: marks.verified - created,
       });
@@ -125,10 +129,18 @@ export async function measureWorkerCold(dirs, rounds) {
     entries.push(...found.entries);
     notes.push(...found.notes);
   }
+  // One sample of each first, not counted: the files into the page cache, Node's own modules
+  // warm; an entry that cannot verify the callback (no such export, an error) is left out, noted.
+  for (const entry of [...entries]) {
+    try {
+      await sample(entry, input);
+    } catch (error) {
+      notes.push(`${entry.label}: skipped, its worker failed: ${error.message}`);
+      entries.splice(entries.indexOf(entry), 1);
+    }
+  }
   for (const note of notes) console.log(`  (${note})`);
   const samples = entries.map(() => []);
-  // One sample of each first, not counted: the files into the page cache, Node's own modules warm.
-  for (const entry of entries) await sample(entry, input);
   for (let r = 0; r < rounds; r += 1) {
     for (let k = 0; k < entries.length; k += 1) {
       const i = (k + r) % entries.length;
@@ -153,7 +165,7 @@ export function workerColdLines(result) {
   const lines = [];
   for (const e of result.entries) {
     lines.push(`  ${e.label} (${e.entry}${e.wasmBytes ? `, .wasm ${e.wasmBytes.toLocaleString('en-US')} B` : ''}): median ${e.totalMs.median.toFixed(1)} ms (min ${e.totalMs.min.toFixed(1)}, max ${e.totalMs.max.toFixed(1)}, ${e.samples} samples)`);
-    lines.push(`      parts (medians, ms): thread start ${ms(e.threadMs)}, import ${ms(e.importMs)}, read ${ms(e.readMs)}, compile ${ms(e.compileMs)}, instantiate ${ms(e.instantiateMs)}, first verify ${ms(e.verifyMs)}`);
+    lines.push(`      parts (medians, ms): thread start ${ms(e.threadMs)}, import ${ms(e.importMs)}, read ${ms(e.readMs)}, compile ${ms(e.compileMs)}, Node's fetch globals ${ms(e.globalsMs)}, instantiate ${ms(e.instantiateMs)}, first verify ${ms(e.verifyMs)}`);
   }
   return lines;
 }
@@ -179,7 +191,7 @@ export function workerColdBench() {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === here) {
   const rounds = arg('worker-rounds', 15);
-  const dirs = [[pkgDir, AGAINST ? 'this build' : 'pkg']];
+  const dirs = [[pkgDir, AGAINST ? 'this build' : path.basename(pkgDir)]];
   if (AGAINST) dirs.push([AGAINST, path.basename(AGAINST)]);
   const loadAverageAtStart = os.loadavg().map((l) => Number(l.toFixed(2)));
   const cache = process.execArgv.includes('--no-wasm-native-module-cache-enabled') ? 'wasm module cache off' : 'wasm module cache on';
