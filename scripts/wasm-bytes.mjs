@@ -94,7 +94,10 @@ function measure(file, twiggy, bindgen) {
       note = `through ${bindgen.version} --target web, as the build does (what wasm-opt receives)`;
     }
   }
-  const items = JSON.parse(execFileSync(twiggy.bin, ['top', '-f', 'json', measured], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 }));
+  const twiggyJson = (extra) => JSON.parse(execFileSync(twiggy.bin, ['top', ...extra, '-f', 'json', measured], { encoding: 'utf8', maxBuffer: 256 * 2 ** 20 }));
+  const items = twiggyJson([]);
+  // Retained sizes (twiggy's dominator tree): the bytes only that export reaches.
+  const exports = twiggyJson(['--retained']).filter((item) => item.name.startsWith('export ')).sort((a, b) => b.retained_size - a.retained_size);
   const size = fs.statSync(measured).size;
   if (measured !== file) fs.rmSync(path.dirname(measured), { recursive: true, force: true });
   const groups = new Map();
@@ -105,7 +108,7 @@ function measure(file, twiggy, bindgen) {
     if (isCode(group)) code += item.shallow_size;
   }
   const functions = items.filter((item) => isCode(groupOf(item.name))).sort((a, b) => b.shallow_size - a.shallow_size);
-  return { file: path.relative(root, file) || file, note, size, code, groups, functions };
+  return { file: path.relative(root, file) || file, note, size, code, groups, functions, exports };
 }
 
 /** A table, plain or Markdown; the columns in `left` aligned left, the others right. */
@@ -150,6 +153,8 @@ if (!twiggy) {
       out.push('', `The ${TOP} largest functions of ${r.file} (share of the code):`, '');
       const rows = r.functions.slice(0, TOP).map((f) => [num(f.shallow_size), pct(f.shallow_size, r.code), groupOf(f.name), MARKDOWN ? `\`${display(f.name).replace(/\|/g, '\\|')}\`` : display(f.name)]);
       out.push(table(['bytes', 'share', 'crate', 'function'], rows, [2, 3]));
+      out.push('', `What each export alone keeps in ${r.file} (twiggy's retained size: the bytes reached from no other export or root, at least what leaving it out of a build removes; the ${Math.min(15, TOP)} largest):`, '');
+      out.push(table(['retained bytes', 'share of the file', 'export'], r.exports.slice(0, Math.min(15, TOP)).map((e) => [num(e.retained_size), pct(e.retained_size, r.size), MARKDOWN ? `\`${e.name.slice(8, -1)}\`` : e.name.slice(8, -1)]), [2]));
     }
   }
 }
