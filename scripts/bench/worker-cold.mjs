@@ -65,6 +65,7 @@ export function entriesOf(dir, build) {
   const entries = [];
   const notes = [];
   const web = ['browser', 'import', 'default'];
+  const shownDir = path.relative(root, dir).startsWith('..') ? dir : path.relative(root, dir);
   for (const [name, subpath, kind, conditions] of [
     ['full, web entry', '.', 'web', web],
     ['full, Node entry', '.', 'node', ['node', 'import', 'default']],
@@ -74,7 +75,7 @@ export function entriesOf(dir, build) {
     const target = resolveExport(manifest.exports, subpath, conditions);
     const label = `${build}: ${name}`;
     if (!target) {
-      notes.push(`${label}: skipped, ${dir}/package.json exports no ${subpath === '.' ? 'package root' : `"${subpath}"`} under ${conditions.join('/')}`);
+      notes.push(`${label}: skipped, ${shownDir}/package.json exports no ${subpath === '.' ? 'package root' : `"${subpath}"`} under ${conditions.join('/')}`);
       continue;
     }
     const entryFile = path.join(dir, target);
