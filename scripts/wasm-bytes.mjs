@@ -7,13 +7,13 @@
 //   node scripts/wasm-bytes.mjs [--top 25] [--markdown] [--no-bindgen] [FILE.wasm ...]
 //
 // The names are only in the wasm before wasm-opt (which drops the name section): by default the
-// cargo output the build keeps, target/wasm32-unknown-unknown/release/payment_intake.wasm,
-// passed through wasm-bindgen (--target web, into a temporary folder) as the build does, so the
-// items are those wasm-opt receives. Any FILE still holding wasm-bindgen's custom section is
-// passed through it the same way; other files are measured as they are (an optimized .wasm
-// gives `code[N]` items: no crate); --no-bindgen measures the cargo output as it is (with
-// wasm-bindgen's describe functions and sections, which the shipped .wasm has not). Several FILEs give a column each, to compare builds (a
-// lean build: build it with its cargo features and a --target-dir of its own, pass its .wasm).
+// cargo outputs the build keeps, the full build's (target/wasm32-unknown-unknown/release/
+// payment_intake.wasm) and each lean build's (target/wasm-<name>/…, scripts/build/wasm.mjs) when
+// present, a column each. Any input still holding wasm-bindgen's custom section (a cargo output)
+// is passed through wasm-bindgen (--target web, into a temporary folder) as the build does, so
+// the items are those wasm-opt receives; --no-bindgen measures it as it is (with wasm-bindgen's
+// describe functions, which the shipped .wasm has not). Other files are measured as they are
+// (an optimized .wasm gives `code[N]` items: no crate). FILEs given replace the defaults.
 // The shipped sizes: every pkg/web/*_bg.wasm present (the full build and the lean ones).
 // twiggy is a measurement tool, not a dependency of the build or CI: `cargo install twiggy`.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -30,7 +30,19 @@ const TOP = topIndex >= 0 ? Number(args[topIndex + 1]) : 25;
 const MARKDOWN = args.includes('--markdown');
 const NO_BINDGEN = args.includes('--no-bindgen');
 const files = args.filter((a, i) => a.endsWith('.wasm') && args[i - 1] !== '--top');
-if (files.length === 0) files.push(path.join(root, 'target', 'wasm32-unknown-unknown', 'release', 'payment_intake.wasm'));
+const cargoWasm = (dir) => path.join(dir, 'wasm32-unknown-unknown', 'release', 'payment_intake.wasm');
+if (files.length === 0) {
+  // The full build's cargo output, and each lean build's, in its target dir of its own (target/wasm-<name>/).
+  files.push(cargoWasm(path.join(root, 'target')));
+  const target = path.join(root, 'target');
+  const lean = fs.existsSync(target) ? fs.readdirSync(target).filter((d) => d.startsWith('wasm-') && fs.existsSync(cargoWasm(path.join(target, d)))) : [];
+  files.push(...lean.sort().map((d) => cargoWasm(path.join(target, d))));
+}
+/** A column's name: `full` or the lean build's for a cargo output of this repository, else the path. */
+const labelOf = (file) => {
+  const m = path.relative(root, file).match(/^target\/(?:wasm-([\w-]+)\/)?wasm32-unknown-unknown\/release\/payment_intake\.wasm$/);
+  return m ? `${m[1] ?? 'full'} build` : path.relative(root, file) || file;
+};
 
 /** A tool on PATH, or in ~/.cargo/bin where `cargo install` puts it; null when absent. */
 function tool(name) {
@@ -108,7 +120,7 @@ function measure(file, twiggy, bindgen) {
     if (isCode(group)) code += item.shallow_size;
   }
   const functions = items.filter((item) => isCode(groupOf(item.name))).sort((a, b) => b.shallow_size - a.shallow_size);
-  return { file: path.relative(root, file) || file, note, size, code, groups, functions, exports };
+  return { file: path.relative(root, file) || file, label: labelOf(file), note, size, code, groups, functions, exports };
 }
 
 /** A table, plain or Markdown; the columns in `left` aligned left, the others right. */
@@ -138,22 +150,22 @@ if (!twiggy) {
     runs.push(measure(file, twiggy, bindgen));
   }
   out.push(`${twiggy.version}, ${new Date().toISOString().slice(0, 10)}`);
-  for (const r of runs) out.push(`${r.file}: ${num(r.size)} bytes measured, ${r.note}; code ${num(r.code)} bytes (${KiB(r.code)})`);
+  for (const r of runs) out.push(`${r.label === r.file ? r.file : `${r.label}, ${r.file}`}: ${num(r.size)} bytes measured, ${r.note}; code ${num(r.code)} bytes (${KiB(r.code)})`);
   if (runs.length > 0) {
     const names = [...new Set(runs.flatMap((r) => [...r.groups.keys()]))];
     const codeGroups = names.filter(isCode).sort((a, b) => (runs[0].groups.get(b) ?? 0) - (runs[0].groups.get(a) ?? 0));
     const otherGroups = names.filter((g) => !isCode(g)).sort((a, b) => (runs[0].groups.get(b) ?? 0) - (runs[0].groups.get(a) ?? 0));
     const cell = (r, g, of) => (r.groups.has(g) ? `${num(r.groups.get(g))} (${pct(r.groups.get(g), of)})` : '–');
-    const header = ['crate / item', ...runs.map((r) => (runs.length > 1 ? r.file : 'bytes (share)'))];
+    const header = ['crate / item', ...runs.map((r) => (runs.length > 1 ? r.label : 'bytes (share)'))];
     out.push('', `Code by crate (share of the code):`, '');
     out.push(table(header, [...codeGroups.map((g) => [g, ...runs.map((r) => cell(r, g, r.code))]), ['code, in all', ...runs.map((r) => `${num(r.code)} (${KiB(r.code)})`)]]));
     out.push('', `Everything else in the file (share of the file):`, '');
     out.push(table(header, [...otherGroups.map((g) => [g, ...runs.map((r) => cell(r, g, r.size))]), ['the file, in all', ...runs.map((r) => `${num(r.size)} (${KiB(r.size)})`)]]));
     for (const r of runs) {
-      out.push('', `The ${TOP} largest functions of ${r.file} (share of the code):`, '');
+      out.push('', `The ${TOP} largest functions of the ${r.label} (share of the code):`, '');
       const rows = r.functions.slice(0, TOP).map((f) => [num(f.shallow_size), pct(f.shallow_size, r.code), groupOf(f.name), MARKDOWN ? `\`${display(f.name).replace(/\|/g, '\\|')}\`` : display(f.name)]);
       out.push(table(['bytes', 'share', 'crate', 'function'], rows, [2, 3]));
-      out.push('', `What each export alone keeps in ${r.file} (twiggy's retained size: the bytes reached from no other export or root, at least what leaving it out of a build removes; the ${Math.min(15, TOP)} largest):`, '');
+      out.push('', `What each export alone keeps in the ${r.label} (twiggy's retained size: the bytes reached from no other export or root, at least what leaving it out of a build removes; the ${Math.min(15, TOP)} largest):`, '');
       out.push(table(['retained bytes', 'share of the file', 'export'], r.exports.slice(0, Math.min(15, TOP)).map((e) => [num(e.retained_size), pct(e.retained_size, r.size), MARKDOWN ? `\`${e.name.slice(8, -1)}\`` : e.name.slice(8, -1)]), [2]));
     }
   }
