@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Size profile of a .wasm (a small twiggy-like "top"): bytes of each function
 // body by name (from the name section, so run it on the un-stripped cargo
-// output), grouped by crate, and the size of each section.
+// output), grouped by crate, and the size of each section. From twiggy's own output, with the
+// exports' retained sizes and several builds side by side: scripts/wasm-bytes.mjs.
 //   node bench/wasm-sizes.mjs [file.wasm] [--top N]
 import fs from 'node:fs';
 

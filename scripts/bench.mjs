@@ -14,6 +14,9 @@
 //                                 interleaves ~2 ms batches of both for --ab-seconds (4)
 //   node scripts/bench.mjs --only "16 concurrent" --load-rounds 31   the client's creates 16 at a
 //                                 time, by hand, without and with a store (bench/client-load.mjs)
+//   node scripts/bench.mjs --only "cold start in a worker" [--worker-rounds 15]   only the line
+//                                 of scripts/bench/worker-cold.mjs: new Worker to the first
+//                                 callback verified, per build and entry (with --against too)
 //   npm run bench -- --only receiver   only the receiver's line (bench/receiver.mjs: callbacks
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,6 +29,7 @@ import { runLines } from './bench/lines.mjs';
 import { machineInfo, writeReport } from './bench/report.mjs';
 import { AB_SECONDS, AGAINST, BATCH_MS, ONLY, ROUNDS, pkgDir, require, root } from './bench/settings.mjs';
 import { abCompare } from './bench/timing.mjs';
+import { WORKER_COLD_LINE, workerColdBench } from './bench/worker-cold.mjs';
 
 /**
  * The receiver's line (bench/receiver.mjs: callbacks handled per second with each store, one
@@ -37,6 +41,7 @@ function receiverBench() {
   return r.status ?? 1;
 }
 if (ONLY === 'receiver') process.exit(receiverBench());
+if (ONLY && WORKER_COLD_LINE.includes(ONLY)) process.exit(workerColdBench() ? 0 : 1);
 
 if (!fs.existsSync(path.join(pkgDir, 'node', 'index.js'))) {
   console.error('pkg/ is not built: run `npm run build` first');
@@ -77,8 +82,9 @@ if (ONLY) {
 
 const size = wasmSize(pkgDir);
 const coldStart = measureColdStart(pkgDir, signingPem, payinText);
+const workerCold = workerColdBench();
 
-writeReport({ machine, results, reconcile, diagnoseTimes, diagnoseDialect, rsaMs, size, coldStart, abResults, abSize });
+writeReport({ machine, results, reconcile, diagnoseTimes, diagnoseDialect, rsaMs, size, coldStart, workerCold, abResults, abSize });
 
 console.log('\ncallbacks handled per second with each store (bench/receiver.mjs)');
 receiverBench();

@@ -29,9 +29,19 @@ export function machineInfo() {
   };
 }
 
+/** The table's rows of the worker cold start (scripts/bench/worker-cold.mjs), one per build and entry. */
+function workerColdRows(workerCold) {
+  if (!workerCold) return '| Worker cold start | failed: see the run\'s output | | | | | |';
+  const ms = (s) => (s ? `${s.median.toFixed(1)}` : '–');
+  return workerCold.entries
+    .map((e) => `| Worker cold start, ${e.label} (\`${e.entry}\`): new Worker → first callback verified (${e.samples} workers) | **${e.totalMs.median.toFixed(1)} ms** (min ${e.totalMs.min.toFixed(1)}, max ${e.totalMs.max.toFixed(1)}; thread ${ms(e.threadMs)}, import ${ms(e.importMs)}, compile ${ms(e.compileMs)}, Node's fetch globals ${ms(e.globalsMs)}, instantiate ${ms(e.instantiateMs)}, first verify ${ms(e.verifyMs)}) | | | | | |`)
+    .concat(workerCold.notes.map((note) => `| Worker cold start: ${note} | | | | | | |`))
+    .join('\n');
+}
+
 /** Writes bench/results.json and BENCHMARKS.md from a whole run (not with --only). */
-export function writeReport({ machine, results, reconcile, diagnoseTimes, diagnoseDialect, rsaMs, size, coldStart, abResults, abSize }) {
-  const output = { machine, settings: { rounds: ROUNDS, batchMs: BATCH_MS, rsaBatchMs: rsaMs, coldRuns: COLD_RUNS }, comparisons: results, reconcile, diagnoseHostile: diagnoseTimes, diagnoseDialect, wasmSize: size, coldStart, against: AGAINST ? { dir: AGAINST, comparisons: abResults, wasmBytes: abSize } : null };
+export function writeReport({ machine, results, reconcile, diagnoseTimes, diagnoseDialect, rsaMs, size, coldStart, workerCold, abResults, abSize }) {
+  const output = { machine, settings: { rounds: ROUNDS, batchMs: BATCH_MS, rsaBatchMs: rsaMs, coldRuns: COLD_RUNS }, comparisons: results, reconcile, diagnoseHostile: diagnoseTimes, diagnoseDialect, wasmSize: size, coldStart, workerCold, against: AGAINST ? { dir: AGAINST, comparisons: abResults, wasmBytes: abSize } : null };
   fs.mkdirSync(path.join(root, 'bench'), { recursive: true });
   fs.writeFileSync(path.join(root, 'bench', 'results.json'), `${JSON.stringify(output, null, 2)}\n`);
 
@@ -48,6 +58,7 @@ export function writeReport({ machine, results, reconcile, diagnoseTimes, diagno
 ${rows.join('\n')}
 | \`.wasm\` size (raw / gzip -9) | ${size.raw.toLocaleString('en-US')} B / **${size.gzip.toLocaleString('en-US')} B** (${(size.gzip / 1024).toFixed(1)} KiB) | | | | ≤ 100 KiB gzip | ${mark(size.met)} |
 | Node cold start: import + key + first sign (fresh process) | **${coldStart.totalMs.median.toFixed(1)} ms** (min ${coldStart.totalMs.min.toFixed(1)}, max ${coldStart.totalMs.max.toFixed(1)}) | | | | ≤ 25 ms | ${mark(coldStart.met)} |
+${workerColdRows(workerCold)}
 ${reconcile.map((r) => `| ${r.title} (${r.runs} runs of ${r.payments}) | **${ops(r.perSec.median)}/s** (min ${ops(r.perSec.min)}, max ${ops(r.perSec.max)}; CPU ${r.cpuMsPerPayment.median.toFixed(2)} ms a payment) | | | | | |`).join('\n')}
 ${diagnoseTimes.map((d) => `| diagnoseCallback, hostile ${d.name} (5 runs) | **${d.ms.median.toFixed(1)} ms** (max ${d.ms.max.toFixed(1)}) | | | | ≤ 1000 ms | ${mark(d.met)} |`).join('\n')}
 ${diagnoseDialect.map((d) => `| diagnoseCallback, ${d.name} (25 runs) | **${d.ms.median.toFixed(2)} ms** (max ${d.ms.max.toFixed(2)}) | | | | < 50 ms | ${mark(d.met)} |`).join('\n')}`;
@@ -57,7 +68,7 @@ ${diagnoseDialect.map((d) => `| diagnoseCallback, ${d.name} (25 runs) | **${d.ms
   const START = '<!-- bench:start (written by scripts/bench.mjs) -->';
   const END = '<!-- bench:end -->';
   const generated = `${START}
-Measured ${machine.date.slice(0, 10)} on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB; load average at start ${machine.loadAverageAtStart.join(' / ')}: the machine is shared), Node ${machine.node} (V8 ${machine.v8}), ${machine.rustc}. ${ROUNDS} rounds; in each, ours and the baseline run back to back for ~${BATCH_MS} ms each (${rsaMs} ms for pure-wasm RSA and the 60 KB body), after a warm-up, and the ratio is ours ÷ baseline throughput in that round (higher is better for us). Cold start: ${COLD_RUNS} fresh processes; the time is from before \`import\` to after the first signature (process start-up of Node itself, ~${coldStart.wallMs.median.toFixed(0)} ms wall in all, is not counted).
+Measured ${machine.date.slice(0, 10)} on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB; load average at start ${machine.loadAverageAtStart.join(' / ')}: the machine is shared), Node ${machine.node} (V8 ${machine.v8}), ${machine.rustc}. ${ROUNDS} rounds; in each, ours and the baseline run back to back for ~${BATCH_MS} ms each (${rsaMs} ms for pure-wasm RSA and the 60 KB body), after a warm-up, and the ratio is ours ÷ baseline throughput in that round (higher is better for us). Cold start: ${COLD_RUNS} fresh processes; the time is from before \`import\` to after the first signature (process start-up of Node itself, ~${coldStart.wallMs.median.toFixed(0)} ms wall in all, is not counted). Worker cold start (\`scripts/bench/worker-cold.mjs\`): a new \`worker_threads\` Worker per sample, in a process of its own with V8's wasm module cache off, every entry once a round in turn; medians of each part (load at its start ${workerCold ? workerCold.loadAverageAtStart.join(' / ') : '–'}).
 
 ${table}
 ${END}`;
