@@ -95,9 +95,9 @@ test('a fake row reaches the types: the generated union holds it; the built unio
 
 test("a fake row reaches the client's types: a method at its name, typed by what it takes and answers; the built ones are the real table's", () => {
   const fake = clientTypesOf(withFake);
-  assert.match(fake, /\n  fake: \{\n    payin: \{\n      create: Op<Body, StatusResponse>;\n      info: Op<PaymentRef, InfoResult>;\n      cancel: Op<PaymentRef, StatusResponse>;\n/);
-  assert.match(clientTypesOf(table, new Set(['P2pPayinCreateBody'])), /\n      create: Op<P2pPayinCreateBody \| string, StatusResponse>;/);
-  assert.match(clientTypesOf(table), /\n  balance: ProjectOp<BalanceResult>;\n  banks: ProjectOp<BanksResult>;\n\}$/);
+  assert.ok(fake.includes(['  fake: {', '    payin: {', '      create: Op<Body, StatusResponse>;', '      info: Op<PaymentRef, InfoResult>;', '      cancel: Op<PaymentRef, StatusResponse>;', '    };', '  };'].join('\n')), fake);
+  assert.ok(clientTypesOf(table, new Set(['P2pPayinCreateBody'])).includes('\n      create: Op<P2pPayinCreateBody | string, StatusResponse>;'));
+  assert.ok(clientTypesOf(table).endsWith('\n  balance: ProjectOp<BalanceResult>;\n  banks: ProjectOp<BanksResult>;\n}'));
   for (const dir of ['web', 'node']) {
     const declarations = fs.readFileSync(path.join(pkgDir, dir, 'client', 'index.d.ts'), 'utf8');
     assert.ok(declarations.includes(clientTypesOf(table, new Set(['P2pPayinCreateBody', 'WidgetPayinCreateBody']))), `pkg/${dir}/client/index.d.ts holds clientTypesOf(operationTable())`);
