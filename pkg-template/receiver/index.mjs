@@ -61,6 +61,7 @@ function receiverFactory(api, glue, sha256Hex = webSha256Hex, memoryStoreFactory
     });
     const reconcile = reconcilerOf({
       store, settle, report, argument: (name, reason) => make('INVALID_ARGUMENT', `reconcile: '${name}' ${reason}`),
+      invalidResponse: (message) => errors.make('INVALID_RESPONSE', `reconcile: ${message}`, { hint: 'nothing was recorded of this payment; the next run asks again' }),
       storeFailed: (cause) => errors.make('STORE_FAILED', 'reconcile: the store could not list the payments due a check; nothing was asked', { cause, hint: 'check the store (its database); the next run tries again' }),
     });
 

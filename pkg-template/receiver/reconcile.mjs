@@ -14,18 +14,15 @@ const OPTIONS = { olderThanMs: 'olderThanMs', limit: 'dueLimit', concurrency: 'c
 const ADVANCED = new Set(['DELIVERED']);
 const UNCHANGED = new Set(['DUPLICATE', 'STALE', 'BUSY', 'AFTER_FINAL', 'UNKNOWN_STATE', 'REVIEW']);
 
-/** The spec's key `{project_id}:{payment_id}:{status}:{sub_status}`, each part encoded as verifyCallback encodes it (`%`, `:`, `;`). */
-function idempotencyKeyOf(projectId, paymentId, status, subStatus) {
-  const part = (text) => String(text ?? '').replaceAll('%', '%25').replaceAll(':', '%3A').replaceAll(';', '%3B');
-  return [projectId, paymentId, status, subStatus].map(part).join(':');
-}
-
-/** An info answer read as the callback of its state: the members verifyCallback's model has. */
+/**
+ * An info answer read as the callback of its state: the members verifyCallback's model has,
+ * the idempotency key the one the package's reader made (`parseInfoResponse`), as a callback's.
+ */
 function callbackOf(info) {
-  const { projectId, paymentId, requestId, status, subStatus, statusDescription, isFinal, isKnownState, declineReason, paymentInfo, integration, requisites, instruction } = info;
+  const { projectId, paymentId, requestId, status, subStatus, statusDescription, isFinal, isKnownState, idempotencyKey, declineReason, paymentInfo, integration, requisites, instruction } = info;
   return {
     projectId, paymentId, requestId: requestId ?? null, status, subStatus: subStatus ?? null, statusDescription: statusDescription ?? null,
-    isFinal, isKnownState, idempotencyKey: idempotencyKeyOf(projectId, paymentId, status, subStatus),
+    isFinal, isKnownState, idempotencyKey,
     declineReason: declineReason ?? null, paymentInfo: paymentInfo ?? null, integration: integration ?? null, requisites: requisites ?? null, instruction: instruction ?? null,
   };
 }
@@ -48,7 +45,7 @@ function optionsOf(options, argument) {
 }
 
 /** `reconcile(options)` over the handler's store, `settle` and outcome `report`. */
-function reconcilerOf({ store, settle, report, argument, storeFailed }) {
+function reconcilerOf({ store, settle, report, argument, storeFailed, invalidResponse }) {
   /** One due payment: asked, then settled; `{ projectId, paymentId, code, state, error? }`. */
   async function check(client, row) {
     const started = Date.now();
@@ -56,9 +53,11 @@ function reconcilerOf({ store, settle, report, argument, storeFailed }) {
     let info;
     try {
       info = await client.infoOf(row.create.operation, ids);
-      if (info.projectId !== row.projectId || info.paymentId !== row.paymentId) {
-        throw Object.assign(new Error(`the info answer is about payment '${info.paymentId}' of project '${info.projectId}', not the one asked`), { code: 'INVALID_RESPONSE' });
+      if (info?.projectId !== row.projectId || info?.paymentId !== row.paymentId) {
+        throw invalidResponse(`the info answer is about payment '${info?.paymentId}' of project '${info?.projectId}', not the one asked`);
       }
+      // What a client of the package answers; anything else would be settled under a key of its own making.
+      if (typeof info.idempotencyKey !== 'string') throw invalidResponse("the info answer has no idempotencyKey: 'client' must be a client of createClient(), whose infoOf reads the answer");
     } catch (error) {
       const out = { code: typeof error?.code === 'string' ? error.code : 'RECONCILE_FAILED' };
       report(out, { source: 'reconcile', started, ...ids });
@@ -95,4 +94,4 @@ function reconcilerOf({ store, settle, report, argument, storeFailed }) {
   };
 }
 
-export { callbackOf, idempotencyKeyOf, reconcilerOf };
+export { callbackOf, reconcilerOf };

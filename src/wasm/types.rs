@@ -344,7 +344,10 @@ export interface Callback {
 export interface InfoResponse {
   projectId: string; paymentId: string; requestId: string;
   status: string; subStatus: string | null; statusDescription: string | null;
-  isFinal: boolean; isKnownState: boolean; declineReason: DeclineReason | null;
+  isFinal: boolean; isKnownState: boolean;
+  /** The key the callback of this state carries: a handler's `reconcile` acts on it once. */
+  idempotencyKey: string;
+  declineReason: DeclineReason | null;
   variant: 'RU' | 'KZ' | string | null;
   paymentInfo: PaymentInfo | null; requisites: Requisites | null;
   sender: { panHidden: string | null; cardHolderHidden: string | null } | null;

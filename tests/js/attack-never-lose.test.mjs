@@ -68,6 +68,14 @@ describe('never lose a payment, attacked', () => {
     const lying = { infoOf: async () => ({ ...(await client.infoOf('/api/v1/payment/p2p/payin', { paymentId: body.general.payment_id })), paymentId: 'someone-else' }) };
     const report = await handler.reconcile({ client: lying, olderThanMs: 0 });
     assert.deepEqual([report.checked, report.failed, report.payments[0].code], [1, 1, 'INVALID_RESPONSE']);
+    assert.ok(api.isPaymentIntakeError(report.payments[0].error), 'made by the package, with a hint');
+    assert.match(report.payments[0].error.hint, /next run/);
+    // An info answer the package did not read (a client of another making) brings no key of its
+    // own making: refused, not settled under a key the JS would have to reinvent.
+    const keyless = { infoOf: async () => ({ ...(await client.infoOf('/api/v1/payment/p2p/payin', { paymentId: body.general.payment_id })), idempotencyKey: undefined }) };
+    const refused = await handler.reconcile({ client: keyless, olderThanMs: 0 });
+    assert.deepEqual([refused.checked, refused.failed, refused.payments[0].code], [1, 1, 'INVALID_RESPONSE']);
+    assert.match(refused.payments[0].error.message, /no idempotencyKey/);
     await fetch(`${sandbox.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults: [{ type: 'status', status: 503 }] }) });
     const down = await handler.reconcile({ client, olderThanMs: 0 });
     assert.deepEqual([down.checked, down.failed, down.payments[0].code], [1, 1, 'SERVICE_UNAVAILABLE']);

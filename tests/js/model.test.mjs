@@ -897,6 +897,15 @@ describe('parseInfoResponse', () => {
       assert.deepEqual(info.raw, kzInfo());
     });
 
+    test(`${flavor}: idempotencyKey is the key a callback of the same state carries, its parts encoded alike`, () => {
+      assert.equal(api.parseInfoResponse(P2P_INFO, kzInfo()).idempotencyKey, 'prj_8f2c:order-kz-1:processing:awaiting_confirm');
+      const odd = { ...kzInfo(), project_id: 'p:1;%', payment_id: 'o:2', status: 'decline', sub_status: null, status_description: 'Canceled by client' };
+      const fromInfo = api.parseInfoResponse(P2P_INFO, odd).idempotencyKey;
+      assert.equal(fromInfo, 'p%3A1%3B%25:o%3A2:decline:');
+      const callback = { ...AWAITING_CONFIRM, project_id: 'p:1;%', general: { ...AWAITING_CONFIRM.general, payment_id: 'o:2' }, status: { status: 'decline', sub_status: null, status_description: 'Canceled by client' } };
+      assert.equal(api.parseCallback(callback).idempotencyKey, fromInfo);
+    });
+
     test(`${flavor}: raw is the body as JSON.parse gives it: a member named __proto__ its own, 1e999 Infinity`, () => {
       const text = JSON.stringify(kzInfo()).replace(/^\{/, '{"__proto__":{"p":1},"big":1e999,"small":-1e999,"n":1.5e3,');
       const info = api.parseInfoResponse(P2P_INFO, text);

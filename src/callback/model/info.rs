@@ -37,6 +37,9 @@ pub struct InfoResponse {
     pub is_final: bool,
     /// The (status, sub_status) pair is a row of the spec's states table.
     pub is_known_state: bool,
+    /// The key the callback of this state carries (`idempotency_key`): how a receiver that
+    /// asks about a payment whose callbacks never came acts on its state exactly once.
+    pub idempotency_key: String,
     /// Set for `decline` only.
     pub decline_reason: Option<DeclineReason>,
     /// The country whose variant applies, told by `payment_info.currency`
@@ -109,9 +112,12 @@ pub fn parse_info_response(operation_path: &str, body: &Json) -> Result<InfoResp
         Operation::P2pPayinInfo => root.object("sender", "sender")?.map(parts::sender).transpose()?,
         _ => None,
     };
+    let project_id = root.required_text("project_id")?;
+    let payment_id = root.required_text("payment_id")?;
     let mut response = InfoResponse {
-        project_id: root.required_text("project_id")?,
-        payment_id: root.required_text("payment_id")?,
+        idempotency_key: super::idempotency_key(&project_id, &payment_id, &status, sub_status.as_deref()),
+        project_id,
+        payment_id,
         request_id: root.required_text("request_id")?,
         is_final: is_final_status(&status),
         is_known_state: is_known_state(&status, sub_status.as_deref()),
