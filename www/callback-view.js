@@ -4,7 +4,7 @@
 // every rule it names. Text only (textContent), never HTML.
 import { fromMinorUnits } from '../pkg/web/index.js';
 import { fingerprintText } from './fingerprint.js';
-import { DEFAULT_PROFILE, describeProfile, el, formatUnix, plural } from './dom.js';
+import { defaultProfile, describeProfile, el, formatUnix, plural } from './dom.js';
 
 const present = (v) => v !== null && v !== undefined && v !== '';
 
@@ -130,9 +130,10 @@ function ruleRows(options, algorithm) {
     ['Booleans', 'booleans'], ['Falsy values', 'falsy'], ['Numbers', 'numbers'], ['Entry order', 'order'], ['base64 “=” padding', 'padding'],
     ...(algorithm === 'hmac' ? [['Signature text', 'signatureEncoding']] : [['Digest', 'digest'], ['Token encoding', 'token']]),
   ];
+  const defaults = defaultProfile();
   return rows.map(([label, name]) => {
     const value = name === 'padding' ? (options.padding ? 'on' : 'off') : options[name];
-    const differs = options[name] !== DEFAULT_PROFILE[name];
+    const differs = options[name] !== defaults[name];
     // Marked like the sentence's differing members, under another class: the sentence's `.differs` stay the ones to count.
     return [label, el(differs ? 'strong' : 'span', { class: differs ? 'off-default' : undefined, title: differs ? 'differs from the spec profile' : undefined }, value), `rule-${name}`];
   });
