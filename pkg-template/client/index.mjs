@@ -76,7 +76,7 @@ function validated(c, operation) {
  * One call, under the onCall hook: the body made, then signed, validated and sent under a
  * deadline of its own; an abort by the caller is ABORTED. `tally` counts its attempts.
  */
-async function perform(c, operation, input, callOptions) {
+async function performCall(c, operation, input, callOptions) {
   const tally = { attempts: 0, statusCode: null };
   const body = bodyOf(operation, input, c.config.projectId);
   return c.ctx.hooks.call({ operation, body, tally, clock: c.ctx.clock, perform: () => performCaught(c, operation, body, callOptions, tally) });
@@ -113,7 +113,7 @@ function addMethods(c, client, argument) {
   client.call = (path, input, callOptions) => {
     const operation = byPath.get(path);
     if (!operation) return Promise.reject(argument('path', `is no operation of the spec's index: ${list.map((known) => known.path).join(', ')}`));
-    return perform(c, operation, input, callOptions);
+    return performCall(c, operation, input, callOptions);
   };
   /**
    * The info operation of the create at `createPath` (its row's `info`), for `{ projectId,
@@ -122,12 +122,12 @@ function addMethods(c, client, argument) {
   client.infoOf = (createPath, ref, callOptions) => {
     const create = byPath.get(createPath);
     if (!create?.create) return Promise.reject(argument('createPath', `is no create of the spec's index: ${list.filter((known) => known.create).map((known) => known.path).join(', ')}`));
-    return perform(c, byPath.get(create.info), ref, callOptions);
+    return performCall(c, byPath.get(create.info), ref, callOptions);
   };
   /** Any other path (e.g. the two bank paths the spec names but does not show): the answer's JSON. */
   client.request = (path, body, callOptions) => {
     if (typeof path !== 'string' || !path.startsWith('/')) return Promise.reject(argument('path', "must be a path starting with '/'"));
-    return perform(c, { name: 'request', path, model: 'json', takes: 'body' }, body, callOptions);
+    return performCall(c, { name: 'request', path, model: 'json', takes: 'body' }, body, callOptions);
   };
 }
 
@@ -145,7 +145,9 @@ function clientFactory(api, glue) {
     const ctx = contextOf(api, errors, make, argument, config);
     ctx.byPath = operations.byPath;
     const c = { ctx, send: caller(ctx), validation: validationOf(config, ctx.baseUrl), config, operations };
-    const client = clientMethodsOf(operations.list, (operation, input, callOptions) => perform(c, operation, input, callOptions));
+    const { list: OPERATIONS } = operations;
+    const perform = (operation, input, callOptions) => performCall(c, operation, input, callOptions);
+    const client = clientMethodsOf(OPERATIONS, perform);
     addMethods(c, client, argument);
     return Object.freeze(client);
   };
