@@ -3,39 +3,40 @@
 // with the in-place paths of pkg-template/wasm-io.mjs where they pay. Each private export
 // takes one request object and answers `{ ok, value | error }` (`unwrap`).
 
+/** `signRequest`'s result from a prepared request and the base64url signature (`provider`'s). */
+function signedRequest(provider, prepared, signatureBytes) {
+  const h = prepared.headers;
+  return {
+    body: prepared.body,
+    headers: {
+      'x-access-timestamp': h['x-access-timestamp'],
+      'x-access-merchant-id': h['x-access-merchant-id'],
+      'x-access-signature': provider.base64url(signatureBytes, prepared.padding),
+      'x-access-token': h['x-access-token'],
+    },
+  };
+}
+
+/**
+ * The wasm's `{ signed }`, or `{ prepared, data }` for the native RSA (`native`: the
+ * provider offers one now; `prepare`: sign nothing). An HmacKey signs in the wasm, by the
+ * number of its secret; a SigningKey's glue key is the request's key itself.
+ */
+function signInWasm({ glue, errors, keys }, body, signingKey, options, native, prepare) {
+  const key = keys.signingKeyArg(signingKey);
+  return errors.unwrap(
+    typeof key === 'number' ? glue.__signRequestHmac({ body, key, options, prepare }) : key.__signRequest({ body, options, native, prepare }),
+  );
+}
+
 /** The request functions of the API over `glue`, with `provider`'s RSA, `keys`' key classes and `io`'s in-place paths. */
 function createRequests(glue, provider, errors, keys, io) {
   const { cryptoFailure, unwrap } = errors;
-  const { nativeSigningKey, signingKeyArg } = keys;
-
-  /** `signRequest`'s result from a prepared request and the base64url signature. */
-  function signedRequest(prepared, signatureBytes) {
-    const h = prepared.headers;
-    return {
-      body: prepared.body,
-      headers: {
-        'x-access-timestamp': h['x-access-timestamp'],
-        'x-access-merchant-id': h['x-access-merchant-id'],
-        'x-access-signature': provider.base64url(signatureBytes, prepared.padding),
-        'x-access-token': h['x-access-token'],
-      },
-    };
-  }
-
-  /**
-   * The wasm's `{ signed }`, or `{ prepared, data }` for the native RSA (`native`: the
-   * provider offers one now; `prepare`: sign nothing). An HmacKey signs in the wasm, by the
-   * number of its secret; a SigningKey's glue key is the request's key itself.
-   */
-  function signInWasm(body, signingKey, options, native, prepare) {
-    const key = signingKeyArg(signingKey);
-    return unwrap(
-      typeof key === 'number' ? glue.__signRequestHmac({ body, key, options, prepare }) : key.__signRequest({ body, options, native, prepare }),
-    );
-  }
+  const { nativeSigningKey } = keys;
+  const wasm = { glue, errors, keys };
 
   function signRequest(body, signingKey, options) {
-    const { signed, prepared, data } = signInWasm(body, signingKey, options, provider.sync, false);
+    const { signed, prepared, data } = signInWasm(wasm, body, signingKey, options, provider.sync, false);
     if (signed !== undefined) return signed;
     let signature;
     try {
@@ -43,12 +44,12 @@ function createRequests(glue, provider, errors, keys, io) {
     } catch (cause) {
       throw cryptoFailure(cause);
     }
-    return signedRequest(prepared, signature);
+    return signedRequest(provider, prepared, signature);
   }
 
   /** `signRequest`, with the RSA operation off the main thread where the provider can. */
   async function signRequestAsync(body, signingKey, options) {
-    const { signed, prepared, data } = signInWasm(body, signingKey, options, provider.available(), false);
+    const { signed, prepared, data } = signInWasm(wasm, body, signingKey, options, provider.available(), false);
     if (signed !== undefined) return signed;
     let signature;
     try {
@@ -56,12 +57,12 @@ function createRequests(glue, provider, errors, keys, io) {
     } catch (cause) {
       throw cryptoFailure(cause);
     }
-    return signedRequest(prepared, signature);
+    return signedRequest(provider, prepared, signature);
   }
 
   /** Everything of `signRequest` but the signature (`digest: 'double'`: RSA-SHA256 signs the message's SHA-256). */
   function prepareRequest(body, signingKey, options) {
-    return signInWasm(body, signingKey, options, false, true).prepared;
+    return signInWasm(wasm, body, signingKey, options, false, true).prepared;
   }
 
   function canonicalMessage(body, timestamp, options) {

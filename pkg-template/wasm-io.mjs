@@ -10,6 +10,42 @@
 // numbers cross, each a call into the wasm, which V8 inlines (src/wasm/exports/input.rs). The
 // text goes into that object's own room, asked for again only when a text needs more.
 
+/** The u32 little-endian at `at` of `view`. */
+const u32At = (view, at) => (view[at] | (view[at + 1] << 8) | (view[at + 2] << 16) | (view[at + 3] << 24)) >>> 0;
+
+/** Whether `text` is ASCII, written into `view` from `at` if so. */
+function asciiInto(text, view, at) {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return false;
+    view[at + i] = code;
+  }
+  return true;
+}
+
+/**
+ * The sync native check of `__verifyCallback`'s value `{ key, at }` (src/wasm/exports/callback.rs,
+ * `in_place`): from `at`, the handle, the length of the bytes RSA-SHA256 verifies and the
+ * signature's (u32 little-endian each), then those bytes, then the signature, read where the
+ * wasm keeps them until `__finishCallback`. `{ handle, answer }` of `verify(data, signature,
+ * nativeKey(key))`, or `{ handle, failure }` with what it threw. The bytes are read through a
+ * view made after the native key is found (`nativeKey(key)` may call the wasm and grow its
+ * memory, which detaches older views); the handle, before. `memory()`: the view of the wasm's
+ * memory (createWasmIo's).
+ */
+function checkInPlace(memory, { key, at }, verify, nativeKey) {
+  const handle = u32At(memory(), at);
+  try {
+    const native = nativeKey(key);
+    const view = memory();
+    const data = at + 12;
+    const signature = data + u32At(view, at + 4);
+    return { handle, answer: verify(view.subarray(data, signature), view.subarray(signature, signature + u32At(view, at + 8)), native) };
+  } catch (cause) {
+    return { handle, failure: { cause } };
+  }
+}
+
 /**
  * The in-place I/O over `glue` with `provider`: `canonicalMessage(body, timestamp, options)`
  * and `validateRequest(index, body)` (`undefined` when the general path must run), and
@@ -31,8 +67,6 @@ function createWasmIo(glue, provider, errors) {
   let memoryView;
   /** The decoder of the reports' JSON text, made once. */
   let utf8;
-  /** The u32 little-endian at `at` of `view`. */
-  const u32At = (view, at) => (view[at] | (view[at + 1] << 8) | (view[at + 2] << 16) | (view[at + 3] << 24)) >>> 0;
   const memory = () => (memoryView?.length ? memoryView : (memoryView = provider.view(unwrap(glue.__memory({})).buffer)));
 
   /**
@@ -58,16 +92,6 @@ function createWasmIo(glue, provider, errors) {
     const view = memory();
     const written = provider.utf8Into(text, view, at, capacity);
     return provider.wroteWellFormed(text, view, at, written) ? { view, at, written } : undefined;
-  }
-
-  /** Whether `text` is ASCII, written into `view` from `at` if so. */
-  function asciiInto(text, view, at) {
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code > 0x7f) return false;
-      view[at + i] = code;
-    }
-    return true;
   }
 
   /**
@@ -117,29 +141,7 @@ function createWasmIo(glue, provider, errors) {
     return JSON.parse((utf8 ??= new TextDecoder()).decode(view.subarray(report + 4, report + 4 + u32At(view, report))));
   }
 
-  /**
-   * The sync native check of `__verifyCallback`'s value `{ key, at }` (src/wasm/exports/callback.rs,
-   * `in_place`): from `at`, the handle, the length of the bytes RSA-SHA256 verifies and the
-   * signature's (u32 little-endian each), then those bytes, then the signature, read where the
-   * wasm keeps them until `__finishCallback`. `{ handle, answer }` of `verify(data, signature,
-   * nativeKey(key))`, or `{ handle, failure }` with what it threw. The bytes are read through a
-   * view made after the native key is found (`nativeKey(key)` may call the wasm and grow its
-   * memory, which detaches older views); the handle, before.
-   */
-  function checkInPlace({ key, at }, verify, nativeKey) {
-    const handle = u32At(memory(), at);
-    try {
-      const native = nativeKey(key);
-      const view = memory();
-      const data = at + 12;
-      const signature = data + u32At(view, at + 4);
-      return { handle, answer: verify(view.subarray(data, signature), view.subarray(signature, signature + u32At(view, at + 8)), native) };
-    } catch (cause) {
-      return { handle, failure: { cause } };
-    }
-  }
-
-  return { canonicalMessage, checkInPlace, validateRequest };
+  return { canonicalMessage, checkInPlace: (value, verify, nativeKey) => checkInPlace(memory, value, verify, nativeKey), validateRequest };
 }
 
 export { createWasmIo };

@@ -1,16 +1,17 @@
 // Entry point of the debugger page: loads the wasm package (no bundler: the
 // browser build in pkg/web/, served by scripts/serve.mjs) and wires the three
 // tools; the body built in tool 1 feeds tool 2, tool 2's key can sign tool 3's sample.
-import init from '../pkg/web/index.js';
+import init, { optionTable } from '../pkg/web/index.js';
 import { createBuilder } from './builder.js';
 import { createCallbackChecker } from './callback.js';
-import { $, describeFields, wireCopyButtons } from './dom.js';
+import { $, describeFields, wireCopyButtons, wireOptionTable } from './dom.js';
 import { createSigner } from './signer.js';
 
 const status = $('load-status');
 
 try {
   await init();
+  wireOptionTable(optionTable());
   describeFields(document);
   wireCopyButtons();
   const signer = createSigner();

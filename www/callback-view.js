@@ -4,7 +4,7 @@
 // every rule it names. Text only (textContent), never HTML.
 import { fromMinorUnits } from '../pkg/web/index.js';
 import { fingerprintText } from './fingerprint.js';
-import { DEFAULT_PROFILE, describeProfile, el, formatUnix, plural } from './dom.js';
+import { defaultProfile, describeProfile, el, formatUnix, plural } from './dom.js';
 
 const present = (v) => v !== null && v !== undefined && v !== '';
 
@@ -33,14 +33,11 @@ function list(rows, className = 'facts') {
 
 const code = (text) => el('code', {}, text);
 
-export function renderCallback(container, callback, { verified, verification, copyId }) {
+/** The callback's state, what it means, its ids and amounts. */
+function summary(callback, copyId) {
   const info = callback.paymentInfo ?? {};
   const state = callback.subStatus ? `${callback.status}:${callback.subStatus}` : callback.status;
   const kind = callback.isFinal ? 'final' : 'intermediate';
-  const banner = verified
-    ? el('p', { class: 'banner good', 'data-field': 'trust' }, '✓ Verified callback: signed by the configured key')
-    : el('p', { class: 'banner warn', 'data-field': 'trust' }, '⚠ UNVERIFIED: parsed without a valid signature. Do not act on it.');
-
   const stateLine = el('span', { class: 'state' }, code(state), ' ', el('span', { class: `tag ${kind}` }, kind));
   if (!callback.isKnownState) stateLine.append(' ', el('span', { class: 'tag unknown' }, 'not in the spec’s state table'));
 
@@ -54,61 +51,65 @@ export function renderCallback(container, callback, { verified, verification, co
   // The d.ts names the text `text`; the runtime sends `description`: accept both.
   const reasonText = callback.declineReason?.description ?? callback.declineReason?.text;
   const decline = callback.declineReason ? `${callback.declineReason.code}${reasonText ? `: ${reasonText}` : ''}` : null;
+  return list([
+    ['Status', stateLine, 'status'],
+    ['Meaning', callback.isFinal ? 'Final: the payment will not change any more.' : 'Intermediate: more callbacks will follow.', 'meaning'],
+    ['Description', callback.statusDescription, 'description'],
+    ['Decline reason', decline, 'decline'],
+    ['Idempotency key', idempotency, 'idempotency'],
+    ['Project · payment', callback.projectId || callback.paymentId ? `${callback.projectId} · ${callback.paymentId}` : null, 'ids'],
+    ['Request id', callback.requestId, 'request'],
+    ['Amount', amountText(info.amount, info.currency), 'amount'],
+    ['Amount before appeal', info.oldAmount !== info.amount ? amountText(info.oldAmount, info.currency) : null, 'old-amount'],
+    ['Initial amount', info.initialAmount !== info.amount ? amountText(info.initialAmount, info.currency) : null, 'initial-amount'],
+    ['Method', [info.method, info.widgetMethod].filter(present).join(' · ') || null, 'method'],
+    ['Type', info.type, 'type'],
+    ['Expires', timeText(info.expirationDate), 'expires'],
+    ['Payment form', callback.integration?.formUrl, 'form-url'],
+  ]);
+}
 
+/** The recipient's requisites, or a note that there are none. */
+function requisites(req) {
+  return req
+    ? list([
+        [req.masked ? 'Pan (masked)' : 'Pan', req.pan, 'req-pan'],
+        [req.masked ? 'Card holder (masked)' : 'Card holder', req.cardHolder, 'req-holder'],
+        ['Bank', [req.bankName, req.bankCountry].filter(present).join(' · ') || null, 'req-bank'],
+        ['Currency', req.currency, 'req-currency'],
+      ])
+    : el('p', { class: 'note' }, 'None. Requisites come only with processing:awaiting_confirm and processing:paid.');
+}
+
+/** The payment instruction (display data), or a note that there is none. */
+function instruction(ins, info) {
+  if (!ins) return el('p', { class: 'note' }, 'None in this callback.');
+  return list([
+    ['Pay to', ins.pan, 'ins-pan'],
+    ['Phone', ins.phone, 'ins-phone'],
+    ['Card holder', ins.cardHolder, 'ins-holder'],
+    ['Amount', amountText(ins.amount, ins.currency ?? info.currency), 'ins-amount'],
+    ['Valid until', timeText(ins.validUntil), 'ins-valid'],
+    ['Lifetime', present(ins.lifetime) ? `${ins.lifetime} s` : null, 'ins-lifetime'],
+    ['Bank', [ins.bankName, ins.bankCountry].filter(present).join(' · ') || null, 'ins-bank'],
+    ['Confirm URL', ins.confirmUrl, 'ins-confirm'],
+    ['Reject URL', ins.rejectUrl, 'ins-reject'],
+    ...ins.other.map((item) => [item.title, typeof item.data === 'string' ? item.data : JSON.stringify(item.data), `ins-${item.title}`]),
+  ]);
+}
+
+export function renderCallback(container, callback, { verified, verification, copyId }) {
+  const banner = verified
+    ? el('p', { class: 'banner good', 'data-field': 'trust' }, '✓ Verified callback: signed by the configured key')
+    : el('p', { class: 'banner warn', 'data-field': 'trust' }, '⚠ UNVERIFIED: parsed without a valid signature. Do not act on it.');
   const parts = [
     banner,
-    list([
-      ['Status', stateLine, 'status'],
-      ['Meaning', callback.isFinal ? 'Final: the payment will not change any more.' : 'Intermediate: more callbacks will follow.', 'meaning'],
-      ['Description', callback.statusDescription, 'description'],
-      ['Decline reason', decline, 'decline'],
-      ['Idempotency key', idempotency, 'idempotency'],
-      ['Project · payment', callback.projectId || callback.paymentId ? `${callback.projectId} · ${callback.paymentId}` : null, 'ids'],
-      ['Request id', callback.requestId, 'request'],
-      ['Amount', amountText(info.amount, info.currency), 'amount'],
-      ['Amount before appeal', info.oldAmount !== info.amount ? amountText(info.oldAmount, info.currency) : null, 'old-amount'],
-      ['Initial amount', info.initialAmount !== info.amount ? amountText(info.initialAmount, info.currency) : null, 'initial-amount'],
-      ['Method', [info.method, info.widgetMethod].filter(present).join(' · ') || null, 'method'],
-      ['Type', info.type, 'type'],
-      ['Expires', timeText(info.expirationDate), 'expires'],
-      ['Payment form', callback.integration?.formUrl, 'form-url'],
-    ]),
+    summary(callback, copyId),
+    el('h4', {}, 'Recipient requisites'),
+    requisites(callback.requisites),
+    el('h4', {}, 'Payment instruction (display data)'),
+    instruction(callback.instruction, callback.paymentInfo ?? {}),
   ];
-
-  const req = callback.requisites;
-  parts.push(el('h4', {}, 'Recipient requisites'));
-  parts.push(
-    req
-      ? list([
-          [req.masked ? 'Pan (masked)' : 'Pan', req.pan, 'req-pan'],
-          [req.masked ? 'Card holder (masked)' : 'Card holder', req.cardHolder, 'req-holder'],
-          ['Bank', [req.bankName, req.bankCountry].filter(present).join(' · ') || null, 'req-bank'],
-          ['Currency', req.currency, 'req-currency'],
-        ])
-      : el('p', { class: 'note' }, 'None. Requisites come only with processing:awaiting_confirm and processing:paid.'),
-  );
-
-  const ins = callback.instruction;
-  parts.push(el('h4', {}, 'Payment instruction (display data)'));
-  if (ins) {
-    parts.push(
-      list([
-        ['Pay to', ins.pan, 'ins-pan'],
-        ['Phone', ins.phone, 'ins-phone'],
-        ['Card holder', ins.cardHolder, 'ins-holder'],
-        ['Amount', amountText(ins.amount, ins.currency ?? info.currency), 'ins-amount'],
-        ['Valid until', timeText(ins.validUntil), 'ins-valid'],
-        ['Lifetime', present(ins.lifetime) ? `${ins.lifetime} s` : null, 'ins-lifetime'],
-        ['Bank', [ins.bankName, ins.bankCountry].filter(present).join(' · ') || null, 'ins-bank'],
-        ['Confirm URL', ins.confirmUrl, 'ins-confirm'],
-        ['Reject URL', ins.rejectUrl, 'ins-reject'],
-        ...ins.other.map((item) => [item.title, typeof item.data === 'string' ? item.data : JSON.stringify(item.data), `ins-${item.title}`]),
-      ]),
-    );
-  } else {
-    parts.push(el('p', { class: 'note' }, 'None in this callback.'));
-  }
-
   if (verification) {
     parts.push(el('h4', {}, 'Signature'));
     parts.push(
@@ -129,9 +130,10 @@ function ruleRows(options, algorithm) {
     ['Booleans', 'booleans'], ['Falsy values', 'falsy'], ['Numbers', 'numbers'], ['Entry order', 'order'], ['base64 “=” padding', 'padding'],
     ...(algorithm === 'hmac' ? [['Signature text', 'signatureEncoding']] : [['Digest', 'digest'], ['Token encoding', 'token']]),
   ];
+  const defaults = defaultProfile();
   return rows.map(([label, name]) => {
     const value = name === 'padding' ? (options.padding ? 'on' : 'off') : options[name];
-    const differs = options[name] !== DEFAULT_PROFILE[name];
+    const differs = options[name] !== defaults[name];
     // Marked like the sentence's differing members, under another class: the sentence's `.differs` stay the ones to count.
     return [label, el(differs ? 'strong' : 'span', { class: differs ? 'off-default' : undefined, title: differs ? 'differs from the spec profile' : undefined }, value), `rule-${name}`];
   });

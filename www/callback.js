@@ -64,175 +64,181 @@ function sampleCallback(signingKey, merchantId) {
   return signRequest(JSON.stringify(body, null, 2), signingKey, { merchantId: merchantId || 'merchant-1', timestamp: now });
 }
 
-export function createCallbackChecker({ currentSigner }) {
-  const named = profiles();
-  const keyChoice = wireKeyChoice('c', 'check', () => check());
-  wireProfile('c', named, () => check());
+// Every function below takes `ck`, the checker's state: `named` (the named profiles),
+// `keyChoice`, `failed` (the callback that failed its signature check last, for the Diagnose
+// button; null otherwise) and `shownKey` (the key whose fingerprint is shown).
 
-  /** The key to check with, from the chosen field; its error at that field. `{ key, field, given }`. */
-  function readKey() {
-    // A secret is taken as typed: the library refuses whitespace at the ends, and the page says so at the field.
-    return keyChoice.kind() === 'hmac'
-      ? keyFrom('c-secret', $('c-secret').value, (text) => HmacKey.fromSecret(text))
-      : keyFrom('c-key', $('c-key').value.trim(), (text) => VerifyingKey.fromPem(text));
+/** The key to check with, from the chosen field; its error at that field. `{ key, field, given }`. */
+function readKey(ck) {
+  // A secret is taken as typed: the library refuses whitespace at the ends, and the page says so at the field.
+  return ck.keyChoice.kind() === 'hmac'
+    ? keyFrom('c-secret', $('c-secret').value, (text) => HmacKey.fromSecret(text))
+    : keyFrom('c-key', $('c-key').value.trim(), (text) => VerifyingKey.fromPem(text));
+}
+
+/** A key made from a field's text, or its error shown at the field. */
+function keyFrom(field, text, make) {
+  if (!text) return { key: null, field, given: false };
+  try {
+    return { key: make(text), field, given: true };
+  } catch (error) {
+    setFieldMessage(field, describeError(error));
+    return { key: null, field, given: true };
   }
+}
 
-  /** A key made from a field's text, or its error shown at the field. */
-  function keyFrom(field, text, make) {
-    if (!text) return { key: null, field, given: false };
-    try {
-      return { key: make(text), field, given: true };
-    } catch (error) {
-      setFieldMessage(field, describeError(error));
-      return { key: null, field, given: true };
-    }
-  }
-
-  /** The callback that failed its signature check last, for the Diagnose button; null otherwise. */
-  let failed = null;
-
-  /** Shows the fingerprint of the configured public key under its field. */
-  let shownKey = null;
-  function showKeyFingerprint() {
-    const pem = keyChoice.kind() === 'rsa' ? $('c-key').value.trim() : '';
-    if (pem === shownKey) return;
-    shownKey = pem;
-    const note = $('c-key-fingerprint');
-    note.textContent = '';
-    delete note.dataset.fingerprint;
-    if (!pem) return;
-    keyFingerprint(pem).then((hex) => {
-      if (shownKey !== pem || !hex) return;
-      note.dataset.fingerprint = hex;
-      note.textContent = `Fingerprint of this key: ${fingerprintText(hex)} (of its SubjectPublicKeyInfo DER)`;
-    });
-  }
-
-  /** The canonical steps of the received body with the selected rules; `highlight` after a diagnosis blamed the body. */
-  function showReceived(highlight = false) {
-    const pairs = parseHeaderText($('c-headers').value).pairs;
-    renderReceived({ bodyText: $('c-body').value, timestamp: headerValue(pairs, 'x-access-timestamp'), options: readProfile('c'), named, highlight });
-  }
-
-  function check() {
-    for (const id of ['c-body', 'c-headers', 'c-key', 'c-secret']) setFieldMessage(id, '');
-    $('c-diagnosis').hidden = true;
-    $('c-diagnose').hidden = true;
-    failed = null;
-    showKeyFingerprint();
-    showReceived();
-    const rawBody = $('c-body').value;
-    const headers = parseHeaderText($('c-headers').value);
-    $('c-headers-note').textContent = headers.pairs.length ? `Read ${plural(headers.pairs.length, 'header')}: ${headers.pairs.map(([n]) => n).join(', ')}` : '';
-    if (headers.error) setFieldMessage('c-headers', headers.error);
-    else if (headers.ignored.length) setFieldMessage('c-headers', `Not understood: ${headers.ignored.join(' | ')}`, 'warning');
-
-    if (!rawBody.trim()) {
-      verdict('idle', 'Paste a callback body, its headers and the project’s public key (or HMAC secret).');
-      $('c-callback').replaceChildren();
-      return;
-    }
-    const { key, field, given } = readKey();
-    try {
-      if (!key) {
-        const what = field === 'c-secret' ? 'HMAC secret' : 'public key';
-        verdict(
-          'bad',
-          given ? `Not verified: the ${what} is not usable.` : `Not verified: no ${what} yet.`,
-          field === 'c-secret' ? 'Type the project’s HMAC secret to verify.' : 'Paste the project’s public key (PEM) to verify.',
-        );
-        showParsed(null);
-        return;
-      }
-      verifyAndShow(rawBody, headers.pairs, key, field);
-    } finally {
-      key?.free();
-    }
-  }
-
-  function verifyAndShow(rawBody, pairs, key, keyField) {
-    const options = readProfile('c');
-    const kind = keyChoice.kind();
-    try {
-      const verified = verifyCallback(rawBody, pairs, key, { options });
-      const by = kind === 'hmac' ? 'the configured HMAC secret (HMAC-SHA512)' : 'the configured RSA key';
-      verdict('good', '✓ Verified', `Signed by ${by} with profile ${profileLine(verified.verification.options, kind)}.`);
-      showParsed(verified, verified.verification);
-      return;
-    } catch (error) {
-      // Messages often end with the hint: show the reason, then the hint once.
-      const hint = error.hint ?? '';
-      const reason = hint && error.message.endsWith(hint) ? error.message.slice(0, -hint.length).replace(/[:\s]+$/, '') : error.message;
-      verdict('bad', `✗ Not verified: ${error.code ?? 'ERROR'}`, reason, hint && `Hint: ${pageHint(hint)}`);
-      const field = FIELD_OF_CODE[error.code] === 'c-key' ? keyField : FIELD_OF_CODE[error.code];
-      if (field) setFieldMessage(field, describeError(error));
-      if (SIGNATURE_CODES.has(error.code)) {
-        failed = { rawBody, pairs, kind };
-        $('c-diagnose').hidden = false;
-      }
-    }
-    showParsed(null);
-  }
-
-  /** The Diagnose button: which rules, key or body the failed callback is down to. */
-  function diagnose() {
-    if (!failed) return;
-    const { rawBody, pairs, kind } = failed;
-    const { key } = readKey();
-    if (!key) return;
-    try {
-      const d = diagnoseCallback(rawBody, pairs, key);
-      const token = headerValue(pairs, 'x-access-token');
-      renderDiagnosis($('c-diagnosis'), d, {
-        keyKind: kind,
-        named,
-        hint: pageHint(d.hint),
-        fingerprints: kind === 'rsa' ? { key: keyFingerprint($('c-key').value.trim()), token: token ? tokenFingerprint(token) : Promise.resolve(null) } : null,
-        onUseOptions: (options) => {
-          writeProfile('c', options);
-          check();
-        },
-      });
-      showReceived(d.cause === 'body');
-    } catch (diagnoseError) {
-      $('c-diagnosis').replaceChildren(el('p', { class: 'msg error' }, `Diagnosis failed: ${describeError(diagnoseError)}`));
-      $('c-diagnosis').hidden = false;
-    } finally {
-      key.free();
-    }
-  }
-  $('c-diagnose').addEventListener('click', diagnose);
-
-  /** The callback model; parsed from the raw body (unverified) when `verified` is null. */
-  function showParsed(verified, verification) {
-    let callback = verified;
-    if (!callback) {
-      try {
-        callback = parseCallback($('c-body').value);
-      } catch (error) {
-        $('c-callback').replaceChildren(el('p', { class: 'msg error', 'data-field': 'parse-error' }, `Cannot read the callback: ${describeError(error)}`));
-        if (FIELD_OF_CODE[error.code] === 'c-body') setFieldMessage('c-body', describeError(error));
-        return;
-      }
-    }
-    renderCallback($('c-callback'), callback, { verified: Boolean(verified), verification, copyId: 'c-callback' });
-  }
-
-  const recheck = debounce(check, 200);
-  $('check-form').addEventListener('input', recheck);
-  $('check-form').addEventListener('submit', (event) => event.preventDefault());
-  $('c-sample').addEventListener('click', () => {
-    const signer = currentSigner();
-    if (!signer) {
-      verdict('bad', 'No signing key yet.', 'Paste or generate a private key (or type an HMAC secret) in step 2 first; the sample is signed with it.');
-      return;
-    }
-    const signed = sampleCallback(signer.key, $('s-merchant').value.trim());
-    $('c-body').value = signed.body;
-    $('c-headers').value = Object.entries(signed.headers).map(([n, v]) => `${n}: ${v}`).join('\n');
-    keyChoice.set(signer.kind);
-    $(signer.kind === 'hmac' ? 'c-secret' : 'c-key').value = signer.verifyText;
-    check();
+/** Shows the fingerprint of the configured public key under its field. */
+function showKeyFingerprint(ck) {
+  const pem = ck.keyChoice.kind() === 'rsa' ? $('c-key').value.trim() : '';
+  if (pem === ck.shownKey) return;
+  ck.shownKey = pem;
+  const note = $('c-key-fingerprint');
+  note.textContent = '';
+  delete note.dataset.fingerprint;
+  if (!pem) return;
+  keyFingerprint(pem).then((hex) => {
+    if (ck.shownKey !== pem || !hex) return;
+    note.dataset.fingerprint = hex;
+    note.textContent = `Fingerprint of this key: ${fingerprintText(hex)} (of its SubjectPublicKeyInfo DER)`;
   });
-  check();
+}
+
+/** The canonical steps of the received body with the selected rules; `highlight` after a diagnosis blamed the body. */
+function showReceived(ck, highlight = false) {
+  const pairs = parseHeaderText($('c-headers').value).pairs;
+  renderReceived({ bodyText: $('c-body').value, timestamp: headerValue(pairs, 'x-access-timestamp'), options: readProfile('c'), named: ck.named, highlight });
+}
+
+/** The headers field read, with what was read or not understood said under it. */
+function readHeaders() {
+  const headers = parseHeaderText($('c-headers').value);
+  $('c-headers-note').textContent = headers.pairs.length ? `Read ${plural(headers.pairs.length, 'header')}: ${headers.pairs.map(([n]) => n).join(', ')}` : '';
+  if (headers.error) setFieldMessage('c-headers', headers.error);
+  else if (headers.ignored.length) setFieldMessage('c-headers', `Not understood: ${headers.ignored.join(' | ')}`, 'warning');
+  return headers;
+}
+
+function check(ck) {
+  for (const id of ['c-body', 'c-headers', 'c-key', 'c-secret']) setFieldMessage(id, '');
+  $('c-diagnosis').hidden = true;
+  $('c-diagnose').hidden = true;
+  ck.failed = null;
+  showKeyFingerprint(ck);
+  showReceived(ck);
+  const rawBody = $('c-body').value;
+  const headers = readHeaders();
+  if (!rawBody.trim()) {
+    verdict('idle', 'Paste a callback body, its headers and the project’s public key (or HMAC secret).');
+    $('c-callback').replaceChildren();
+    return;
+  }
+  const { key, field, given } = readKey(ck);
+  try {
+    if (!key) {
+      const what = field === 'c-secret' ? 'HMAC secret' : 'public key';
+      verdict(
+        'bad',
+        given ? `Not verified: the ${what} is not usable.` : `Not verified: no ${what} yet.`,
+        field === 'c-secret' ? 'Type the project’s HMAC secret to verify.' : 'Paste the project’s public key (PEM) to verify.',
+      );
+      showParsed(null);
+      return;
+    }
+    verifyAndShow(ck, rawBody, headers.pairs, key, field);
+  } finally {
+    key?.free();
+  }
+}
+
+function verifyAndShow(ck, rawBody, pairs, key, keyField) {
+  const options = readProfile('c');
+  const kind = ck.keyChoice.kind();
+  try {
+    const verified = verifyCallback(rawBody, pairs, key, { options });
+    const by = kind === 'hmac' ? 'the configured HMAC secret (HMAC-SHA512)' : 'the configured RSA key';
+    verdict('good', '✓ Verified', `Signed by ${by} with profile ${profileLine(verified.verification.options, kind)}.`);
+    showParsed(verified, verified.verification);
+    return;
+  } catch (error) {
+    // Messages often end with the hint: show the reason, then the hint once.
+    const hint = error.hint ?? '';
+    const reason = hint && error.message.endsWith(hint) ? error.message.slice(0, -hint.length).replace(/[:\s]+$/, '') : error.message;
+    verdict('bad', `✗ Not verified: ${error.code ?? 'ERROR'}`, reason, hint && `Hint: ${pageHint(hint)}`);
+    const field = FIELD_OF_CODE[error.code] === 'c-key' ? keyField : FIELD_OF_CODE[error.code];
+    if (field) setFieldMessage(field, describeError(error));
+    if (SIGNATURE_CODES.has(error.code)) {
+      ck.failed = { rawBody, pairs, kind };
+      $('c-diagnose').hidden = false;
+    }
+  }
+  showParsed(null);
+}
+
+/** The Diagnose button: which rules, key or body the failed callback is down to. */
+function diagnose(ck) {
+  if (!ck.failed) return;
+  const { rawBody, pairs, kind } = ck.failed;
+  const { key } = readKey(ck);
+  if (!key) return;
+  try {
+    const d = diagnoseCallback(rawBody, pairs, key);
+    const token = headerValue(pairs, 'x-access-token');
+    renderDiagnosis($('c-diagnosis'), d, {
+      keyKind: kind,
+      named: ck.named,
+      hint: pageHint(d.hint),
+      fingerprints: kind === 'rsa' ? { key: keyFingerprint($('c-key').value.trim()), token: token ? tokenFingerprint(token) : Promise.resolve(null) } : null,
+      onUseOptions: (options) => {
+        writeProfile('c', options);
+        check(ck);
+      },
+    });
+    showReceived(ck, d.cause === 'body');
+  } catch (diagnoseError) {
+    $('c-diagnosis').replaceChildren(el('p', { class: 'msg error' }, `Diagnosis failed: ${describeError(diagnoseError)}`));
+    $('c-diagnosis').hidden = false;
+  } finally {
+    key.free();
+  }
+}
+
+/** The callback model; parsed from the raw body (unverified) when `verified` is null. */
+function showParsed(verified, verification) {
+  let callback = verified;
+  if (!callback) {
+    try {
+      callback = parseCallback($('c-body').value);
+    } catch (error) {
+      $('c-callback').replaceChildren(el('p', { class: 'msg error', 'data-field': 'parse-error' }, `Cannot read the callback: ${describeError(error)}`));
+      if (FIELD_OF_CODE[error.code] === 'c-body') setFieldMessage('c-body', describeError(error));
+      return;
+    }
+  }
+  renderCallback($('c-callback'), callback, { verified: Boolean(verified), verification, copyId: 'c-callback' });
+}
+
+/** The Sample button: a callback signed with step 2's key, with the key to verify it. */
+function fillSample(ck, currentSigner) {
+  const signer = currentSigner();
+  if (!signer) {
+    verdict('bad', 'No signing key yet.', 'Paste or generate a private key (or type an HMAC secret) in step 2 first; the sample is signed with it.');
+    return;
+  }
+  const signed = sampleCallback(signer.key, $('s-merchant').value.trim());
+  $('c-body').value = signed.body;
+  $('c-headers').value = Object.entries(signed.headers).map(([n, v]) => `${n}: ${v}`).join('\n');
+  ck.keyChoice.set(signer.kind);
+  $(signer.kind === 'hmac' ? 'c-secret' : 'c-key').value = signer.verifyText;
+  check(ck);
+}
+
+export function createCallbackChecker({ currentSigner }) {
+  const ck = { named: profiles(), keyChoice: null, failed: null, shownKey: null };
+  ck.keyChoice = wireKeyChoice('c', 'check', () => check(ck));
+  wireProfile('c', ck.named, () => check(ck));
+  $('c-diagnose').addEventListener('click', () => diagnose(ck));
+  $('check-form').addEventListener('input', debounce(() => check(ck), 200));
+  $('check-form').addEventListener('submit', (event) => event.preventDefault());
+  $('c-sample').addEventListener('click', () => fillSample(ck, currentSigner));
+  check(ck);
 }

@@ -108,11 +108,33 @@ async function copyText(text) {
   if (!ok) throw new Error('copy refused');
 }
 
-// The service's rules ('spec' profile), the baseline a differing member is marked against.
-export const DEFAULT_PROFILE = Object.freeze({
-  booleans: 'python', falsy: 'none', order: 'codepoint', padding: true,
-  numbers: 'python', digest: 'single', token: 'pem', signatureEncoding: 'base64url',
-});
+/** The canonical options' rows of the package's optionTable() (but `profile`), set once by `wireOptionTable`. */
+let canonicalRows = [];
+
+/**
+ * Takes the package's `optionTable()` (app.js, after init): the rule controls of every tool
+ * (`<prefix>-booleans`, …) are built from it, each `<select>` with the row's choices
+ * (`value (label)`), set to the row's default, as is the padding checkbox. A choice added to
+ * the table is on the page with nothing written here.
+ */
+export function wireOptionTable(rows, prefixes = ['s', 'c']) {
+  canonicalRows = rows.filter((row) => row.takenBy.includes('canonical') && row.name !== 'profile');
+  for (const prefix of prefixes) {
+    for (const row of canonicalRows) {
+      const control = memberControl(prefix, row.name);
+      if (!control) continue;
+      if (control.tagName === 'SELECT') {
+        control.replaceChildren(...row.choices.map((c) => el('option', { value: c.value }, `${c.value} (${c.label})`)));
+        control.value = row.default;
+      } else if (control.type === 'checkbox') {
+        control.checked = row.default === true;
+      }
+    }
+  }
+}
+
+/** The service's rules (each option's default: the 'spec' profile), the baseline a differing member is marked against. */
+export const defaultProfile = () => Object.fromEntries(canonicalRows.map((row) => [row.name, row.default]));
 
 /** Every rule a profile sets, in the order the page names them; `padding` is the checkbox. */
 export const PROFILE_MEMBERS = Object.freeze(['booleans', 'falsy', 'order', 'padding', 'numbers', 'digest', 'token', 'signatureEncoding']);
@@ -197,12 +219,13 @@ export function wireProfile(prefix, rows, onChange) {
  * marked. `algorithm` ('rsa' or 'hmac') leaves out the members of the other one.
  */
 export function describeProfile(profile, algorithm) {
+  const defaults = defaultProfile();
   const parts = [];
   for (const name of PROFILE_MEMBERS) {
     if (profile[name] === undefined || profile[name] === null) continue;
     if ((algorithm === 'hmac' && RSA_ONLY.has(name)) || (algorithm === 'rsa' && HMAC_ONLY.has(name))) continue;
     const value = name === 'padding' ? (profile.padding ? 'on' : 'off') : profile[name];
-    const differs = profile[name] !== DEFAULT_PROFILE[name];
+    const differs = profile[name] !== defaults[name];
     parts.push(el(differs ? 'strong' : 'span', { class: differs ? 'differs' : undefined, 'data-member': name }, `${name}: ${value}`));
   }
   const out = el('span', { class: 'profile-text' });

@@ -68,264 +68,279 @@ async function generateTestKeyPem() {
   return SigningKey.generate().privateKeyPem();
 }
 
-export function createSigner() {
-  // The operation index of the spec, from the package's operation table.
-  const OPERATIONS = operationTable().map((row) => row.path);
-  let following = true;
-  let built = { path: OPERATIONS[0], bodyText: '' };
-  let signingKey = null;
-  let keyText = null;
-  let hmacKey = null;
-  let secretText = null;
-  /** The request as last signed (`{ path, body, headers }`), for Send; null when not signed. */
-  let lastSigned = null;
+// Every function below takes `st`, the signer's state: `following` (the body follows step 1),
+// `built` (step 1's last `{ path, bodyText }`), the live keys and the texts they were read
+// from (`signingKey`/`keyText`, `hmacKey`/`secretText`), `lastSigned` (the request as last
+// signed, `{ path, body, headers }`, for Send; null when not signed) and `keyChoice`.
 
-  $('s-path').replaceChildren(...OPERATIONS.map((p) => el('option', { value: p }, p)));
-  $('s-timestamp').value = String(Math.floor(Date.now() / 1000));
-  const keyChoice = wireKeyChoice('s', 'sign', () => render());
-  wireProfile('s', profiles(), () => render());
+function showSource(st) {
+  $('s-body-source').textContent = st.following ? 'Follows the body built in step 1.' : 'Edited here; step 1 no longer updates it.';
+  $('s-use-built').hidden = st.following;
+}
 
-  function showSource() {
-    $('s-body-source').textContent = following ? 'Follows the body built in step 1.' : 'Edited here; step 1 no longer updates it.';
-    $('s-use-built').hidden = following;
+/** Shows the public half of the key read from `text` (its PEM, then its fingerprint). */
+function showPublicKey(st, text) {
+  $('s-key-info').textContent = `${st.signingKey.bits}-bit RSA key loaded`;
+  const publicPem = st.signingKey.publicKeyPem();
+  $('s-public-pem').textContent = publicPem;
+  keyFingerprint(publicPem).then((hex) => {
+    if (st.keyText !== text || !hex) return;
+    $('s-public-fingerprint').dataset.fingerprint = hex;
+    $('s-public-fingerprint').textContent = `Fingerprint: ${fingerprintText(hex)} (of the SubjectPublicKeyInfo DER)`;
+  });
+}
+
+/** Parses the key textarea when it changed; keeps one live SigningKey. */
+function currentKey(st) {
+  const text = $('s-key').value.trim();
+  if (text === st.keyText) return st.signingKey;
+  st.keyText = text;
+  st.signingKey?.free();
+  st.signingKey = null;
+  setFieldMessage('s-key', '');
+  $('s-key-info').textContent = '';
+  $('s-public-pem').textContent = '';
+  $('s-public-fingerprint').textContent = '';
+  delete $('s-public-fingerprint').dataset.fingerprint;
+  if (!text) return null;
+  try {
+    st.signingKey = SigningKey.fromPem(text);
+    showPublicKey(st, text);
+  } catch (error) {
+    setFieldMessage('s-key', `${describeError(error)}${error.hint ? ` (${error.hint})` : ''}`);
   }
+  return st.signingKey;
+}
 
-  /** Parses the key textarea when it changed; keeps one live SigningKey. */
-  function currentKey() {
-    const text = $('s-key').value.trim();
-    if (text === keyText) return signingKey;
-    keyText = text;
-    signingKey?.free();
-    signingKey = null;
-    setFieldMessage('s-key', '');
-    $('s-key-info').textContent = '';
-    $('s-public-pem').textContent = '';
-    $('s-public-fingerprint').textContent = '';
-    delete $('s-public-fingerprint').dataset.fingerprint;
-    if (!text) return null;
-    try {
-      signingKey = SigningKey.fromPem(text);
-      $('s-key-info').textContent = `${signingKey.bits}-bit RSA key loaded`;
-      const publicPem = signingKey.publicKeyPem();
-      $('s-public-pem').textContent = publicPem;
-      keyFingerprint(publicPem).then((hex) => {
-        if (keyText !== text || !hex) return;
-        $('s-public-fingerprint').dataset.fingerprint = hex;
-        $('s-public-fingerprint').textContent = `Fingerprint: ${fingerprintText(hex)} (of the SubjectPublicKeyInfo DER)`;
-      });
-    } catch (error) {
-      setFieldMessage('s-key', `${describeError(error)}${error.hint ? ` (${error.hint})` : ''}`);
-    }
-    return signingKey;
+/** Reads the secret field as typed (no trimming: the library refuses whitespace at the ends); keeps one live HmacKey. */
+function currentSecret(st) {
+  const text = $('s-secret').value;
+  if (text === st.secretText) return st.hmacKey;
+  st.secretText = text;
+  st.hmacKey?.free();
+  st.hmacKey = null;
+  setFieldMessage('s-secret', '');
+  if (!text) return null;
+  try {
+    st.hmacKey = HmacKey.fromSecret(text);
+    setFieldMessage('s-secret', `✓ HMAC-SHA512 secret of ${new TextEncoder().encode(text).length} bytes`, 'ok');
+  } catch (error) {
+    setFieldMessage('s-secret', `${describeError(error)}${error.hint ? ` (${error.hint})` : ''}`);
   }
+  return st.hmacKey;
+}
 
-  /** Reads the secret field as typed (no trimming: the library refuses whitespace at the ends); keeps one live HmacKey. */
-  function currentSecret() {
-    const text = $('s-secret').value;
-    if (text === secretText) return hmacKey;
-    secretText = text;
-    hmacKey?.free();
-    hmacKey = null;
-    setFieldMessage('s-secret', '');
-    if (!text) return null;
-    try {
-      hmacKey = HmacKey.fromSecret(text);
-      setFieldMessage('s-secret', `✓ HMAC-SHA512 secret of ${new TextEncoder().encode(text).length} bytes`, 'ok');
-    } catch (error) {
-      setFieldMessage('s-secret', `${describeError(error)}${error.hint ? ` (${error.hint})` : ''}`);
-    }
-    return hmacKey;
+/** What step 4's message is signed with, in words. */
+function showHow(kind, options) {
+  let how;
+  if (kind === 'hmac') how = `what is signed: HMAC-SHA512 of the message, written as ${options.signatureEncoding}`;
+  else if (options.digest === 'double') how = 'what is signed: RSA PKCS#1 v1.5 over SHA-256 of the message’s SHA-256 digest (digest double)';
+  else how = 'what is signed, SHA-256 + RSA PKCS#1 v1.5';
+  $('s-message-how').textContent = `(${how})`;
+}
+
+function showValidation(path, bodyText) {
+  const report = validateRequest(path, bodyText.trim() === '' ? '{}' : bodyText);
+  if (report.valid && !report.warnings.length) {
+    setFieldMessage('s-body', `✓ valid for ${path}`, 'ok');
+    return;
   }
+  const issues = [...report.errors, ...report.warnings].map((i) => `${i.path || '(body)'}: ${i.code}`);
+  const shown = issues.slice(0, 4).join('; ') + (issues.length > 4 ? `; and ${issues.length - 4} more` : '');
+  // Shown as a warning: an invalid body can still be signed, which is what this tool checks.
+  setFieldMessage('s-body', `${report.valid ? 'Warnings' : 'Not valid'} for ${path}: ${shown}`, 'warning');
+}
 
-  /** What step 4's message is signed with, in words. */
-  function showHow(kind, options) {
-    let how;
-    if (kind === 'hmac') how = `what is signed: HMAC-SHA512 of the message, written as ${options.signatureEncoding}`;
-    else if (options.digest === 'double') how = 'what is signed: RSA PKCS#1 v1.5 over SHA-256 of the message’s SHA-256 digest (digest double)';
-    else how = 'what is signed, SHA-256 + RSA PKCS#1 v1.5';
-    $('s-message-how').textContent = `(${how})`;
-  }
-
-  function showValidation(path, bodyText) {
-    const report = validateRequest(path, bodyText.trim() === '' ? '{}' : bodyText);
-    if (report.valid && !report.warnings.length) {
-      setFieldMessage('s-body', `✓ valid for ${path}`, 'ok');
-      return;
-    }
-    const issues = [...report.errors, ...report.warnings].map((i) => `${i.path || '(body)'}: ${i.code}`);
-    const shown = issues.slice(0, 4).join('; ') + (issues.length > 4 ? `; and ${issues.length - 4} more` : '');
-    // Shown as a warning: an invalid body can still be signed, which is what this tool checks.
-    setFieldMessage('s-body', `${report.valid ? 'Warnings' : 'Not valid'} for ${path}: ${shown}`, 'warning');
-  }
-
-  /** Shows the four steps; the message needs a valid timestamp (null: shown as missing). */
-  function showSteps(bodyText, timestamp, options) {
-    try {
-      const steps = canonicalSteps(bodyText, timestamp ?? '0', options);
-      $('s-entries').textContent = steps.entries.join('\n') || '(no entries: empty body)';
-      $('s-joined').textContent = steps.joined;
-      $('s-encoded').textContent = steps.encoded;
-      if (timestamp === null) {
-        $('s-message').replaceChildren(steps.encoded, el('mark', {}, '(timestamp?)'));
-      } else if (steps.message.startsWith(steps.encoded)) {
-        const stamp = steps.message.slice(steps.encoded.length);
-        $('s-message').replaceChildren(steps.encoded, el('mark', { title: 'x-access-timestamp' }, stamp));
-      } else {
-        $('s-message').textContent = steps.message;
-      }
-      return true;
-    } catch (error) {
-      for (const id of ['s-joined', 's-encoded', 's-message']) $(id).textContent = '';
-      $('s-entries').textContent = describeError(error);
-      return false;
-    }
-  }
-
-  /** The headers signRequest returned (in its order), or the names the chosen key would get, empty. */
-  function showHeaders(headers, kind) {
-    const rows = headers ? Object.entries(headers) : HEADER_NAMES[kind].map((name) => [name, '—']);
-    $('s-headers').tBodies[0].replaceChildren(
-      ...rows.map(([name, value]) =>
-        el('tr', { 'data-header': name }, el('th', { scope: 'row' }, name), el('td', {}, el('code', {}, value))),
-      ),
-    );
-  }
-
-  function render() {
-    const bodyText = $('s-body').value;
-    const path = $('s-path').value;
-    const merchantId = $('s-merchant').value.trim();
-    const timestamp = $('s-timestamp').value.trim();
-    const options = readProfile('s');
-    const verdict = $('s-verdict');
-    const problems = [];
-
-    showValidation(path, bodyText);
-    setFieldMessage('s-merchant', merchantId ? '' : 'required: the x-access-merchant-id header');
-    if (!merchantId) problems.push('merchant id');
-    const timestampOk = /^\d{1,10}$/.test(timestamp);
-    setFieldMessage('s-timestamp', timestampOk ? '' : 'must be Unix seconds (digits)');
-    $('s-timestamp-note').textContent = timestampOk ? formatUnix(timestamp) : '';
-    if (!timestampOk) problems.push('timestamp');
-
-    if (!showSteps(bodyText, timestampOk ? timestamp : null, options)) problems.push('a readable body');
-    const kind = keyChoice.kind();
-    showHow(kind, options);
-    let key;
-    if (kind === 'hmac') {
-      key = currentSecret();
-      if (!key) problems.push($('s-secret').value ? 'a usable HMAC secret' : 'an HMAC secret');
+/** Shows the four steps; the message needs a valid timestamp (null: shown as missing). */
+function showSteps(bodyText, timestamp, options) {
+  try {
+    const steps = canonicalSteps(bodyText, timestamp ?? '0', options);
+    $('s-entries').textContent = steps.entries.join('\n') || '(no entries: empty body)';
+    $('s-joined').textContent = steps.joined;
+    $('s-encoded').textContent = steps.encoded;
+    if (timestamp === null) {
+      $('s-message').replaceChildren(steps.encoded, el('mark', {}, '(timestamp?)'));
+    } else if (steps.message.startsWith(steps.encoded)) {
+      const stamp = steps.message.slice(steps.encoded.length);
+      $('s-message').replaceChildren(steps.encoded, el('mark', { title: 'x-access-timestamp' }, stamp));
     } else {
-      key = currentKey();
-      if (!key) problems.push($('s-key').value.trim() ? 'a readable private key' : 'a private key (paste one or generate a test pair)');
+      $('s-message').textContent = steps.message;
     }
-
-    lastSigned = null;
-    if (problems.length) {
-      showHeaders(null, kind);
-      $('s-curl').textContent = '';
-      verdict.className = 'verdict bad';
-      verdict.textContent = `Not signed yet: needs ${problems.join(', ')}.`;
-      return;
-    }
-    try {
-      const signed = signRequest(bodyText, key, { merchantId, timestamp, options });
-      showHeaders(signed.headers, kind);
-      $('s-curl').textContent = curlCommand($('s-base-url').value, path, signed.headers, signed.body);
-      lastSigned = { path, body: signed.body, headers: signed.headers };
-      verdict.className = 'verdict good';
-      const signer = kind === 'hmac' ? 'the HMAC-SHA512 secret' : `a ${key.bits}-bit RSA key`;
-      const named = $('s-profile-name').value;
-      verdict.textContent = `✓ Signed with ${signer}, profile ${named || 'custom'}: ${profileLine(options, kind)}.`;
-    } catch (error) {
-      showHeaders(null, kind);
-      $('s-curl').textContent = '';
-      verdict.className = 'verdict bad';
-      verdict.textContent = `✗ ${describeError(error)}`;
-    }
+    return true;
+  } catch (error) {
+    for (const id of ['s-joined', 's-encoded', 's-message']) $(id).textContent = '';
+    $('s-entries').textContent = describeError(error);
+    return false;
   }
+}
 
-  const rerender = debounce(render, 150);
+/** The headers signRequest returned (in its order), or the names the chosen key would get, empty. */
+function showHeaders(headers, kind) {
+  const rows = headers ? Object.entries(headers) : HEADER_NAMES[kind].map((name) => [name, '—']);
+  $('s-headers').tBodies[0].replaceChildren(
+    ...rows.map(([name, value]) =>
+      el('tr', { 'data-header': name }, el('th', { scope: 'row' }, name), el('td', {}, el('code', {}, value))),
+    ),
+  );
+}
+
+/** The form's fields, checked and their notes shown: `{ bodyText, path, merchantId, timestamp, options, kind, key, problems }`. */
+function readForm(st) {
+  const form = { bodyText: $('s-body').value, path: $('s-path').value, merchantId: $('s-merchant').value.trim(), timestamp: $('s-timestamp').value.trim(), options: readProfile('s') };
+  const problems = [];
+  showValidation(form.path, form.bodyText);
+  setFieldMessage('s-merchant', form.merchantId ? '' : 'required: the x-access-merchant-id header');
+  if (!form.merchantId) problems.push('merchant id');
+  const timestampOk = /^\d{1,10}$/.test(form.timestamp);
+  setFieldMessage('s-timestamp', timestampOk ? '' : 'must be Unix seconds (digits)');
+  $('s-timestamp-note').textContent = timestampOk ? formatUnix(form.timestamp) : '';
+  if (!timestampOk) problems.push('timestamp');
+  if (!showSteps(form.bodyText, timestampOk ? form.timestamp : null, form.options)) problems.push('a readable body');
+  const kind = st.keyChoice.kind();
+  showHow(kind, form.options);
+  let key;
+  if (kind === 'hmac') {
+    key = currentSecret(st);
+    if (!key) problems.push($('s-secret').value ? 'a usable HMAC secret' : 'an HMAC secret');
+  } else {
+    key = currentKey(st);
+    if (!key) problems.push($('s-key').value.trim() ? 'a readable private key' : 'a private key (paste one or generate a test pair)');
+  }
+  return { ...form, kind, key, problems };
+}
+
+/** No signature to show: the empty headers, no curl, and `text` as the verdict. */
+function showUnsigned(kind, text) {
+  showHeaders(null, kind);
+  $('s-curl').textContent = '';
+  $('s-verdict').className = 'verdict bad';
+  $('s-verdict').textContent = text;
+}
+
+function render(st) {
+  const { bodyText, path, merchantId, timestamp, options, kind, key, problems } = readForm(st);
+  st.lastSigned = null;
+  if (problems.length) return showUnsigned(kind, `Not signed yet: needs ${problems.join(', ')}.`);
+  try {
+    const signed = signRequest(bodyText, key, { merchantId, timestamp, options });
+    showHeaders(signed.headers, kind);
+    $('s-curl').textContent = curlCommand($('s-base-url').value, path, signed.headers, signed.body);
+    st.lastSigned = { path, body: signed.body, headers: signed.headers };
+    const verdict = $('s-verdict');
+    verdict.className = 'verdict good';
+    const signer = kind === 'hmac' ? 'the HMAC-SHA512 secret' : `a ${key.bits}-bit RSA key`;
+    const named = $('s-profile-name').value;
+    verdict.textContent = `✓ Signed with ${signer}, profile ${named || 'custom'}: ${profileLine(options, kind)}.`;
+  } catch (error) {
+    showUnsigned(kind, `✗ ${describeError(error)}`);
+  }
+  return undefined;
+}
+
+/** The Generate button: a test key pair made in the page, put in the key field. */
+async function generateKey(st) {
+  const button = $('s-generate');
+  button.disabled = true;
+  $('s-key-info').textContent = 'Generating a 2048-bit key pair…';
+  try {
+    $('s-key').value = await generateTestKeyPem();
+    render(st);
+    $('s-key-info').textContent = `${st.signingKey?.bits ?? 2048}-bit test key pair generated in this page (it never leaves it)`;
+  } catch (error) {
+    setFieldMessage('s-key', `Could not generate a key: ${describeError(error)}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** The Send button: the request as last signed, sent to the local sandbox in the Base URL field. */
+async function sendSigned(st) {
+  const status = $('s-send-status');
+  const base = sandboxBase($('s-base-url').value);
+  const { lastSigned } = st;
+  if (!lastSigned) {
+    status.textContent = 'Nothing to send: the request is not signed yet.';
+    return;
+  }
+  if (!base) {
+    status.textContent = 'Give a local sandbox as Base URL: http://127.0.0.1:PORT or http://localhost:PORT.';
+    return;
+  }
+  const button = $('s-send');
+  button.disabled = true;
+  status.textContent = `Sending to ${base}${lastSigned.path}…`;
+  try {
+    const { status: code, text } = await sendToSandbox(base, lastSigned);
+    status.textContent = `HTTP ${code} from ${base}${lastSigned.path}`;
+    $('s-response').textContent = text;
+  } catch (error) {
+    status.textContent = `Could not reach ${base}: is the sandbox running? (${describeError(error)})`;
+    $('s-response').textContent = '';
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** The form's listeners: typing re-signs (after a pause), the buttons do what they say. */
+function wireSignForm(st) {
+  const rerender = debounce(() => render(st), 150);
   $('sign-form').addEventListener('input', (event) => {
     if (event.target.id === 's-body') {
-      following = false;
-      showSource();
+      st.following = false;
+      showSource(st);
     }
     rerender();
   });
   $('sign-form').addEventListener('submit', (event) => event.preventDefault());
   $('s-use-built').addEventListener('click', () => {
-    following = true;
-    $('s-body').value = built.bodyText;
-    $('s-path').value = built.path;
-    showSource();
-    render();
+    st.following = true;
+    $('s-body').value = st.built.bodyText;
+    $('s-path').value = st.built.path;
+    showSource(st);
+    render(st);
   });
   $('s-now').addEventListener('click', () => {
     $('s-timestamp').value = String(Math.floor(Date.now() / 1000));
-    render();
+    render(st);
   });
-  $('s-generate').addEventListener('click', async () => {
-    const button = $('s-generate');
-    button.disabled = true;
-    $('s-key-info').textContent = 'Generating a 2048-bit key pair…';
-    try {
-      $('s-key').value = await generateTestKeyPem();
-      render();
-      $('s-key-info').textContent = `${signingKey?.bits ?? 2048}-bit test key pair generated in this page (it never leaves it)`;
-    } catch (error) {
-      setFieldMessage('s-key', `Could not generate a key: ${describeError(error)}`);
-    } finally {
-      button.disabled = false;
-    }
-  });
-  $('s-send').addEventListener('click', async () => {
-    const status = $('s-send-status');
-    const base = sandboxBase($('s-base-url').value);
-    if (!lastSigned) {
-      status.textContent = 'Nothing to send: the request is not signed yet.';
-      return;
-    }
-    if (!base) {
-      status.textContent = 'Give a local sandbox as Base URL: http://127.0.0.1:PORT or http://localhost:PORT.';
-      return;
-    }
-    const button = $('s-send');
-    button.disabled = true;
-    status.textContent = `Sending to ${base}${lastSigned.path}…`;
-    try {
-      const { status: code, text } = await sendToSandbox(base, lastSigned);
-      status.textContent = `HTTP ${code} from ${base}${lastSigned.path}`;
-      $('s-response').textContent = text;
-    } catch (error) {
-      status.textContent = `Could not reach ${base}: is the sandbox running? (${describeError(error)})`;
-      $('s-response').textContent = '';
-    } finally {
-      button.disabled = false;
-    }
-  });
-  showSource();
+  $('s-generate').addEventListener('click', () => generateKey(st));
+  $('s-send').addEventListener('click', () => sendSigned(st));
+}
 
+/**
+ * The key step 2 signs with, for tool 3's sample: `{ kind: 'rsa', key, verifyText: public PEM }`,
+ * `{ kind: 'hmac', key, verifyText: the secret }`, or null.
+ */
+function currentSigner(st) {
+  if (st.keyChoice.kind() === 'hmac') {
+    const key = currentSecret(st);
+    return key && { kind: 'hmac', key, verifyText: $('s-secret').value };
+  }
+  const key = currentKey(st);
+  return key && { kind: 'rsa', key, verifyText: key.publicKeyPem() };
+}
+
+export function createSigner() {
+  // The operation index of the spec, from the package's operation table.
+  const OPERATIONS = operationTable().map((row) => row.path);
+  const st = {
+    following: true, built: { path: OPERATIONS[0], bodyText: '' }, signingKey: null, keyText: null, hmacKey: null, secretText: null, lastSigned: null, keyChoice: null,
+  };
+  $('s-path').replaceChildren(...OPERATIONS.map((p) => el('option', { value: p }, p)));
+  $('s-timestamp').value = String(Math.floor(Date.now() / 1000));
+  st.keyChoice = wireKeyChoice('s', 'sign', () => render(st));
+  wireProfile('s', profiles(), () => render(st));
+  wireSignForm(st);
+  showSource(st);
   return {
     /** Called by the builder: the body to sign while the user has not edited it. */
     setBuilt(next) {
-      built = next;
-      if (!following) return;
+      st.built = next;
+      if (!st.following) return;
       $('s-body').value = next.bodyText;
       $('s-path').value = next.path;
-      render();
+      render(st);
     },
-    /**
-     * The key step 2 signs with, for tool 3's sample: `{ kind: 'rsa', key, verifyText: public PEM }`,
-     * `{ kind: 'hmac', key, verifyText: the secret }`, or null.
-     */
-    currentSigner() {
-      if (keyChoice.kind() === 'hmac') {
-        const key = currentSecret();
-        return key && { kind: 'hmac', key, verifyText: $('s-secret').value };
-      }
-      const key = currentKey();
-      return key && { kind: 'rsa', key, verifyText: key.publicKeyPem() };
-    },
+    currentSigner: () => currentSigner(st),
   };
 }

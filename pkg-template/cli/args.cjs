@@ -1,6 +1,6 @@
 // The command line's arguments: every command's flags, usage and help text, and the parsing.
-// One table of flags per command; the rule flags' choices are in CANONICAL only (the help
-// prints them as `a|b|c`). Each command's work is in its own file, cli/<command>.cjs.
+// One table of flags per command; the rule flags' choices are the package's optionTable()'s,
+// read at run time (the help prints them as `a|b|c`). Each command's work is in its own file, cli/<command>.cjs.
 'use strict';
 
 const { parseArgs } = require('node:util');
@@ -10,18 +10,25 @@ const PROG = 'payment-intake';
 /** A bad argument: printed with the command's --help line, exit 2. */
 class UsageError extends Error {}
 
-/** The rule flags, with the one list of each flag's choices. */
+// A flag with `option` takes the choices of that row of the package's optionTable() (read on
+// first use), so a choice added there reaches the help and the checks; a help naming them is a function.
+let optionRows;
+const optionChoices = (name) => (optionRows ??= require('payment-intake').optionTable()).find((row) => row.name === name).choices.map((c) => c.value);
+const choicesOf = (flag) => (flag.option ? optionChoices(flag.option) : undefined);
+const helpOf = (flag) => (typeof flag.help === 'function' ? flag.help() : flag.help);
+const profileNames = () => optionChoices('profile').join(', ');
+/** The rule flags; each flag's choices are the option table's. */
 const CANONICAL = {
-  profile: { type: 'string', arg: 'NAME', help: 'start from a named profile: spec, public-js-client, callback-docs' },
-  falsy: { type: 'string', choices: ['none', 'null'], help: 'which leaves are written None' },
-  booleans: { type: 'string', choices: ['python', 'lower', 'digit'], help: 'how true/false are written' },
+  profile: { type: 'string', arg: 'NAME', help: () => `start from a named profile: ${profileNames()}` },
+  falsy: { type: 'string', option: 'falsy', help: 'which leaves are written None' },
+  booleans: { type: 'string', option: 'booleans', help: 'how true/false are written' },
   padding: { type: 'boolean', help: 'keep base64url "=" padding' },
   'no-padding': { type: 'boolean', help: 'drop base64url "=" padding' },
-  order: { type: 'string', choices: ['codepoint', 'utf16'], help: 'entry order' },
-  numbers: { type: 'string', choices: ['python', 'js'], help: 'how numbers are written' },
-  digest: { type: 'string', choices: ['single', 'double'], help: 'what RSA-SHA256 signs' },
-  token: { type: 'string', choices: ['pem', 'der'], help: 'x-access-token encoding (RSA)' },
-  'signature-encoding': { type: 'string', choices: ['base64url', 'hex'], help: 'HMAC signature text' },
+  order: { type: 'string', option: 'order', help: 'entry order' },
+  numbers: { type: 'string', option: 'numbers', help: 'how numbers are written' },
+  digest: { type: 'string', option: 'digest', help: 'what RSA-SHA256 signs' },
+  token: { type: 'string', option: 'token', help: 'x-access-token encoding (RSA)' },
+  'signature-encoding': { type: 'string', option: 'signatureEncoding', help: 'HMAC signature text' },
 };
 const HMAC_HELP = 'HMAC-SHA512 secret file instead of an RSA key (one trailing newline, \\n or \\r\\n, is removed; nothing else)';
 const HEADERS_HELP = 'the headers: a JSON object, or "name: value" lines ("-": stdin, then give --body)';
@@ -106,7 +113,7 @@ const COMMANDS = {
       'shuffle-callbacks': { type: 'boolean', help: "a payment's callbacks may arrive out of order (each held a random 0 to 3 s of service time)" },
       'lose-callbacks': { type: 'string', arg: 'SHARE', help: 'a share from 0 to 1 of the payments, picked at random as each is created, never get a callback (each recorded as lost): try reconciliation through the info operations' },
       'concurrent-callbacks': { type: 'string', arg: 'N', help: 'deliver callbacks and their duplicates at once, at most N attempts in flight (default: one after the other per payment)' },
-      profile: { type: 'string', arg: 'NAME', help: 'signing rules for requests and callbacks: spec (default), public-js-client, callback-docs' },
+      profile: { type: 'string', arg: 'NAME', help: () => `signing rules for requests and callbacks: ${profileNames().replace(/^[^,]+/, '$& (default)')}` },
       'allowed-origin': { type: 'string', arg: 'ORIGIN', help: 'a browser origin allowed besides loopback ones (CORS)' },
       'timestamp-tolerance': { type: 'string', arg: 'S', help: "refuse a request whose x-access-timestamp is more than S seconds from the sandbox's clock (default 300); 'off' serves it with a TIMESTAMP_SKEW warning" },
       faults: { type: 'string', arg: 'FILE', help: 'inject failures into the operations: a JSON array of faults (README, "Faults")' },
@@ -151,10 +158,10 @@ function mainUsage() {
 function commandUsage(name) {
   const c = COMMANDS[name];
   const flags = { ...c.flags, ...HELP };
-  const arg = (f) => f.arg ?? f.choices?.join('|');
+  const arg = (f) => f.arg ?? choicesOf(f)?.join('|');
   const left = (n, f) => `  ${f.short ? `-${f.short}, ` : ''}--${n}${arg(f) ? ` ${arg(f)}` : ''}`;
   const width = Math.max(...Object.entries(flags).map(([n, f]) => left(n, f).length)) + 2;
-  const rows = Object.entries(flags).map(([n, f]) => `${left(n, f).padEnd(width)}${f.help}`);
+  const rows = Object.entries(flags).map(([n, f]) => `${left(n, f).padEnd(width)}${helpOf(f)}`);
   const operations = c.positional === 'OPERATION' ? `\n\nOperations:\n${operationsHelp()}` : '';
   return `Usage: ${PROG} ${c.usage}\n\n${c.about}${operations}\n\nFlags:\n${rows.join('\n')}\n`;
 }
@@ -178,8 +185,9 @@ function parse(name, argv) {
   }
   const { values, positionals } = parsed;
   for (const [n, f] of Object.entries(c.flags)) {
-    if (f.choices && values[n] !== undefined && !f.choices.includes(values[n])) {
-      throw new UsageError(`--${n} must be one of ${f.choices.join(', ')}, got '${values[n]}'`);
+    const choices = values[n] === undefined ? undefined : choicesOf(f);
+    if (choices && !choices.includes(values[n])) {
+      throw new UsageError(`--${n} must be one of ${choices.join(', ')}, got '${values[n]}'`);
     }
   }
   if (c.positional && !values.help && positionals.length !== 1) {

@@ -107,37 +107,83 @@ function wantsHtml(accept, fields) {
   return html !== -1 && (json === -1 || html < json);
 }
 
+/** `faults` of the /sandbox/faults endpoint: listed, or (POST) set first. */
+function faultsEndpoint({ faults, method, fields, send }) {
+  if (method === 'POST') {
+    try {
+      faults.set(fields.faults);
+    } catch (e) {
+      if (!(e instanceof FaultError)) throw e;
+      return send(400, { error: e.message, types: Object.keys(FAULT_TYPES) });
+    }
+  }
+  return send(200, { faults: faults.list() });
+}
+
+/**
+ * The endpoint of the sandbox itself (no payment named) at `parts`: its index, faults, key,
+ * stylesheet or payments, as a function that answers; null for another path.
+ */
+function sandboxEndpoint(request, parts) {
+  const { book, about, method, fields, accept, send } = request;
+  const [, section] = parts;
+  if (parts.length === 1 && method === 'GET') {
+    const data = index(book, about);
+    return () => (wantsHtml(accept, fields) ? send(200, indexPage(data), 'text/html; charset=utf-8') : send(200, data));
+  }
+  if (parts.length !== 2) return null;
+  if (section === 'faults' && (method === 'GET' || method === 'POST')) return () => faultsEndpoint(request);
+  if (section === 'service-public.pem' && method === 'GET') {
+    return () => send(200, about.servicePublicKeyPem, 'application/x-pem-file', undefined, { 'content-disposition': 'attachment; filename="service-public.pem"' });
+  }
+  if (section === 'style.css' && method === 'GET') {
+    const css = debuggerStylesheet();
+    return () => (css === null ? send(404, '/* the debugger page (www/) is not beside the sandbox */', 'text/css; charset=utf-8') : send(200, css, 'text/css; charset=utf-8'));
+  }
+  if (section === 'payments' && method === 'GET') return () => send(200, book.all().map(publicPayment));
+  return null;
+}
+
+/** POST …/deliver-again: the payment's last callback sent once more. */
+async function deliverAgain({ sender, form, send }, payment, page) {
+  const callback = payment.lastCallback;
+  if (!callback) {
+    const error = `payment_id '${payment.paymentId}' has sent no callback (no callback URL for its moves so far): nothing to deliver again`;
+    return form ? send(303, '', undefined, page) : send(409, { error, payment: publicPayment(payment) });
+  }
+  const attempts = payment.deliveries.filter((d) => d.callback === callback.seq && !d.duplicate).map((d) => d.attempt);
+  const delivery = await sender.once(payment.requestId, callback, Math.max(0, ...attempts) + 1);
+  if (delivery === null) return send(503, { error: 'the sandbox is closing' });
+  return form ? send(303, '', undefined, page) : send(200, { delivery, payment: publicPayment(payment) });
+}
+
+/** POST …/<scenario>: the scenario's move forced on the payment. */
+function runScenario({ book, fields, form, send }, payment, page, action) {
+  if (!Object.hasOwn(SCENARIOS, action)) {
+    return send(404, { error: `no scenario '${action}'; the scenarios: ${Object.keys(SCENARIOS).join(', ')}, and deliver-again` });
+  }
+  const amount = fields.amount === undefined || fields.amount === '' ? undefined : Number(fields.amount);
+  try {
+    book.force(payment, action, { amount });
+  } catch (e) {
+    if (!(e instanceof MoveRefused)) throw e;
+    if (form) return send(303, '', undefined, `${page}?refused=${encodeURIComponent(action)}`);
+    return send(409, { error: e.message, state: stateName(payment), allowed: e.allowed, payment: publicPayment(payment) });
+  }
+  return form ? send(303, '', undefined, page) : send(200, publicPayment(payment));
+}
+
 /**
  * Handles a /sandbox/ request: `send(status, body, contentType?, location?, headers?)`; `about`:
  * `{ url, merchantId, merchantKeyFingerprint, servicePublicKeyPem, operations }`; `sender`:
  * the CallbackSender (deliver again).
  */
-export async function handleSandbox({ book, sender, faults, about, method, pathname, fields, form, accept, send }) {
+export async function handleSandbox(request) {
+  const { book, method, pathname, fields, send } = request;
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   const [, section, ref, action] = parts;
-  if (parts.length === 1 && method === 'GET') {
-    const data = index(book, about);
-    return wantsHtml(accept, fields) ? send(200, indexPage(data), 'text/html; charset=utf-8') : send(200, data);
-  }
-  if (section === 'faults' && parts.length === 2 && (method === 'GET' || method === 'POST')) {
-    if (method === 'POST') {
-      try {
-        faults.set(fields.faults);
-      } catch (e) {
-        if (!(e instanceof FaultError)) throw e;
-        return send(400, { error: e.message, types: Object.keys(FAULT_TYPES) });
-      }
-    }
-    return send(200, { faults: faults.list() });
-  }
-  if (section === 'service-public.pem' && parts.length === 2 && method === 'GET') {
-    return send(200, about.servicePublicKeyPem, 'application/x-pem-file', undefined, { 'content-disposition': 'attachment; filename="service-public.pem"' });
-  }
-  if (section === 'style.css' && parts.length === 2 && method === 'GET') {
-    const css = debuggerStylesheet();
-    return css === null ? send(404, '/* the debugger page (www/) is not beside the sandbox */', 'text/css; charset=utf-8') : send(200, css, 'text/css; charset=utf-8');
-  }
-  if (section === 'payments' && parts.length === 2 && method === 'GET') return send(200, book.all().map(publicPayment));
+  const endpoint = sandboxEndpoint(request, parts);
+  if (endpoint) return endpoint();
   const known = (section === 'payments' && (parts.length === 3 || parts.length === 4)) || (section === 'pay' && parts.length === 3);
   if (!known) {
     return send(404, { error: `no sandbox endpoint ${method} ${pathname}; the endpoints:`, endpoints: ENDPOINTS, index: '/sandbox/' });
@@ -148,30 +194,7 @@ export async function handleSandbox({ book, sender, faults, about, method, pathn
   const page = `/sandbox/pay/${encodeURIComponent(payment.requestId)}`;
   if (section === 'pay' && method === 'GET') return send(200, paymentPage(payment, { refused: fields.refused }), 'text/html; charset=utf-8');
   if (parts.length === 3 && method === 'GET') return send(200, publicPayment(payment));
-  if (parts.length === 4 && method === 'POST' && action === 'deliver-again') {
-    const callback = payment.lastCallback;
-    if (!callback) {
-      const error = `payment_id '${payment.paymentId}' has sent no callback (no callback URL for its moves so far): nothing to deliver again`;
-      return form ? send(303, '', undefined, page) : send(409, { error, payment: publicPayment(payment) });
-    }
-    const attempts = payment.deliveries.filter((d) => d.callback === callback.seq && !d.duplicate).map((d) => d.attempt);
-    const delivery = await sender.once(payment.requestId, callback, Math.max(0, ...attempts) + 1);
-    if (delivery === null) return send(503, { error: 'the sandbox is closing' });
-    return form ? send(303, '', undefined, page) : send(200, { delivery, payment: publicPayment(payment) });
-  }
-  if (parts.length === 4 && method === 'POST') {
-    if (!Object.hasOwn(SCENARIOS, action)) {
-      return send(404, { error: `no scenario '${action}'; the scenarios: ${Object.keys(SCENARIOS).join(', ')}, and deliver-again` });
-    }
-    const amount = fields.amount === undefined || fields.amount === '' ? undefined : Number(fields.amount);
-    try {
-      book.force(payment, action, { amount });
-    } catch (e) {
-      if (!(e instanceof MoveRefused)) throw e;
-      if (form) return send(303, '', undefined, `${page}?refused=${encodeURIComponent(action)}`);
-      return send(409, { error: e.message, state: stateName(payment), allowed: e.allowed, payment: publicPayment(payment) });
-    }
-    return form ? send(303, '', undefined, page) : send(200, publicPayment(payment));
-  }
+  if (parts.length === 4 && method === 'POST' && action === 'deliver-again') return deliverAgain(request, payment, page);
+  if (parts.length === 4 && method === 'POST') return runScenario(request, payment, page, action);
   return send(405, { error: `${method} is not taken by ${pathname}; the endpoints:`, endpoints: ENDPOINTS });
 }

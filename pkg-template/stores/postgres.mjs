@@ -30,114 +30,136 @@ function driverOf(db) {
   throw argument('db', 'must be a pg Pool (new pg.Pool(...)) or a PGlite instance (new PGlite(...)): the package imports neither');
 }
 
-function postgresStore(db, options = {}) {
+/** The store's options, checked: `{ schema }`. */
+function schemaOf(options) {
   if (!isObject(options)) throw argument('options', 'must be an object ({ schema })');
   const schema = options.schema ?? 'payment_intake';
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) throw argument('schema', 'must be a lower-case SQL name (letters, digits, _), e.g. payment_intake');
-  const driver = driverOf(db);
-  const sql = statements(schema);
+  return schema;
+}
 
-  let ready;
-  /** The tables, once per store: created when missing, refused when a newer package made them. */
-  function migrate() {
-    ready ??= driver.transaction(async (tx) => {
-      await tx.query(sql.lock, [`payment-intake:${schema}`]);
-      // A newer package's tables are refused before anything is changed in them.
-      const { rows: [{ present }] } = await tx.query(sql.versionTable, [sql.t('payment_intake_meta')]);
-      const found = present ? (await tx.query(sql.version)).rows[0]?.version : undefined;
-      if (found > SCHEMA_VERSION) {
-        throw argument('schema', `"${schema}" holds tables of version ${found}, made by a newer payment-intake (this one knows ${SCHEMA_VERSION}): upgrade, or use another schema`);
-      }
-      for (const statement of migration(schema)) await tx.query(statement);
-    }).catch((error) => {
-      ready = undefined;
-      throw error;
-    });
-    return ready;
-  }
+/** The tables, once per store (`pg`: `{ driver, sql, schema, ready }`): created when missing, refused when a newer package made them. */
+function migrate(pg) {
+  const { driver, sql, schema } = pg;
+  pg.ready ??= driver.transaction(async (tx) => {
+    await tx.query(sql.lock, [`payment-intake:${schema}`]);
+    // A newer package's tables are refused before anything is changed in them.
+    const { rows: [{ present }] } = await tx.query(sql.versionTable, [sql.t('payment_intake_meta')]);
+    const found = present ? (await tx.query(sql.version)).rows[0]?.version : undefined;
+    if (found > SCHEMA_VERSION) {
+      throw argument('schema', `"${schema}" holds tables of version ${found}, made by a newer payment-intake (this one knows ${SCHEMA_VERSION}): upgrade, or use another schema`);
+    }
+    for (const statement of migration(schema)) await tx.query(statement);
+  }).catch((error) => {
+    pg.ready = undefined;
+    throw error;
+  });
+  return pg.ready;
+}
 
-  const keepIn = async (tx, r) => {
-    const { rows } = await tx.query(sql.keep, [r.id, r.code, r.message, r.projectId, r.paymentId, r.rawBody, JSON.stringify(r.headers), r.receivedAt]);
-    return { isNew: rows.length > 0 };
+/** A review kept through `tx` (the driver, or a claim's transaction). */
+async function keepIn(sql, tx, r) {
+  const { rows } = await tx.query(sql.keep, [r.id, r.code, r.message, r.projectId, r.paymentId, r.rawBody, JSON.stringify(r.headers), r.receivedAt]);
+  return { isNew: rows.length > 0 };
+}
+
+/** Inserts the key and locks the payment's row: null when the key was done, else the recorded state (or null) in `{ previous }`. */
+async function openClaim(sql, tx, { key, projectId, paymentId }) {
+  const inserted = await tx.query(sql.key, [key, projectId, paymentId]);
+  if (inserted.rows.length === 0) return null;
+  await tx.query(sql.row, [projectId, paymentId]);
+  const { rows } = await tx.query(sql.lockRow, [projectId, paymentId]);
+  return { previous: rows[0].status === null ? null : stateOf(rows[0]) };
+}
+
+/** A claim: the driver's transaction held across onEvent, settled once (rules.settledOnce). */
+async function claim(pg, given) {
+  const { driver, sql } = pg;
+  const request = rules.claimRequest(given);
+  await migrate(pg);
+  const held = await driver.hold((tx) => openClaim(sql, tx, request));
+  if (held === null) return { outcome: 'done' };
+  const { projectId, paymentId } = request;
+  const settled = rules.settledOnce({
+    commit: (next) => held.commit((tx) => next && tx.query(sql.record, [projectId, paymentId, next.status, next.subStatus, next.isFinal, next.idempotencyKey, next.updatedAt])),
+    release: () => held.rollback(),
+  });
+  return {
+    outcome: 'claimed',
+    previous: held.opened.previous,
+    tx: held.tx,
+    // In the claim's transaction: a review kept for it commits with its key, or rolls back.
+    keep: guarded('keep', (review) => keepIn(sql, held.tx, rules.review(review))),
+    commit: settled.commit,
+    release: settled.release,
   };
+}
 
-  /** Inserts the key and locks the payment's row: null when the key was done, else the recorded state (or null) in `{ previous }`. */
-  async function open(tx, { key, projectId, paymentId }) {
-    const inserted = await tx.query(sql.key, [key, projectId, paymentId]);
-    if (inserted.rows.length === 0) return null;
-    await tx.query(sql.row, [projectId, paymentId]);
-    const { rows } = await tx.query(sql.lockRow, [projectId, paymentId]);
-    return { previous: rows[0].status === null ? null : stateOf(rows[0]) };
-  }
+async function keep(pg, given) {
+  const review = rules.review(given);
+  await migrate(pg);
+  return keepIn(pg.sql, pg.driver, review);
+}
 
-  /** A claim: the driver's transaction held across onEvent, settled once (rules.settledOnce). */
-  async function claim(given) {
-    const request = rules.claimRequest(given);
-    await migrate();
-    const held = await driver.hold((tx) => open(tx, request));
-    if (held === null) return { outcome: 'done' };
-    const { projectId, paymentId } = request;
-    const settled = rules.settledOnce({
-      commit: (next) => held.commit((tx) => next && tx.query(sql.record, [projectId, paymentId, next.status, next.subStatus, next.isFinal, next.idempotencyKey, next.updatedAt])),
-      release: () => held.rollback(),
-    });
-    return {
-      outcome: 'claimed',
-      previous: held.opened.previous,
-      tx: held.tx,
-      // In the claim's transaction: a review kept for it commits with its key, or rolls back.
-      keep: guarded('keep', (review) => keepIn(held.tx, rules.review(review))),
-      commit: settled.commit,
-      release: settled.release,
-    };
-  }
+async function forget(pg, given) {
+  const id = rules.reviewId(given);
+  await migrate(pg);
+  await pg.driver.query(pg.sql.forget, [id]);
+}
 
+async function payment(pg, ids) {
+  const { projectId, paymentId } = rules.idsOf(...ids);
+  await migrate(pg);
+  const { rows } = await pg.driver.query(pg.sql.payment, [projectId, paymentId]);
+  return rows.length ? recordOf(rows[0]) : null;
+}
+
+async function recordCreate(pg, given) {
+  const { driver, sql } = pg;
+  const { projectId, paymentId, create } = rules.createRecord(given);
+  await migrate(pg);
+  const record = { ...create, answer: null };
+  const { rows } = await driver.query(sql.recordCreate, [projectId, paymentId, JSON.stringify(record), create.requestedAt, new Date(expiresAtOf(create)).toISOString()]);
+  if (rows.length) return { isNew: true, existing: null };
+  const found = await driver.query(sql.created, [projectId, paymentId]);
+  return { isNew: false, existing: jsonOf(found.rows[0]?.created) };
+}
+
+async function recordAnswer(pg, projectIdGiven, paymentIdGiven, given) {
+  const { projectId, paymentId } = rules.idsOf(projectIdGiven, paymentIdGiven);
+  const answer = rules.answer(given);
+  await migrate(pg);
+  await pg.driver.query(pg.sql.recordAnswer, [projectId, paymentId, JSON.stringify(answer)]);
+}
+
+async function due(pg, given) {
+  const { now, olderThanMs, limit } = rules.dueRequest(given);
+  await migrate(pg);
+  const { rows } = await pg.driver.transaction((tx) => tx.query(pg.sql.due, [new Date(now - olderThanMs).toISOString(), new Date(now).toISOString(), limit]));
+  return rows.map(dueRowOf);
+}
+
+async function reviews(pg, options) {
+  const { limit } = rules.reviewsOptions(options);
+  await migrate(pg);
+  const { rows } = await pg.driver.query(pg.sql.reviews, [limit]);
+  return rows.map(reviewOf);
+}
+
+function postgresStore(db, options = {}) {
+  const schema = schemaOf(options);
+  /** The store's state, passed to each of its functions: its driver, statements and tables' readiness. */
+  const pg = { driver: driverOf(db), sql: statements(schema), schema, ready: undefined };
   return Object.freeze({
     guarantee: 'exactly-once',
-    claim: guarded('claim', claim),
-    keep: guarded('keep', async (given) => {
-      const review = rules.review(given);
-      await migrate();
-      return keepIn(driver, review);
-    }),
-    forget: guarded('forget', async (given) => {
-      const id = rules.reviewId(given);
-      await migrate();
-      await driver.query(sql.forget, [id]);
-    }),
-    payment: guarded('payment', async (...ids) => {
-      const { projectId, paymentId } = rules.idsOf(...ids);
-      await migrate();
-      const { rows } = await driver.query(sql.payment, [projectId, paymentId]);
-      return rows.length ? recordOf(rows[0]) : null;
-    }),
-    recordCreate: guarded('recordCreate', async (given) => {
-      const { projectId, paymentId, create } = rules.createRecord(given);
-      await migrate();
-      const record = { ...create, answer: null };
-      const { rows } = await driver.query(sql.recordCreate, [projectId, paymentId, JSON.stringify(record), create.requestedAt, new Date(expiresAtOf(create)).toISOString()]);
-      if (rows.length) return { isNew: true, existing: null };
-      const found = await driver.query(sql.created, [projectId, paymentId]);
-      return { isNew: false, existing: jsonOf(found.rows[0]?.created) };
-    }),
-    recordAnswer: guarded('recordAnswer', async (projectIdGiven, paymentIdGiven, given) => {
-      const { projectId, paymentId } = rules.idsOf(projectIdGiven, paymentIdGiven);
-      const answer = rules.answer(given);
-      await migrate();
-      await driver.query(sql.recordAnswer, [projectId, paymentId, JSON.stringify(answer)]);
-    }),
-    due: guarded('due', async (given) => {
-      const { now, olderThanMs, limit } = rules.dueRequest(given);
-      await migrate();
-      const { rows } = await driver.transaction((tx) => tx.query(sql.due, [new Date(now - olderThanMs).toISOString(), new Date(now).toISOString(), limit]));
-      return rows.map(dueRowOf);
-    }),
-    reviews: guarded('reviews', async (options) => {
-      const { limit } = rules.reviewsOptions(options);
-      await migrate();
-      const { rows } = await driver.query(sql.reviews, [limit]);
-      return rows.map(reviewOf);
-    }),
+    claim: guarded('claim', (given) => claim(pg, given)),
+    keep: guarded('keep', (given) => keep(pg, given)),
+    forget: guarded('forget', (given) => forget(pg, given)),
+    payment: guarded('payment', (...ids) => payment(pg, ids)),
+    recordCreate: guarded('recordCreate', (given) => recordCreate(pg, given)),
+    recordAnswer: guarded('recordAnswer', (projectId, paymentId, given) => recordAnswer(pg, projectId, paymentId, given)),
+    due: guarded('due', (given) => due(pg, given)),
+    reviews: guarded('reviews', (options) => reviews(pg, options)),
   });
 }
 

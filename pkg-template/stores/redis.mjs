@@ -134,6 +134,139 @@ function options(given) {
 }
 
 const part = (text) => encodeURIComponent(String(text));
+const parsed = (text) => (text === null || text === undefined ? null : JSON.parse(String(text)));
+/** A payment as a member of the indexes: JSON of `[projectId, paymentId]`. */
+const member = (projectId, paymentId) => JSON.stringify([projectId, paymentId]);
+
+/** The keys of one payment (`prefix`'s), in one Cluster slot. */
+function paymentKeys(prefix, projectId, paymentId) {
+  const base = `${prefix}:{${part(projectId)}:${part(paymentId)}}`;
+  return { lease: `${base}:lease`, state: `${base}:state`, create: `${base}:create`, done: (key) => `${base}:done:${part(key)}` };
+}
+
+/** After a state is recorded: a final payment leaves the indexes, another one moved now. */
+async function indexState({ send, index }, projectId, paymentId, next) {
+  if (next.isFinal) {
+    await send(['ZREM', index.due, member(projectId, paymentId)]);
+    await send(['ZREM', index.expiry, member(projectId, paymentId)]);
+  } else {
+    await send(['ZADD', index.due, 'XX', String(Date.now()), member(projectId, paymentId)]);
+  }
+}
+
+/** Sets the version on first use (`r`: the store's state); refuses a layout written by a newer version. */
+function migrate(r) {
+  const { send, prefix } = r;
+  r.ready ??= (async () => {
+    await send(['SET', `${prefix}:version`, String(REDIS_LAYOUT_VERSION), 'NX']);
+    const found = Number(await send(['GET', `${prefix}:version`]));
+    if (found > REDIS_LAYOUT_VERSION) {
+      throw argument('prefix', `'${prefix}' holds keys of layout version ${found}, written by a newer payment-intake (this one knows ${REDIS_LAYOUT_VERSION}): upgrade, or give another prefix`);
+    }
+  })().catch((e) => {
+    r.ready = null;
+    throw e;
+  });
+  return r.ready;
+}
+
+/** A claim: the payment's lease taken by a Lua script, settled once (rules.settledOnce). */
+async function claim(r, given) {
+  const { key, projectId, paymentId, leaseMs } = rules.claimRequest(given);
+  await migrate(r);
+  const lease = r.fixedLeaseMs ?? leaseMs;
+  const keys = paymentKeys(r.prefix, projectId, paymentId);
+  const token = crypto.randomUUID();
+  const scriptKeys = [keys.lease, keys.done(key), keys.state];
+  const [outcome, stateText] = await r.run(CLAIM, scriptKeys, [token, lease]);
+  if (String(outcome) !== 'claimed') return { outcome: String(outcome) };
+  const seen = String(stateText ?? '');
+  const settled = rules.settledOnce({
+    async commit(next) {
+      const done = await r.run(COMMIT, scriptKeys, [token, r.keepSeconds, next ? JSON.stringify(next) : '', seen]);
+      if (Number(done) !== 1) throw rules.leaseLost({ projectId, paymentId, leaseMs: lease });
+      // The index is a hint for due(), which reads the state itself: its failure loses nothing.
+      if (next) await indexState(r, projectId, paymentId, next).catch(() => {});
+    },
+    // Drops the lease only while this claim's token holds it.
+    release: () => r.run(RELEASE, [keys.lease], [token]),
+  });
+  return { outcome: 'claimed', previous: seen === '' ? null : JSON.parse(seen), tx: null, commit: settled.commit, release: settled.release };
+}
+
+async function keep(r, given) {
+  const review = rules.review(given);
+  await migrate(r);
+  const isNew = await r.run(KEEP, [`${r.prefix}:review:${review.id}`, `${r.prefix}:reviews`], [JSON.stringify(review), Date.parse(review.receivedAt)]);
+  return { isNew: Number(isNew) === 1 };
+}
+
+async function forget(r, given) {
+  const id = rules.reviewId(given);
+  await migrate(r);
+  await r.send(['DEL', `${r.prefix}:review:${id}`]);
+  await r.send(['ZREM', `${r.prefix}:reviews`, `${r.prefix}:review:${id}`]);
+}
+
+async function payment(r, ids) {
+  const { projectId, paymentId } = rules.idsOf(...ids);
+  await migrate(r);
+  const keys = paymentKeys(r.prefix, projectId, paymentId);
+  const [state, create] = [parsed(await r.send(['GET', keys.state])), parsed(await r.send(['GET', keys.create]))];
+  if (state === null && create === null) return null;
+  return { ...(state ?? { status: null, subStatus: null, isFinal: false, idempotencyKey: null, updatedAt: null }), create };
+}
+
+async function recordCreate(r, given) {
+  const { send, index } = r;
+  const { projectId, paymentId, create } = rules.createRecord(given);
+  await migrate(r);
+  const keys = paymentKeys(r.prefix, projectId, paymentId);
+  const written = await send(['SET', keys.create, JSON.stringify({ ...create, answer: null }), 'NX', 'EX', String(r.keepSeconds)]);
+  if (written === null || written === undefined) return { isNew: false, existing: parsed(await send(['GET', keys.create])) };
+  await send(['ZADD', index.due, 'NX', String(Date.parse(create.requestedAt)), member(projectId, paymentId)]);
+  await send(['ZADD', index.expiry, 'NX', String(expiresAtOf(create)), member(projectId, paymentId)]);
+  return { isNew: true, existing: null };
+}
+
+async function recordAnswer(r, projectIdGiven, paymentIdGiven, given) {
+  const { projectId, paymentId } = rules.idsOf(projectIdGiven, paymentIdGiven);
+  const answer = rules.answer(given);
+  await migrate(r);
+  const keys = paymentKeys(r.prefix, projectId, paymentId);
+  const create = parsed(await r.send(['GET', keys.create]));
+  if (create) await r.send(['SET', keys.create, JSON.stringify({ ...create, answer }), 'XX', 'KEEPTTL']);
+}
+
+/** The payments due a reconciliation (due.mjs), at most `limit`, marked checked at `now`. */
+async function due(r, given) {
+  const { send, index } = r;
+  const { now, olderThanMs, limit } = rules.dueRequest(given);
+  await migrate(r);
+  const members = await r.run(DUE, [index.due, index.expiry], [now - olderThanMs, now, limit]);
+  const found = [];
+  for (const text of members) {
+    const [projectId, paymentId] = JSON.parse(String(text));
+    const keys = paymentKeys(r.prefix, projectId, paymentId);
+    const [create, state] = [parsed(await send(['GET', keys.create])), parsed(await send(['GET', keys.state]))];
+    if (create === null || state?.isFinal === true) {
+      await send(['ZREM', index.due, String(text)]);
+      continue;
+    }
+    found.push({ projectId, paymentId, create, state });
+  }
+  return found;
+}
+
+/** The kept reviews, oldest first (then by id), at most `limit` (receiver/defaults.mjs). */
+async function reviews(r, options) {
+  const { limit } = rules.reviewsOptions(options);
+  await migrate(r);
+  const ids = await r.send(['ZRANGE', `${r.prefix}:reviews`, '0', String(limit - 1)]);
+  if (!ids.length) return [];
+  const texts = await r.send(['MGET', ...ids.map(String)]);
+  return texts.filter((t) => t !== null).map((t) => JSON.parse(String(t)));
+}
 
 /**
  * The store. `client`: a connected node-redis v4+ or ioredis client. Options: `prefix`
@@ -144,139 +277,20 @@ const part = (text) => encodeURIComponent(String(text));
 export function redisStore(client, given = {}) {
   const send = commandSender(client);
   const { prefix, keepSeconds, leaseMs: fixedLeaseMs } = options(given);
-  const run = scripter(send);
-  const paymentKeys = (projectId, paymentId) => {
-    const base = `${prefix}:{${part(projectId)}:${part(paymentId)}}`;
-    return { lease: `${base}:lease`, state: `${base}:state`, create: `${base}:create`, done: (key) => `${base}:done:${part(key)}` };
+  /** The store's state, passed to each of its functions. */
+  const r = {
+    send, run: scripter(send), prefix, keepSeconds, fixedLeaseMs, ready: null,
+    index: { due: `${prefix}:{index}:due`, expiry: `${prefix}:{index}:expiry` },
   };
-  const index = { due: `${prefix}:{index}:due`, expiry: `${prefix}:{index}:expiry` };
-  const member = (projectId, paymentId) => JSON.stringify([projectId, paymentId]);
-  const parsed = (text) => (text === null || text === undefined ? null : JSON.parse(String(text)));
-
-  /** After a state is recorded: a final payment leaves the indexes, another one moved now. */
-  async function indexState(projectId, paymentId, next) {
-    if (next.isFinal) {
-      await send(['ZREM', index.due, member(projectId, paymentId)]);
-      await send(['ZREM', index.expiry, member(projectId, paymentId)]);
-    } else {
-      await send(['ZADD', index.due, 'XX', String(Date.now()), member(projectId, paymentId)]);
-    }
-  }
-
-  let ready = null;
-  /** Sets the version on first use; refuses a layout written by a newer version. */
-  function migrate() {
-    ready ??= (async () => {
-      await send(['SET', `${prefix}:version`, String(REDIS_LAYOUT_VERSION), 'NX']);
-      const found = Number(await send(['GET', `${prefix}:version`]));
-      if (found > REDIS_LAYOUT_VERSION) {
-        throw argument('prefix', `'${prefix}' holds keys of layout version ${found}, written by a newer payment-intake (this one knows ${REDIS_LAYOUT_VERSION}): upgrade, or give another prefix`);
-      }
-    })().catch((e) => {
-      ready = null;
-      throw e;
-    });
-    return ready;
-  }
-
-  /** A claim: the payment's lease taken by a Lua script, settled once (rules.settledOnce). */
-  async function claim(given) {
-    const { key, projectId, paymentId, leaseMs } = rules.claimRequest(given);
-    await migrate();
-    const lease = fixedLeaseMs ?? leaseMs;
-    const keys = paymentKeys(projectId, paymentId);
-    const token = crypto.randomUUID();
-    const scriptKeys = [keys.lease, keys.done(key), keys.state];
-    const [outcome, stateText] = await run(CLAIM, scriptKeys, [token, lease]);
-    if (String(outcome) !== 'claimed') return { outcome: String(outcome) };
-    const seen = String(stateText ?? '');
-    const settled = rules.settledOnce({
-      async commit(next) {
-        const done = await run(COMMIT, scriptKeys, [token, keepSeconds, next ? JSON.stringify(next) : '', seen]);
-        if (Number(done) !== 1) throw rules.leaseLost({ projectId, paymentId, leaseMs: lease });
-        // The index is a hint for due(), which reads the state itself: its failure loses nothing.
-        if (next) await indexState(projectId, paymentId, next).catch(() => {});
-      },
-      // Drops the lease only while this claim's token holds it.
-      release: () => run(RELEASE, [keys.lease], [token]),
-    });
-    return { outcome: 'claimed', previous: seen === '' ? null : JSON.parse(seen), tx: null, commit: settled.commit, release: settled.release };
-  }
-
   return Object.freeze({
     guarantee: 'at-least-once',
-    claim: guarded('claim', claim),
-
-    keep: guarded('keep', async (given) => {
-      const review = rules.review(given);
-      await migrate();
-      const isNew = await run(KEEP, [`${prefix}:review:${review.id}`, `${prefix}:reviews`], [JSON.stringify(review), Date.parse(review.receivedAt)]);
-      return { isNew: Number(isNew) === 1 };
-    }),
-
-    forget: guarded('forget', async (given) => {
-      const id = rules.reviewId(given);
-      await migrate();
-      await send(['DEL', `${prefix}:review:${id}`]);
-      await send(['ZREM', `${prefix}:reviews`, `${prefix}:review:${id}`]);
-    }),
-
-    payment: guarded('payment', async (...ids) => {
-      const { projectId, paymentId } = rules.idsOf(...ids);
-      await migrate();
-      const keys = paymentKeys(projectId, paymentId);
-      const [state, create] = [parsed(await send(['GET', keys.state])), parsed(await send(['GET', keys.create]))];
-      if (state === null && create === null) return null;
-      return { ...(state ?? { status: null, subStatus: null, isFinal: false, idempotencyKey: null, updatedAt: null }), create };
-    }),
-
-    recordCreate: guarded('recordCreate', async (given) => {
-      const { projectId, paymentId, create } = rules.createRecord(given);
-      await migrate();
-      const keys = paymentKeys(projectId, paymentId);
-      const written = await send(['SET', keys.create, JSON.stringify({ ...create, answer: null }), 'NX', 'EX', String(keepSeconds)]);
-      if (written === null || written === undefined) return { isNew: false, existing: parsed(await send(['GET', keys.create])) };
-      await send(['ZADD', index.due, 'NX', String(Date.parse(create.requestedAt)), member(projectId, paymentId)]);
-      await send(['ZADD', index.expiry, 'NX', String(expiresAtOf(create)), member(projectId, paymentId)]);
-      return { isNew: true, existing: null };
-    }),
-
-    recordAnswer: guarded('recordAnswer', async (projectIdGiven, paymentIdGiven, given) => {
-      const { projectId, paymentId } = rules.idsOf(projectIdGiven, paymentIdGiven);
-      const answer = rules.answer(given);
-      await migrate();
-      const keys = paymentKeys(projectId, paymentId);
-      const create = parsed(await send(['GET', keys.create]));
-      if (create) await send(['SET', keys.create, JSON.stringify({ ...create, answer }), 'XX', 'KEEPTTL']);
-    }),
-
-    /** The payments due a reconciliation (due.mjs), at most `limit`, marked checked at `now`. */
-    due: guarded('due', async (given) => {
-      const { now, olderThanMs, limit } = rules.dueRequest(given);
-      await migrate();
-      const members = await run(DUE, [index.due, index.expiry], [now - olderThanMs, now, limit]);
-      const found = [];
-      for (const text of members) {
-        const [projectId, paymentId] = JSON.parse(String(text));
-        const keys = paymentKeys(projectId, paymentId);
-        const [create, state] = [parsed(await send(['GET', keys.create])), parsed(await send(['GET', keys.state]))];
-        if (create === null || state?.isFinal === true) {
-          await send(['ZREM', index.due, String(text)]);
-          continue;
-        }
-        found.push({ projectId, paymentId, create, state });
-      }
-      return found;
-    }),
-
-    /** The kept reviews, oldest first (then by id), at most `limit` (receiver/defaults.mjs). */
-    reviews: guarded('reviews', async (options) => {
-      const { limit } = rules.reviewsOptions(options);
-      await migrate();
-      const ids = await send(['ZRANGE', `${prefix}:reviews`, '0', String(limit - 1)]);
-      if (!ids.length) return [];
-      const texts = await send(['MGET', ...ids.map(String)]);
-      return texts.filter((t) => t !== null).map((t) => JSON.parse(String(t)));
-    }),
+    claim: guarded('claim', (request) => claim(r, request)),
+    keep: guarded('keep', (review) => keep(r, review)),
+    forget: guarded('forget', (id) => forget(r, id)),
+    payment: guarded('payment', (...ids) => payment(r, ids)),
+    recordCreate: guarded('recordCreate', (record) => recordCreate(r, record)),
+    recordAnswer: guarded('recordAnswer', (projectId, paymentId, answer) => recordAnswer(r, projectId, paymentId, answer)),
+    due: guarded('due', (request) => due(r, request)),
+    reviews: guarded('reviews', (options) => reviews(r, options)),
   });
 }
