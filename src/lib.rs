@@ -85,5 +85,6 @@ pub mod __private {
     pub use crate::json::{parse_value, MAX_SAFE_INTEGER};
     pub use crate::request::signing::{prepare_body, RequestBody, Signer};
     pub use crate::rsa::pkcs1v15::decode_base64url;
+    #[cfg(feature = "wasm-rsa")]
     pub use crate::rsa::CrtKey;
 }
