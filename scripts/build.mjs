@@ -17,6 +17,14 @@
 //              condition), reads the .wasm beside it (wasm-file.mjs)
 //              inline.js (node.mjs with wasm-inline.mjs): payment-intake/inline, the .wasm
 //              as base64 in inline-wasm.js, a bundle with no file to copy
+//              lean.js (web.mjs, its `#glue` and `#wasm` under the `lean` condition):
+//              payment-intake/lean, over payment_intake_lean_bg.wasm, the crate without its
+//              wasm-rsa feature (RSA by WebCrypto, async only), with lean-edge.js and
+//              lean-edge-light.js (edge.mjs, edge-light.mjs over it); receiver.js
+//              (receiver-entry.mjs, `receiver` condition): payment-intake/receiver, over
+//              payment_intake_receiver_bg.wasm (neither wasm-rsa nor full-api: only what
+//              verifying and reading callbacks needs), with receiver-edge.js and
+//              receiver-edge-light.js. Each built by cargo in a target dir of its own.
 //   pkg/node/  index.js: CommonJS, bundled by esbuild from pkg-template/node.cjs and the ES
 //              modules it requires, over ../web/payment_intake_node.cjs; loads synchronously;
 //              the nodejs target's payment_intake.d.ts

@@ -29,6 +29,9 @@
 
 #![warn(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+// The lean builds (`--no-default-features`, src/wasm/exports/mod.rs) leave out exports and
+// so leave helpers of theirs unused: the default build is the one held to no dead code.
+#![cfg_attr(not(all(feature = "wasm-rsa", feature = "full-api")), allow(dead_code, unused_imports))]
 
 pub(crate) mod callback;
 pub(crate) mod canonical;
@@ -85,5 +88,6 @@ pub mod __private {
     pub use crate::json::{parse_value, MAX_SAFE_INTEGER};
     pub use crate::request::signing::{prepare_body, RequestBody, Signer};
     pub use crate::rsa::pkcs1v15::decode_base64url;
+    #[cfg(feature = "wasm-rsa")]
     pub use crate::rsa::CrtKey;
 }

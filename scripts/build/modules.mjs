@@ -44,15 +44,35 @@ const EDGE = { source: 'edge.mjs', out: 'web/edge.js', keep: { 'web.mjs': 'web/i
 // edge-light.js: edge.mjs with the .wasm imported as Vercel's bundlers take it (`?module`).
 const EDGE_LIGHT = { source: 'edge-light.mjs', out: 'web/edge-light.js', keep: EDGE.keep };
 const CJS = { source: 'node.cjs', out: 'node/index.js' };
+/**
+ * The lean entries (`payment-intake/lean`, `payment-intake/receiver`), each bundled on its own
+ * (no module shared with the main entries: one is imported, not both), its `#` names resolved
+ * under its condition of pkg-template/package.json's "imports" (its glue, its .wasm): the
+ * browser entry (`init()`), then edge.mjs and edge-light.mjs again with their import of
+ * ./web.mjs kept an import of that entry. lean.js is web.mjs (the whole API; RSA by WebCrypto,
+ * async), receiver.js receiver-entry.mjs (the receiver's part of it).
+ */
+const LEAN_ENTRIES = [
+  { condition: 'lean', source: 'web.mjs', out: 'web/lean.js' },
+  { condition: 'receiver', source: 'receiver-entry.mjs', out: 'web/receiver.js' },
+].flatMap((entry) => [
+  entry,
+  ...[EDGE, EDGE_LIGHT].map((edge) => ({
+    condition: entry.condition,
+    source: edge.source,
+    out: edge.out.replace(/edge/, `${entry.condition}-edge`),
+    keep: { 'web.mjs': entry.out },
+  })),
+]);
 
 /** Resolves the `#` names (kept imports of their file in pkg/, from `outDir`) and the entries' `swap` and `keep` modules. */
-function packagePaths(outDir, { keep = {} } = {}) {
+function packagePaths(outDir, { keep = {}, condition } = {}) {
   const kept = new Map(Object.entries(keep).map(([from, to]) => [path.join(templateDir, from), to]));
   return {
     name: 'package-paths',
     setup(build) {
       build.onResolve({ filter: /^#/ }, (args) => {
-        const target = importTarget(args.path, [args.kind === 'require-call' ? 'require' : 'import']);
+        const target = importTarget(args.path, [...(condition ? [condition] : []), args.kind === 'require-call' ? 'require' : 'import']);
         if (target === undefined) return { errors: [{ text: `${args.path} is not a name of pkg-template/package.json's "imports"` }] };
         return { path: specifier(outDir, path.join(pkgDir, target)), external: true };
       });
@@ -143,6 +163,19 @@ async function bundleEntries(version) {
     });
     report(edge, inputs);
   }
+  for (const entry of LEAN_ENTRIES) {
+    const lean = await esbuild.build({
+      ...options(version),
+      entryPoints: [path.join(templateDir, entry.source)],
+      outfile: path.join(pkgDir, entry.out),
+      format: 'esm',
+      platform: 'neutral',
+      plugins: [packagePaths(webDir, entry)],
+    });
+    report(lean, inputs);
+    const builtins = Object.values(lean.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path)).filter((p) => p.startsWith('node:'));
+    if (builtins.length) fail(`pkg/${entry.out} (browsers and edge runtimes) imports ${builtins.join(', ')}`);
+  }
   const cjs = await esbuild.build({
     ...options(version),
     entryPoints: [path.join(templateDir, CJS.source)],
@@ -189,8 +222,14 @@ export function initSync(module?: unknown): void;
 `,
   );
   fs.copyFileSync(path.join(pkgDir, 'web', 'index.d.ts'), path.join(pkgDir, 'web', 'edge.d.ts'));
+  // payment-intake/lean: the web entry's API (its glue's declarations are the full glue's).
+  fs.copyFileSync(path.join(pkgDir, 'web', 'index.d.ts'), path.join(pkgDir, 'web', 'lean.d.ts'));
+  // payment-intake/receiver: its own declarations, with the same init and initSync.
+  const receiver = declarations('receiver-entry.d.ts', 'web/receiver.d.ts', 'receiver');
+  fs.writeFileSync(path.join(pkgDir, 'web', 'receiver.d.ts'), `${receiver}\n${fs.readFileSync(path.join(templateDir, 'web-init.d.ts'), 'utf8')}`);
   fs.copyFileSync(path.join(pkgDir, 'node', 'index.d.ts'), path.join(pkgDir, 'web', 'node.d.ts'));
-  console.log(`  pkg-template/index.d.ts -> pkg/{web,node}/index.d.ts (web: init and initSync of web-init.d.ts; node: no-op init, initSync), web/edge.d.ts, web/node.d.ts`);
+  console.log(`  pkg-template/index.d.ts -> pkg/{web,node}/index.d.ts (web: init and initSync of web-init.d.ts; node: no-op init, initSync), web/edge.d.ts, web/node.d.ts, web/lean.d.ts`);
+  console.log('  pkg-template/receiver-entry.d.ts -> pkg/web/receiver.d.ts (with web-init.d.ts)');
   console.log(`  pkg-template/${shared.join(', ')} -> pkg/{web,node}/`);
 }
 

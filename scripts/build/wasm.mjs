@@ -45,18 +45,41 @@ export function checkTools() {
   console.log(`${version('wasm-bindgen')} (Cargo.toml pins ${pinnedBindgenVersion()})`);
 }
 
-function cargoBuild() {
-  step('cargo build --release --target wasm32-unknown-unknown');
-  run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '--lib']);
+/**
+ * The lean .wasm files, for browsers and edge runtimes (`payment-intake/lean`, `payment-intake/receiver`,
+ * scripts/build/modules.mjs): the crate without its `wasm-rsa` feature (no RSA arithmetic, keys read
+ * by src/rsa/keys/der.rs; RSA is WebCrypto's, async) and, for the receiver, without `full-api` (only
+ * what verifying and reading callbacks needs is exported). Each builds in a target dir of its own:
+ * one crate built with other features into the same dir writes the same payment_intake.wasm, which
+ * cargo could then take for the other build's, fresh. Optimised for size ("z" everywhere: what
+ * level 2 makes fast in the full build is its RSA arithmetic and validation), with the ES module
+ * glue only (their declarations are the full glue's: the same API).
+ */
+export const LEAN_BUILDS = [
+  { name: 'lean', features: ['full-api'] },
+  { name: 'receiver', features: [] },
+];
+const SIZE_PROFILE = ['opt-level="z"', ...['serde_json', 'sha2', 'base64'].map((p) => `package.${p}.opt-level="z"`)];
+
+function cargoBuild(build) {
+  const args = ['build', '--release', '--target', 'wasm32-unknown-unknown', '--lib'];
   const meta = JSON.parse(output('cargo', ['metadata', '--format-version', '1', '--no-deps']));
-  const wasm = path.join(meta.target_directory, 'wasm32-unknown-unknown', 'release', `${crateName}.wasm`);
+  let targetDir = meta.target_directory;
+  if (build) {
+    targetDir = path.join(meta.target_directory, `wasm-${build.name}`);
+    args.push('--no-default-features', ...(build.features.length ? ['--features', build.features.join(',')] : []), '--target-dir', targetDir);
+    for (const setting of SIZE_PROFILE) args.push('--config', `profile.release.${setting}`);
+  }
+  step(`cargo ${args.join(' ')}`);
+  run('cargo', args);
+  const wasm = path.join(targetDir, 'wasm32-unknown-unknown', 'release', `${crateName}.wasm`);
   if (!fs.existsSync(wasm)) fail(`cargo did not produce ${wasm}`);
   return { wasm, targetDir: meta.target_directory };
 }
 
-function bindgen(wasm, target, outDir) {
-  step(`wasm-bindgen --target ${target} -> ${path.relative(root, outDir)}/`);
-  run('wasm-bindgen', ['--target', target, '--typescript', '--out-dir', outDir, '--out-name', crateName, wasm]);
+function bindgen(wasm, target, outDir, outName = crateName) {
+  step(`wasm-bindgen --target ${target} -> ${path.relative(root, outDir)}/${outName}`);
+  run('wasm-bindgen', ['--target', target, '--typescript', '--out-dir', outDir, '--out-name', outName, wasm]);
 }
 
 /**
@@ -92,10 +115,10 @@ function wasmOpt(file, cacheDir) {
   fs.renameSync(tmp, file);
   fs.mkdirSync(cacheDir, { recursive: true });
   fs.copyFileSync(file, cached);
-  // Keep the four newest outputs (node and web builds, twice over).
+  // Keep the six newest outputs (the full, lean and receiver builds, twice over).
   const entries = fs.readdirSync(cacheDir).map((f) => path.join(cacheDir, f));
   entries.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
-  for (const old of entries.slice(4)) fs.rmSync(old, { force: true });
+  for (const old of entries.slice(6)) fs.rmSync(old, { force: true });
   console.log(`  ${path.relative(root, file)}: ${before} -> ${fs.statSync(file).size} bytes`);
 }
 
@@ -126,13 +149,21 @@ export function buildWasm() {
   console.log(`  pkg/node/${crateName}.js -> pkg/web/${crateName}_node.cjs; pkg/node/${crateName}_bg.wasm (the same bytes as pkg/web's) removed`);
   step('wasm-opt -Os');
   wasmOpt(webWasm, path.join(targetDir, 'wasm-opt-cache'));
+  for (const build of LEAN_BUILDS) {
+    const lean = cargoBuild(build);
+    const name = `${crateName}_${build.name}`;
+    bindgen(lean.wasm, 'web', path.join(pkgDir, 'web'), name);
+    for (const f of [`${name}.d.ts`, `${name}_bg.wasm.d.ts`]) fs.rmSync(path.join(pkgDir, 'web', f));
+    wasmOpt(path.join(pkgDir, 'web', `${name}_bg.wasm`), path.join(targetDir, 'wasm-opt-cache'));
+  }
 }
 
 export function reportSizes() {
   step('sizes');
-  const file = path.join(pkgDir, 'web', `${crateName}_bg.wasm`);
-  const bytes = fs.readFileSync(file);
-  const gz = zlib.gzipSync(bytes, { level: 9 }).length;
-  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-  console.log(`  pkg/web/${crateName}_bg.wasm: ${bytes.length} bytes (${kib(bytes.length)}) raw, ${gz} bytes (${kib(gz)}) gzip`);
+  for (const name of [crateName, ...LEAN_BUILDS.map((b) => `${crateName}_${b.name}`)]) {
+    const bytes = fs.readFileSync(path.join(pkgDir, 'web', `${name}_bg.wasm`));
+    const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+    const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+    console.log(`  pkg/web/${name}_bg.wasm: ${bytes.length} bytes (${kib(bytes.length)}) raw, ${gz} bytes (${kib(gz)}) gzip`);
+  }
 }

@@ -117,6 +117,8 @@ error_codes! {
     NoVerifyingKey = "NO_VERIFYING_KEY", 500, Core;
     /// `CRYPTO_FAILURE`: the RSA operation or the random source failed.
     CryptoFailure = "CRYPTO_FAILURE", 500, Core;
+    /// `SYNC_RSA_UNAVAILABLE`: a synchronous RSA operation in a build without RSA in WebAssembly (`payment-intake/lean`, `payment-intake/receiver`).
+    SyncRsaUnavailable = "SYNC_RSA_UNAVAILABLE", 500, Core;
     /// `INVALID_AMOUNT`: a decimal amount is malformed, negative, too large or too precise.
     InvalidAmount = "INVALID_AMOUNT", 500, Core;
     /// `UNKNOWN_CURRENCY`: the currency has no known number of fraction digits.

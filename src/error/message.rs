@@ -10,6 +10,7 @@ impl Error {
     pub fn hint(&self) -> Option<&str> {
         match self {
             Error::InvalidPublicKey { hint } | Error::InvalidSignature { hint } => Some(hint),
+            Error::SyncRsaUnavailable { instead, .. } => Some(instead),
             Error::KeyEncrypted => Some("decrypt it first, e.g. `openssl pkey -in key.pem -out plain.pem`"),
             Error::DuplicateKey { .. } => Some("send each object key once"),
             Error::InvalidNumber { .. } => Some("pass the body as JSON text, or use an integer of at most 4300 digits"),
@@ -127,6 +128,10 @@ impl fmt::Display for Error {
             }
             Error::NoVerifyingKey => write!(f, "No verifying key was given"),
             Error::CryptoFailure { reason } => write!(f, "Cryptographic operation failed: {reason}"),
+            Error::SyncRsaUnavailable { operation, .. } => write!(
+                f,
+                "{operation} needs RSA in WebAssembly, which this build leaves out (payment-intake/lean, payment-intake/receiver: RSA by WebCrypto, async only)"
+            ),
             Error::InvalidAmount { value, reason } => {
                 let shown: String = value.chars().take(40).collect();
                 write!(f, "Amount '{shown}' {reason}")

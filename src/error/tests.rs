@@ -66,6 +66,7 @@ fn every_code_is_some_variant_s_code() {
         Error::TimestampOutOfTolerance { skew_seconds: 1, tolerance_seconds: 0 },
         Error::NoVerifyingKey,
         Error::CryptoFailure { reason: text() },
+        Error::SyncRsaUnavailable { operation: "verifyCallback with an RSA key", instead: "call verifyCallbackAsync" },
         Error::InvalidAmount { value: text(), reason: text() },
         Error::UnknownCurrency { code: text() },
         Error::InvalidCallback { path: text(), reason: text(), verified: None },

@@ -202,6 +202,14 @@ pub enum Error {
         /// What failed.
         reason: String,
     },
+    /// A synchronous RSA operation in a build without RSA in WebAssembly (the lean and
+    /// receiver entries), which do RSA by WebCrypto in the async functions only (`SYNC_RSA_UNAVAILABLE`).
+    SyncRsaUnavailable {
+        /// What needed RSA, e.g. `verifyCallback with an RSA key`.
+        operation: &'static str,
+        /// What to call instead, e.g. `verifyCallbackAsync`.
+        instead: &'static str,
+    },
     /// A decimal amount is malformed, negative, too large, or has more fraction digits than its currency (`INVALID_AMOUNT`).
     InvalidAmount {
         /// The amount as given.
@@ -282,6 +290,7 @@ impl Error {
             Error::TimestampOutOfTolerance { .. } => ErrorCode::TimestampOutOfTolerance,
             Error::NoVerifyingKey => ErrorCode::NoVerifyingKey,
             Error::CryptoFailure { .. } => ErrorCode::CryptoFailure,
+            Error::SyncRsaUnavailable { .. } => ErrorCode::SyncRsaUnavailable,
             Error::InvalidAmount { .. } => ErrorCode::InvalidAmount,
             Error::UnknownCurrency { .. } => ErrorCode::UnknownCurrency,
             Error::InvalidCallback { .. } => ErrorCode::InvalidCallback,

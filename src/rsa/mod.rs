@@ -53,10 +53,17 @@
 //!   (`tests/rsa_claims.rs`, through [`CrtKey`] below). Temporaries of each
 //!   signature are **not** all wiped (SECURITY.md, note 9).
 
+#[cfg(feature = "wasm-rsa")]
 pub(crate) mod hazmat;
 pub(crate) mod keys;
 pub(crate) mod pkcs1v15;
 
+// Without the `wasm-rsa` feature (the lean and receiver `.wasm`) there is no `hazmat`
+// and no `rsa` crate: `keys` reads keys by its own small DER reader (`keys/der.rs`),
+// and the RSA operations of `pkcs1v15` refuse with `SYNC_RSA_UNAVAILABLE`; the JS
+// core does RSA by WebCrypto in the async functions.
+
+#[cfg(feature = "wasm-rsa")]
 use rsa::BigUint;
 
 /// Test seam, not API: a CRT key made from the parts of a two-prime key, for
@@ -64,8 +71,10 @@ use rsa::BigUint;
 /// has no readable field and no method but [`CrtKey::new`]: nothing secret
 /// leaves it. Reached through `payment_intake::__private`.
 #[doc(hidden)]
+#[cfg(feature = "wasm-rsa")]
 pub struct CrtKey(#[allow(dead_code)] hazmat::CrtKey);
 
+#[cfg(feature = "wasm-rsa")]
 impl CrtKey {
     /// From two primes, the private exponent's CRT halves and q⁻¹ mod p;
     /// `None` when they do not make a CRT key.

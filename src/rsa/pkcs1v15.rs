@@ -9,17 +9,25 @@
 
 use std::borrow::Cow;
 
-use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
+#[cfg(feature = "wasm-rsa")]
+use base64::engine::general_purpose::URL_SAFE;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+#[cfg(feature = "wasm-rsa")]
 use num_bigint_dig::ModInverse;
+#[cfg(feature = "wasm-rsa")]
 use rand_core::RngCore;
+#[cfg(feature = "wasm-rsa")]
 use rsa::pkcs1v15::Pkcs1v15Sign;
+#[cfg(feature = "wasm-rsa")]
 use rsa::BigUint;
 use sha2::{Digest as _, Sha256};
 
 use crate::error::{Error, Result};
+#[cfg(feature = "wasm-rsa")]
 use zeroize::Zeroizing;
 
+#[cfg(feature = "wasm-rsa")]
 use crate::rsa::hazmat::{
     be_from_limbs, from_limbs, less_than, limbs, limbs_from_be, wipe, wipe_number, Blinding, CrtKey,
 };
@@ -37,6 +45,7 @@ pub enum Digest {
 }
 
 /// The SHA-256 digest that goes into the signature's encoding.
+#[cfg_attr(not(feature = "wasm-rsa"), allow(dead_code))]
 pub(crate) fn signed_digest(message: &str, digest: Digest) -> [u8; 32] {
     let once: [u8; 32] = Sha256::digest(message.as_bytes()).into();
     match digest {
@@ -58,6 +67,7 @@ pub(crate) fn native_input(message: &str, digest: Digest) -> Cow<'_, [u8]> {
 /// The base64url (padded) PKCS#1 v1.5 SHA-256 signature of a message.
 /// Signing is blinded, each CRT half runs in constant time, and the result is
 /// verified before it is returned.
+#[cfg(feature = "wasm-rsa")]
 pub fn sign_message(message: &str, key: &SigningKey, digest: Digest) -> Result<String> {
     let digest = signed_digest(message, digest);
     let signature = match key.crt() {
@@ -71,10 +81,22 @@ pub fn sign_message(message: &str, key: &SigningKey, digest: Digest) -> Result<S
     Ok(URL_SAFE.encode(signature))
 }
 
+/// Without the `wasm-rsa` feature: refused, naming the async function that signs by WebCrypto.
+#[cfg(not(feature = "wasm-rsa"))]
+pub fn sign_message(_message: &str, _key: &SigningKey, _digest: Digest) -> Result<String> {
+    Err(Error::SyncRsaUnavailable {
+        operation: "signRequest with a SigningKey (or the backend option 'wasm')",
+        instead: "call signRequestAsync, which signs by WebCrypto (the backend option left at its default), \
+                  or import the full entry, 'payment-intake', for synchronous RSA",
+    })
+}
+
 /// DER DigestInfo prefix of a SHA-256 hash (RFC 8017, section 9.2, note 1).
+#[cfg(feature = "wasm-rsa")]
 const SHA256_DIGEST_INFO: [u8; 19] =
     [0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20];
 
+#[cfg(feature = "wasm-rsa")]
 /// EMSA-PKCS1-v1_5 encoding of a SHA-256 digest in `size` bytes.
 fn encode_digest(digest: &[u8], size: usize) -> Result<Vec<u8>> {
     let t_len = SHA256_DIGEST_INFO.len() + digest.len();
@@ -90,11 +112,13 @@ fn encode_digest(digest: &[u8], size: usize) -> Result<Vec<u8>> {
     Ok(em)
 }
 
+#[cfg(feature = "wasm-rsa")]
 /// Signatures a blinding pair serves: its r is drawn (and inverted) for the
 /// first, and each later one squares the pair of the one before; the 33rd
 /// draws a new r. OpenSSL's `BN_BLINDING` renews its pair the same way.
 const BLINDING_USES: u32 = 32;
 
+#[cfg(feature = "wasm-rsa")]
 /// The signature of a SHA-256 digest by our CRT: the encoding is blinded by the
 /// key's blinding pair ([`next_blinding`]), raised to d by
 /// [`crate::rsa::hazmat::CrtKey::pow_d`], unblinded, and verified with the
@@ -130,6 +154,7 @@ fn sign_digest(digest: &[u8], key: &SigningKey) -> Result<Vec<u8>> {
     Ok(signature)
 }
 
+#[cfg(feature = "wasm-rsa")]
 /// The blinding pair for this signature, a copy of the one the key now holds:
 /// a fresh pair ([`fresh_blinding`]) when the key has none (its first
 /// signature, or after a poisoned lock) or the one it has served
@@ -151,6 +176,7 @@ fn next_blinding(crt: &CrtKey, public: &VerifyingKey) -> Result<Blinding> {
     Ok(pair)
 }
 
+#[cfg(feature = "wasm-rsa")]
 /// A blinding pair of a fresh r: `size` random bytes reduced mod n, redrawn
 /// until invertible, `r^e` by `pow_public` and `r^-1` by `num-bigint-dig`'s
 /// `mod_inverse` (variable time, on a random r: rsa/mod.rs).
@@ -181,6 +207,7 @@ fn fresh_blinding(public: &VerifyingKey) -> Result<Blinding> {
     }
 }
 
+#[cfg(feature = "wasm-rsa")]
 /// Whether `signature` raised to e is `em`: the signature must be below n, and
 /// the whole encoding is compared, so no padding is parsed.
 fn verify_encoded(em: &[u8], signature: &[u8], key: &VerifyingKey) -> Result<()> {
@@ -231,14 +258,26 @@ pub fn decode_signature(signature: &str, key: &VerifyingKey) -> Result<Vec<u8>> 
 }
 
 /// The RSA check of signature bytes of the key's length.
+#[cfg(feature = "wasm-rsa")]
 pub fn verify_signature_bytes(message: &str, signature: &[u8], key: &VerifyingKey, digest: Digest) -> Result<()> {
     let em = encode_digest(&signed_digest(message, digest), key.signature_len())?;
     verify_encoded(&em, signature, key)
 }
 
+/// Without the `wasm-rsa` feature: refused, naming the async function that verifies by WebCrypto.
+#[cfg(not(feature = "wasm-rsa"))]
+pub fn verify_signature_bytes(_message: &str, _signature: &[u8], _key: &VerifyingKey, _digest: Digest) -> Result<()> {
+    Err(Error::SyncRsaUnavailable {
+        operation: "verifyCallback with an RSA key (or the backend option 'wasm')",
+        instead: "call verifyCallbackAsync (or verifyCallbackRequest), which verifies by WebCrypto (the backend \
+                  option left at its default), or import the full entry, 'payment-intake', for synchronous RSA",
+    })
+}
+
 /// What a signature holds once opened with a public key (`s^e mod n`), for
 /// diagnosis only: verification never parses the encoding.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(not(feature = "wasm-rsa"), allow(dead_code))]
 pub(crate) enum Opened {
     /// A PKCS#1 v1.5 encoding of this SHA-256 digest: the key is the signer's.
     Sha256([u8; 32]),
@@ -250,7 +289,22 @@ pub(crate) enum Opened {
 }
 
 /// Opens a signature of the key's length with the public key.
-pub(crate) fn open_signature(signature: &[u8], key: &VerifyingKey) -> Opened {
+#[cfg(feature = "wasm-rsa")]
+pub(crate) fn open_signature(signature: &[u8], key: &VerifyingKey) -> Result<Opened> {
+    Ok(open_with(signature, key))
+}
+
+/// Without the `wasm-rsa` feature: refused (diagnosis opens the signature synchronously).
+#[cfg(not(feature = "wasm-rsa"))]
+pub(crate) fn open_signature(_signature: &[u8], _key: &VerifyingKey) -> Result<Opened> {
+    Err(Error::SyncRsaUnavailable {
+        operation: "diagnoseCallback with an RSA key",
+        instead: "diagnose with the full entry, 'payment-intake' (in Node, or the payment-intake debugger page)",
+    })
+}
+
+#[cfg(feature = "wasm-rsa")]
+fn open_with(signature: &[u8], key: &VerifyingKey) -> Opened {
     let Ok(modulus) = key.modulus() else {
         return Opened::NotThisKey;
     };
@@ -310,6 +364,8 @@ pub fn decode_base64url(text: &str) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    // Signing and the `rsa` crate's keys: with the `wasm-rsa` feature only.
+    #![cfg(feature = "wasm-rsa")]
     use super::*;
     use crate::rsa::hazmat::seams;
     use std::cell::RefCell;
@@ -493,7 +549,7 @@ mod tests {
             assert!(verify_signature_bytes(message, &bytes, public, digest).is_ok());
             let other = if digest == Digest::Single { Digest::Double } else { Digest::Single };
             assert!(verify_signature_bytes(message, &bytes, public, other).is_err());
-            assert_eq!(open_signature(&bytes, public), Opened::Sha256(signed_digest(message, digest)));
+            assert_eq!(open_signature(&bytes, public).unwrap(), Opened::Sha256(signed_digest(message, digest)));
         }
         let double: [u8; 32] = Sha256::digest(Sha256::digest(message.as_bytes())).into();
         assert_eq!(signed_digest(message, Digest::Double), double);
@@ -504,7 +560,7 @@ mod tests {
         let foreign = decode_base64url(&sign_message(message, &other, Digest::Single).unwrap()).unwrap();
         let mut cut = foreign[..public.signature_len()].to_vec();
         cut[0] = 0;
-        assert_eq!(open_signature(&cut, public), Opened::NotThisKey);
+        assert_eq!(open_signature(&cut, public).unwrap(), Opened::NotThisKey);
     }
 
     #[test]

@@ -31,9 +31,11 @@ fn token_of(key: &keys::VerifyingKey, options: &JsValue) -> Result<String, Error
 }
 
 /// An RSA private key that signs requests.
+#[cfg(feature = "full-api")]
 #[wasm_bindgen]
 pub struct SigningKey(pub(super) keys::SigningKey);
 
+#[cfg(feature = "full-api")]
 #[wasm_bindgen]
 impl SigningKey {
     /// Reads a PKCS#8 (`PRIVATE KEY`) or PKCS#1 (`RSA PRIVATE KEY`) PEM of 2048 to 4096 bits.

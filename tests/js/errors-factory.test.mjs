@@ -24,9 +24,15 @@ function countedGlue() {
 
 test('the factory is in each build once: one module for the core, the client and the receiver', () => {
   const defined = (files) => files.map((f) => fs.readFileSync(path.join(pkgDir, f), 'utf8').split('function createErrors(').length - 1).reduce((a, b) => a + b, 0);
-  const web = fs.readdirSync(path.join(pkgDir, 'web')).filter((f) => f.endsWith('.js')).map((f) => `web/${f}`);
+  // The lean entries (payment-intake/lean, payment-intake/receiver) are bundles of their own, over a glue of their own.
+  const lean = /^(lean|receiver)(-edge|-edge-light)?\.js$/;
+  const web = fs.readdirSync(path.join(pkgDir, 'web')).filter((f) => f.endsWith('.js') && !lean.test(f)).map((f) => `web/${f}`);
   assert.equal(defined(web), 1, 'web/: the ES module entries share one');
   assert.equal(defined(['node/index.js']), 1, 'node/index.js');
+  for (const name of ['lean', 'receiver']) {
+    assert.equal(defined([`web/${name}.js`]), 1, `web/${name}.js`);
+    assert.equal(defined([`web/${name}-edge.js`, `web/${name}-edge-light.js`]), 0, `web/${name}-edge*.js import web/${name}.js`);
+  }
 });
 
 test('one set of errors per glue, its constants read once', () => {

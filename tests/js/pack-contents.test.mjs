@@ -1,5 +1,5 @@
 // What `npm pack` of pkg/ would publish (`npm pack --dry-run --json`): every file the
-// manifest names is in the tarball, one .wasm, the license files and the changelog, and
+// manifest names is in the tarball, one .wasm (and one per lean entry), the license files and the changelog, and
 // every relative link of the shipped README and CHANGELOG resolves inside the tarball
 // (a `#anchor` to one of the document's headings).
 import assert from 'node:assert/strict';
@@ -47,7 +47,7 @@ describe('npm pack of pkg/', () => {
     for (const file of named) assert.ok(isPacked(file), `${file} is in the tarball`);
   });
 
-  test('the license, the changelog and the README; one .wasm', () => {
+  test('the license, the changelog and the README; one .wasm, and one per lean entry', () => {
     for (const f of ['LICENSE-MIT', 'LICENSE-APACHE', 'CHANGELOG.md', 'README.md', 'package.json']) assert.ok(packed.has(f), f);
     assert.equal(manifest.license, 'MIT OR Apache-2.0');
     assert.match(fs.readFileSync(path.join(pkgDir, 'LICENSE-MIT'), 'utf8'), /^MIT License/);
@@ -55,7 +55,7 @@ describe('npm pack of pkg/', () => {
     for (const field of ['repository', 'homepage', 'bugs']) assert.ok(manifest[field], field);
     assert.deepEqual(
       files.filter((f) => f.endsWith('.wasm')),
-      ['web/payment_intake_bg.wasm'],
+      ['web/payment_intake_bg.wasm', 'web/payment_intake_lean_bg.wasm', 'web/payment_intake_receiver_bg.wasm'],
     );
   });
 

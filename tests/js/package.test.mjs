@@ -92,7 +92,7 @@ describe('module shapes', () => {
     assert.equal(bundlerEntry.canonicalMessage('{"a":"1"}', 1700000000), esm.canonicalMessage('{"a":"1"}', 1700000000));
   });
 
-  test('one .wasm in the package, next to both glues', () => {
+  test('one .wasm for both glues, and one for each lean entry (payment-intake/lean, payment-intake/receiver) beside its glue', () => {
     const wasmFiles = [];
     const walk = (dir) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -101,7 +101,8 @@ describe('module shapes', () => {
       }
     };
     walk(pkgDir);
-    assert.deepEqual(wasmFiles, ['web/payment_intake_bg.wasm']);
+    assert.deepEqual(wasmFiles, ['web/payment_intake_bg.wasm', 'web/payment_intake_lean_bg.wasm', 'web/payment_intake_receiver_bg.wasm']);
+    for (const name of ['lean', 'receiver']) assert.ok(fs.existsSync(path.join(pkgDir, 'web', `payment_intake_${name}.js`)), name);
     assert.ok(fs.existsSync(path.join(pkgDir, 'web', 'payment_intake_node.cjs')));
     assert.ok(fs.existsSync(path.join(pkgDir, 'web', 'payment_intake.js')));
   });

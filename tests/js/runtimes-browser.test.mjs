@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { installPacked } from './support/packed.mjs';
-import { INDEX_HTML, browserApp, expectedCheck, launchChromium, runInPage, signedCallback } from './support/runtime-app.mjs';
+import { ASYNC_CHECK, INDEX_HTML, browserApp, expectedCheck, launchChromium, runInPage, signedCallback } from './support/runtime-app.mjs';
 
 const esbuild = await import('esbuild');
 const WASM_NAME = /\.wasm$/;
@@ -30,6 +30,12 @@ before(async () => {
     browserApp({ head: "import wasmUrl from 'payment-intake/web/payment_intake_bg.wasm';", initArg: '{ module_or_path: new URL(wasmUrl, import.meta.url) }' }),
   );
   fs.writeFileSync(path.join(app.dir, 'index.html'), INDEX_HTML('/app.mjs'));
+  // The lean entries, bundled by esbuild as above, each with its own .wasm.
+  for (const name of ['lean', 'receiver']) {
+    const head = `import wasmUrl from 'payment-intake/web/payment_intake_${name}_bg.wasm';`;
+    const initArg = '{ module_or_path: new URL(wasmUrl, import.meta.url) }';
+    fs.writeFileSync(path.join(app.dir, `app-${name}.mjs`), browserApp({ head, initArg, from: `payment-intake/${name}`, check: ASYNC_CHECK }));
+  }
   ({ browser, reason: noBrowser } = await launchChromium());
 });
 after(async () => {
@@ -45,6 +51,15 @@ async function assertRunsInChromium(t, dir) {
   assert.match(seen.beforeInit, /'init' was not awaited.*await init\(\)/, 'before init, the error names the call');
   delete seen.beforeInit;
   assert.deepEqual(seen, expectedCheck());
+}
+
+/** The same, for a lean entry: verified by WebCrypto, the sync check refused. */
+async function assertLeanRunsInChromium(t, dir) {
+  if (!browser) return t.skip(noBrowser);
+  const seen = await runInPage(browser, dir, signedCallback());
+  assert.match(seen.beforeInit, /'init' was not awaited.*await init\(\)/, 'before init, the error names the call');
+  delete seen.beforeInit;
+  assert.deepEqual(seen, { ...expectedCheck(), sync: 'SYNC_RSA_UNAVAILABLE' });
 }
 
 /** The files of a build's output folder, the .wasm among them (one, as emitted by the bundler). */
@@ -95,6 +110,29 @@ describe('browser bundles of a merchant page, in Chromium', () => {
       assertOneWasm(outDir);
       fs.writeFileSync(path.join(outDir, 'index.html'), INDEX_HTML('/app.js'));
       await assertRunsInChromium(t, outDir);
+    });
+  }
+
+  for (const name of ['lean', 'receiver']) {
+    test(`payment-intake/${name}, esbuild --platform=browser --loader:.wasm=file: verified by WebCrypto, its own .wasm`, async (t) => {
+      const outDir = path.join(app.work, `dist-esbuild-${name}`);
+      const result = await esbuild.build({
+        absWorkingDir: app.dir,
+        entryPoints: { app: `app-${name}.mjs` },
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        loader: { '.wasm': 'file' },
+        outdir: outDir,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      assert.deepEqual(result.errors, []);
+      assert.ok(Object.keys(result.metafile.inputs).includes(`node_modules/payment-intake/web/${name}.js`));
+      const files = fs.readdirSync(outDir).filter((f) => WASM_NAME.test(f));
+      assert.deepEqual(files.map((f) => f.replace(/-[A-Z0-9]+\.wasm$/, '.wasm')), [`payment_intake_${name}_bg.wasm`]);
+      fs.writeFileSync(path.join(outDir, 'index.html'), INDEX_HTML('/app.js'));
+      await assertLeanRunsInChromium(t, outDir);
     });
   }
 });

@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { after, before, describe, test } from 'node:test';
 
 import { installPacked, installedPackage } from './support/packed.mjs';
-import { CHECK, expectedCheck, signedCallback, startWorkerd } from './support/runtime-app.mjs';
+import { ASYNC_CHECK, CHECK, expectedCheck, signedCallback, startWorkerd } from './support/runtime-app.mjs';
 
 const esbuild = await import('esbuild');
 const WASM = 'payment_intake_bg.wasm';
@@ -73,6 +73,56 @@ export default {
     assert.equal(answer.status, 200, `${JSON.stringify(seen)}\n${worker.log()}`);
     assert.deepEqual(seen, expectedCheck());
   });
+});
+
+describe('payment-intake/lean and payment-intake/receiver in workerd (RSA by WebCrypto)', () => {
+  for (const [name, condition] of [['receiver', 'workerd'], ['receiver', 'edge-light'], ['lean', 'workerd']]) {
+    test(`payment-intake/${name}, --conditions=${condition}: verifies by WebCrypto, refuses, the sync check SYNC_RSA_UNAVAILABLE, no init()`, async (t) => {
+      const wasm = `payment_intake_${name}_bg.wasm`;
+      const file = `worker-${name}-${condition}.mjs`;
+      fs.writeFileSync(
+        path.join(app.dir, file),
+        `import * as intake from 'payment-intake/${name}';
+${ASYNC_CHECK}
+export default {
+  async fetch(request) {
+    try {
+      return Response.json(await checkCallbacks(intake, await request.json()));
+    } catch (error) {
+      return Response.json({ error: String(error && error.stack) }, { status: 500 });
+    }
+  },
+};
+`,
+      );
+      const out = path.join(app.work, `dist-${name}-${condition}`);
+      const result = await esbuild.build({
+        absWorkingDir: app.dir,
+        entryPoints: { worker: file },
+        bundle: true,
+        platform: 'neutral',
+        conditions: [condition],
+        external: ['*.wasm', '*.wasm?module'],
+        outdir: out,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      assert.deepEqual(result.errors, []);
+      const entry = condition === 'workerd' ? `${name}-edge.js` : `${name}-edge-light.js`;
+      assert.ok(Object.keys(result.metafile.inputs).includes(`node_modules/payment-intake/web/${entry}`), Object.keys(result.metafile.inputs).join(', '));
+      fs.copyFileSync(path.join(installedPackage(app.dir), 'web', wasm), path.join(out, wasm));
+      const imported = condition === 'workerd' ? wasm : `${wasm}?module`;
+      const worker = await startWorkerd(out, [
+        ['worker.js', 'esModule', 'worker.js'],
+        [imported, 'wasm', wasm],
+      ]);
+      t.after(worker.stop);
+      const answer = await fetch(worker.url, { method: 'POST', body: JSON.stringify(signedCallback()) });
+      const seen = await answer.json();
+      assert.equal(answer.status, 200, `${JSON.stringify(seen)}\n${worker.log()}`);
+      assert.deepEqual(seen, { ...expectedCheck(), sync: 'SYNC_RSA_UNAVAILABLE' });
+    });
+  }
 });
 
 describe('a Node worker thread (worker_threads)', () => {

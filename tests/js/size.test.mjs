@@ -42,3 +42,27 @@ for (const file of files) {
     assert.ok(size <= TARGET_GZIP_BYTES, `${name}: ${size} bytes (${kib(size)}) gzip, over the target of ${kib(TARGET_GZIP_BYTES)}`);
   });
 }
+
+/**
+ * The lean builds (payment-intake/lean, payment-intake/receiver: no RSA in WebAssembly, opt-level
+ * "z"), each held to a regression budget about 1 % over what it measured when it came
+ * (197,732 and 145,295 bytes gzip -9; 450,466 and 326,377 raw), and reported against the
+ * issue's targets (41, item 5: 150 KiB and 100 KiB), not reached: what is left is the JSON
+ * readers (serde_json's, which words every error, and ours), the callback model, SHA-256 and
+ * HMAC-SHA512, float formatting, the option and error tables' text, and wasm-bindgen's glue.
+ */
+const LEAN = [
+  { file: 'payment_intake_lean_bg.wasm', budget: 199700, target: 150 * 1024 },
+  { file: 'payment_intake_receiver_bg.wasm', budget: 146750, target: 100 * 1024 },
+];
+for (const { file, budget, target } of LEAN) {
+  const name = `web/${file}`;
+  test(`${name} is within the ${kib(budget)} gzip budget`, () => {
+    const size = gzipSize(path.join(pkgDir, 'web', file));
+    assert.ok(size <= budget, `${name}: ${size} bytes (${kib(size)}) gzip, over the budget of ${kib(budget)}`);
+  });
+  test(`${name} is within the ${kib(target)} gzip target`, { todo: 'not reached: the figures are in the lean builds report' }, () => {
+    const size = gzipSize(path.join(pkgDir, 'web', file));
+    assert.ok(size <= target, `${name}: ${size} bytes (${kib(size)}) gzip, over the target of ${kib(target)}`);
+  });
+}

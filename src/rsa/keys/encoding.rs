@@ -4,7 +4,7 @@
 //! integers of a private key's DER read through wiped limbs; and a generated
 //! key's PKCS#1 DER, written into buffers of exactly their size, wiped on drop.
 //! And [`invalid`], the error of a key refused as malformed or inconsistent
-//! (what the other files of `keys` refuse with too).
+//! (what the other files of `keys` refuse with too, from `labels.rs`).
 
 use rsa::pkcs1::UintRef;
 use rsa::pkcs8::der::{pem, Encode};
@@ -13,6 +13,7 @@ use rsa::traits::{PrivateKeyParts, PublicKeyParts};
 use rsa::{BigUint, RsaPrivateKey};
 use zeroize::{Zeroize, Zeroizing};
 
+use super::labels::{invalid, not_pem_text, require_rsa_oid};
 use crate::error::{Error, Result};
 use crate::rsa::hazmat::{from_limbs, limbs_from_be};
 
@@ -85,81 +86,17 @@ pub(super) fn secret_der(pem: &str) -> Result<Zeroizing<Vec<u8>>> {
     Ok(der)
 }
 
+/// A PKCS#8 or SPKI document that holds another algorithm is named, not just refused.
+pub(super) fn require_rsa(oid: ObjectIdentifier) -> Result<()> {
+    require_rsa_oid(oid.as_bytes())
+}
+
 /// The label of the (first) PEM block, e.g. `PRIVATE KEY`.
 pub(super) fn pem_label(pem: &str) -> Result<&str> {
     if let Some(reason) = not_pem_text(pem) {
         return Err(invalid(reason.into()));
     }
     pem::decode_label(pem.as_bytes()).map_err(|e| invalid(format!("not a PEM block ({e})")))
-}
-
-/// What common mistake a text given as PEM (already trimmed) is, and what to pass instead:
-/// an empty string, a file path, a PEM whose line breaks are the two characters `\n`, or
-/// base64 without its PEM armour.
-fn not_pem_text(pem: &str) -> Option<&'static str> {
-    if pem.is_empty() {
-        return Some("the text is empty: pass the key file's contents, e.g. fs.readFileSync(path, 'utf8')");
-    }
-    let armoured = pem.contains("-----BEGIN ");
-    if armoured && pem.contains("\\n") && !pem.contains('\n') {
-        return Some(
-            "the PEM holds the two characters \\n where its line breaks should be (as an environment \
-             variable often does): turn them into line breaks, e.g. pem.replace(/\\\\n/g, '\\n')",
-        );
-    }
-    if armoured {
-        return None;
-    }
-    let one_word = !pem.chars().any(char::is_whitespace);
-    let path_like = pem.contains('/') || pem.contains('\\') || pem.starts_with('.');
-    let named_like_a_file = [".pem", ".key", ".pub", ".crt", ".der", ".txt"].iter().any(|ext| pem.ends_with(ext));
-    if one_word && pem.len() < 4096 && (named_like_a_file || (path_like && pem.contains('.'))) {
-        return Some("this looks like a file path: pass the file's contents, e.g. fs.readFileSync(path, 'utf8')");
-    }
-    let base64 = pem.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/-_=\r\n".contains(&b));
-    if base64 && pem.len() >= 64 {
-        return Some(
-            "this looks like base64 without its PEM armour (a DER key, or an x-access-token, which is the \
-             PEM encoded once more): pass the PEM text with its -----BEGIN and -----END lines",
-        );
-    }
-    None
-}
-
-pub(super) fn unsupported_label(label: &str) -> Error {
-    let found = match label {
-        "EC PRIVATE KEY" => "an EC key",
-        "DSA PRIVATE KEY" => "a DSA key",
-        "OPENSSH PRIVATE KEY" => "an OpenSSH key",
-        "CERTIFICATE" => "a certificate",
-        "CERTIFICATE REQUEST" => "a certificate request",
-        _ => return invalid(format!("unexpected PEM label '{label}'")),
-    };
-    Error::KeyTypeUnsupported { found: found.into() }
-}
-
-/// rsaEncryption, the algorithm of every RSA PKCS#8 and SPKI document.
-const RSA_ENCRYPTION: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
-
-/// A PKCS#8 or SPKI document that holds another algorithm is named, not just refused.
-pub(super) fn require_rsa(oid: ObjectIdentifier) -> Result<()> {
-    if oid == RSA_ENCRYPTION {
-        return Ok(());
-    }
-    let found = match oid.to_string().as_str() {
-        "1.2.840.10045.2.1" => "an EC key".to_owned(),
-        "1.3.101.112" => "an Ed25519 key".to_owned(),
-        "1.3.101.113" => "an Ed448 key".to_owned(),
-        "1.2.840.10040.4.1" => "a DSA key".to_owned(),
-        "1.2.840.113549.1.1.10" => "an RSA-PSS key (only PKCS#1 v1.5 RSA is used)".to_owned(),
-        other => format!("a key of algorithm {other}"),
-    };
-    Err(Error::KeyTypeUnsupported { found })
-}
-
-/// The error of a key refused as malformed or inconsistent.
-pub(super) fn invalid(reason: String) -> Error {
-    Error::InvalidKey { reason }
 }
 
 #[cfg(test)]

@@ -5,19 +5,40 @@
 //! - `signing`: [`SigningKey`], the private key (read, generated, written
 //!   back as PEM, and its forms for `rsa` and for our CRT arithmetic);
 //! - `verifying`: [`VerifyingKey`], the public key with its PEM, DER and token
-//!   forms ([`TokenEncoding`]), and the modulus for our arithmetic;
+//!   forms, and the modulus for our arithmetic;
+//! - `lean`: both keys without the `wasm-rsa` feature (the lean and receiver
+//!   `.wasm`): read by `der`, with the same policy, PEM and tokens, and no
+//!   arithmetic (RSA is WebCrypto's, in the JS core);
 //! - `policy`: what refuses a well-formed key (its size,
 //!   [`MIN_BITS`](policy::MIN_BITS) to [`MAX_BITS`](policy::MAX_BITS), its
 //!   exponent, inconsistent parts);
-//! - `encoding`: PEM labels and the mistakes they reveal, DER read and written
-//!   in buffers wiped on drop, and the error of a refused key.
+//! - `encoding`: PEM labels, DER read and written in buffers wiped on drop
+//!   through the `rsa` crate's stack (`wasm-rsa` only);
+//! - `der`: the small DER and PEM reader and writer of `lean`, held equal to
+//!   the `rsa` crate's by its tests;
+//! - `labels`: the mistakes a PEM text reveals, the other key types a label or
+//!   an algorithm names, and the error of a refused key;
+//! - `token`: [`TokenEncoding`].
 //!
 //! Each file imports only from those below it in the list.
 
+mod der;
+#[cfg(feature = "wasm-rsa")]
 mod encoding;
+mod labels;
+#[cfg(not(feature = "wasm-rsa"))]
+mod lean;
 mod policy;
+#[cfg(feature = "wasm-rsa")]
 mod signing;
+mod token;
+#[cfg(feature = "wasm-rsa")]
 mod verifying;
 
+#[cfg(not(feature = "wasm-rsa"))]
+pub use lean::{SigningKey, VerifyingKey};
+#[cfg(feature = "wasm-rsa")]
 pub use signing::SigningKey;
-pub use verifying::{TokenEncoding, VerifyingKey};
+pub use token::TokenEncoding;
+#[cfg(feature = "wasm-rsa")]
+pub use verifying::VerifyingKey;

@@ -2,10 +2,15 @@
 //! bits, an odd exponent from 3 to 2^32 - 1), and the consistency of a private
 //! key's parts (the checks `rsa` makes, and the DER's CRT values).
 
+#[cfg(feature = "wasm-rsa")]
 use rsa::{BigUint, RsaPublicKey};
+#[cfg(feature = "wasm-rsa")]
 use zeroize::Zeroize;
 
-use super::encoding::{invalid, secret_int};
+#[cfg(feature = "wasm-rsa")]
+use super::encoding::secret_int;
+#[cfg(feature = "wasm-rsa")]
+use super::labels::invalid;
 use crate::error::{Error, Result};
 
 /// Smallest accepted modulus, in bits.
@@ -17,7 +22,9 @@ pub const MAX_BITS: usize = 4096;
 /// q - 1), and that the DER's CRT values are the ones these imply (dp = d mod
 /// p - 1, dq = d mod q - 1, q * qinv = 1 mod p with qinv < p): node:crypto signs
 /// with the DER's own. Only two-prime keys are read (our CRT; `rsa` signs
-/// others in variable time). Returns the public half.
+/// others in variable time). Returns the public half. (Without the `wasm-rsa` feature
+/// there are no big integers to check them with: WebCrypto checks the key as it imports it.)
+#[cfg(feature = "wasm-rsa")]
 pub(super) fn check_private(fields: &rsa::pkcs1::RsaPrivateKey<'_>) -> Result<RsaPublicKey> {
     if fields.other_prime_infos.is_some() {
         return Err(invalid("keys of more than two primes are not supported".into()));
@@ -67,8 +74,25 @@ pub(super) fn check_policy(modulus: &[u8], exponent: &[u8]) -> Result<()> {
     let value = (significant.len() <= 4).then(|| significant.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b)));
     match value {
         Some(e) if e >= 3 && e % 2 == 1 => Ok(()),
-        _ => Err(Error::KeyExponentUnsupported { exponent: BigUint::from_bytes_be(exponent).to_string() }),
+        _ => Err(Error::KeyExponentUnsupported { exponent: exponent_text(exponent) }),
     }
+}
+
+/// A refused exponent as the error shows it: decimal.
+#[cfg(feature = "wasm-rsa")]
+fn exponent_text(exponent: &[u8]) -> String {
+    BigUint::from_bytes_be(exponent).to_string()
+}
+
+/// A refused exponent as the error shows it: decimal up to 128 bits, else hexadecimal
+/// (there is no big integer in a build without the `wasm-rsa` feature).
+#[cfg(not(feature = "wasm-rsa"))]
+fn exponent_text(exponent: &[u8]) -> String {
+    let significant: Vec<u8> = exponent.iter().copied().skip_while(|b| *b == 0).collect();
+    if significant.len() <= 16 {
+        return significant.iter().fold(0u128, |acc, b| (acc << 8) | u128::from(*b)).to_string();
+    }
+    significant.iter().fold(String::from("0x"), |text, b| text + &format!("{b:02x}"))
 }
 
 fn big_endian_bits(bytes: &[u8]) -> usize {
@@ -81,6 +105,8 @@ fn big_endian_bits(bytes: &[u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
+    // Signing and the `rsa` crate's keys: with the `wasm-rsa` feature only.
+    #![cfg(feature = "wasm-rsa")]
     use rsa::pkcs1::UintRef;
     use rsa::pkcs8::der::{pem, Document, Encode};
     use rsa::pkcs8::LineEnding;

@@ -10,9 +10,8 @@ use rsa::RsaPrivateKey;
 use std::sync::{Arc, OnceLock};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use super::encoding::{
-    der_zeroizing, invalid, pem_label, pkcs1_of, require_rsa, secret_der, secret_int, unsupported_label,
-};
+use super::encoding::{der_zeroizing, pem_label, pkcs1_of, require_rsa, secret_der, secret_int};
+use super::labels::{invalid, unsupported_label};
 use super::policy::{check_policy, check_private, MAX_BITS, MIN_BITS};
 use super::verifying::VerifyingKey;
 use crate::error::{Error, Result};

@@ -12,22 +12,12 @@ use rsa::traits::PublicKeyParts;
 use rsa::{BigUint, RsaPublicKey};
 use std::sync::{Arc, OnceLock};
 
-use super::encoding::{invalid, pem_label, require_rsa, unsupported_label};
+use super::encoding::{pem_label, require_rsa};
+use super::labels::{invalid, unsupported_label};
 use super::policy::check_policy;
+use super::token::TokenEncoding;
 use crate::error::{Error, Result};
 use crate::rsa::hazmat::Modulus;
-
-/// What the `x-access-token` header carries: base64url of the public key's
-/// SubjectPublicKeyInfo as PEM text (the spec's reading, the default) or as DER
-/// bytes (the public JavaScript client). Both name the same key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum TokenEncoding {
-    /// base64url of the PEM text (the default).
-    #[default]
-    Pem,
-    /// base64url of the DER bytes.
-    Der,
-}
 
 /// A public key that verifies callbacks, with its PEM and token precomputed.
 /// Shared: a clone (as every verification takes from the key cache) copies a pointer.

@@ -233,6 +233,7 @@ pub fn body_unreadable(request: Request) -> Answer {
     answer(Err(js_error(Error::BodyUnreadable { reason })))
 }
 
+#[cfg(feature = "full-api")]
 /// For a callback that fails to verify: which rules the sender used (against one key or
 /// several), or why none matches (the key, else the body, else a rule we do not know).
 /// `__diagnoseCallback({ body, headers, keys, keyPem })`.

@@ -19,6 +19,7 @@ use crate::spec::currency as amount;
 use crate::spec::operations::Operation;
 use crate::validate::{self, ValidationReport};
 
+#[cfg(feature = "full-api")]
 /// Validates a request body for an operation path. Never throws on bad input:
 /// everything found is in the report. Only malformed `options` throw (INVALID_ARGUMENT).
 #[wasm_bindgen(js_name = validateRequest, unchecked_return_type = "ValidationReport")]
@@ -48,6 +49,7 @@ pub fn validate_request(
     to_js(&report)
 }
 
+#[cfg(feature = "full-api")]
 /// `__validateRequestOfInput(call)` ([`input::InPlaceCall`]): `validateRequest` without
 /// options, for the operation at `call.operationIndex` in the operation table
 /// (`__constants().operations`; an index it does not hold is an unknown operation), of the text
@@ -100,12 +102,14 @@ fn built(value: JsValue, builder: &str, builders: Builders) -> JsResult<JsValue>
     to_js(&BuiltOut { body_text: body.to_json_text(), body: &body, report: &report })
 }
 
+#[cfg(feature = "full-api")]
 /// Builds a P2P payin create body from a flat input, with defaults, and validates it.
 #[wasm_bindgen(js_name = buildPayinRequest, unchecked_return_type = "BuiltRequest")]
 pub fn build_payin_request(#[wasm_bindgen(unchecked_param_type = "PayinInput")] value: JsValue) -> JsResult<JsValue> {
     built(value, "buildPayinRequest", P2P)
 }
 
+#[cfg(feature = "full-api")]
 /// Builds a widget payin create body from a flat input, with defaults, and validates it.
 #[wasm_bindgen(js_name = buildWidgetPayinRequest, unchecked_return_type = "BuiltRequest")]
 pub fn build_widget_payin_request(
@@ -114,6 +118,7 @@ pub fn build_widget_payin_request(
     built(value, "buildWidgetPayinRequest", WIDGET)
 }
 
+#[cfg(feature = "full-api")]
 /// Exact decimal to minor units: `toMinorUnits('1500.50', 'RUB') === 150050`.
 #[wasm_bindgen(js_name = toMinorUnits)]
 pub fn to_minor_units(
@@ -130,6 +135,7 @@ pub fn to_minor_units(
     Ok(minor as f64)
 }
 
+#[cfg(feature = "full-api")]
 /// Minor units back to decimal text: `fromMinorUnits(150050, 'RUB') === '1500.50'`.
 #[wasm_bindgen(js_name = fromMinorUnits)]
 pub fn from_minor_units(
@@ -160,6 +166,7 @@ pub fn parse_callback(#[wasm_bindgen(unchecked_param_type = "Body")] body: JsVal
     to_js(&callback_model::parse_callback(&input.json).map_err(js_error)?)
 }
 
+#[cfg(feature = "full-api")]
 /// Reads a P2P or widget payin info response.
 #[wasm_bindgen(js_name = parseInfoResponse, unchecked_return_type = "InfoResponse")]
 pub fn parse_info_response(
@@ -172,12 +179,14 @@ pub fn parse_info_response(
     restore_body_json(to_js(&info)?, &info.raw)
 }
 
+#[cfg(feature = "full-api")]
 /// The spec's availability table: which country, currency and integration offer which methods.
 #[wasm_bindgen(js_name = availability, unchecked_return_type = "AvailabilityRow[]")]
 pub fn availability() -> JsResult<JsValue> {
     to_js(&availability_rows())
 }
 
+#[cfg(feature = "full-api")]
 /// Every validation issue code with its one-line meaning.
 #[wasm_bindgen(js_name = issueCodes, unchecked_return_type = "Array<{ code: IssueCode; description: string }>")]
 pub fn issue_codes() -> JsResult<JsValue> {

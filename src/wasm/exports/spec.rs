@@ -64,6 +64,7 @@ pub fn spec_states() -> JsResult<JsValue> {
     to_js(&state_rows())
 }
 
+#[cfg(feature = "full-api")]
 /// The decline texts the spec lists, in its order: `{ code, description }` per row.
 #[wasm_bindgen(js_name = declineReasons, unchecked_return_type = "SpecDeclineReason[]")]
 pub fn decline_reasons() -> JsResult<JsValue> {

@@ -27,13 +27,36 @@ export const CHECK = `function checkCallbacks({ verifyCallback, VerifyingKey, is
 }`;
 
 /**
+ * CHECK for the lean entries (payment-intake/lean, payment-intake/receiver: RSA by WebCrypto,
+ * async only): the same checks through verifyCallbackAsync, and what the sync verifyCallback
+ * answers there (`sync`: SYNC_RSA_UNAVAILABLE).
+ */
+export const ASYNC_CHECK = `async function checkCallbacks({ verifyCallback, verifyCallbackAsync, VerifyingKey, isPaymentIntakeError, PaymentIntakeError }, { body, tampered, headers, servicePem }) {
+  const key = VerifyingKey.fromPem(servicePem);
+  const callback = await verifyCallbackAsync(body, headers, key);
+  let refused = 'accepted';
+  try {
+    await verifyCallbackAsync(tampered, headers, key);
+  } catch (error) {
+    refused = { code: error.code, guard: isPaymentIntakeError(error), instance: error instanceof PaymentIntakeError };
+  }
+  let sync = 'accepted';
+  try {
+    verifyCallback(body, headers, key);
+  } catch (error) {
+    sync = error.code;
+  }
+  return { paymentId: callback.paymentId, status: callback.status, refused, sync };
+}`;
+
+/**
  * A browser app (an ES module): before init a call fails with an error naming the call; then
  * `await init(initArg)`, and `window.fixture(callback)` runs CHECK. `head` is extra import lines,
  * `initArg` the expression init is given (none: the .wasm beside the glue, as bundled).
  */
-export const browserApp = ({ head = '', initArg = '' } = {}) => `import init, * as intake from 'payment-intake';
+export const browserApp = ({ head = '', initArg = '', from = 'payment-intake', check = CHECK } = {}) => `import init, * as intake from '${from}';
 ${head}
-${CHECK}
+${check}
 let beforeInit = 'no error';
 try {
   intake.VerifyingKey.fromPem('');
@@ -41,7 +64,7 @@ try {
   beforeInit = error.message + ' / ' + error.hint;
 }
 await init(${initArg});
-window.fixture = (callback) => ({ beforeInit, ...checkCallbacks(intake, callback) });
+window.fixture = async (callback) => ({ beforeInit, ...(await checkCallbacks(intake, callback)) });
 document.title = 'ready';
 `;
 
