@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::super::keys::FREED_KEY;
 use super::input::ROOM_AFTER_TEXT;
+#[cfg(feature = "full-api")]
 use super::operations::write_operation_table;
 use crate::error::ErrorCode;
 use crate::json::Limits;
@@ -35,7 +36,11 @@ pub fn constants() -> String {
         json,
         "}},\"maxBodyBytes\":{MAX_BODY_BYTES_CEILING},\"readerMaxBytes\":{reader_max_bytes},\"stampRoom\":{ROOM_AFTER_TEXT},\"freedKey\":\"{FREED_KEY}\",\"operations\":"
     );
+    #[cfg(feature = "full-api")]
     write_operation_table(&mut json);
+    // The receiver's .wasm (no `full-api`) calls no operation.
+    #[cfg(not(feature = "full-api"))]
+    json.push_str("[]");
     json.push('}');
     json
 }
