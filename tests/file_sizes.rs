@@ -23,7 +23,7 @@ fn lines_before_tests(text: &str) -> usize {
         line.starts_with("mod ") && line.trim_end().ends_with('{')
     };
     (0..lines.len())
-        .find(|&at| lines[at].trim() == "#[cfg(test)]" && lines.get(at + 1).is_some_and(|next| opens_module(next)))
+        .find(|&at| is_test_cfg(lines[at]) && lines.get(at + 1).is_some_and(|next| opens_module(next)))
         .unwrap_or(lines.len())
 }
 
@@ -73,4 +73,10 @@ fn the_count_stops_at_the_inline_test_module_only() {
     assert!(!is_counted_source(Path::new("src/options/tests.rs")));
     assert!(!is_counted_source(Path::new("src/request/fields_tests.rs")));
     assert!(!is_counted_source(Path::new("pkg-template/index.d.ts")));
+}
+
+/// `#[cfg(test)]`, or `#[cfg(all(test, …))]` (a test module for some features only).
+fn is_test_cfg(line: &str) -> bool {
+    let line = line.trim();
+    line == "#[cfg(test)]" || (line.starts_with("#[cfg(all(test, ") && line.ends_with("))]"))
 }

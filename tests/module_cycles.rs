@@ -29,7 +29,7 @@ fn without_test_modules(text: &str) -> String {
     while at < lines.len() {
         let next = lines.get(at + 1).map(|l| l.trim_start()).unwrap_or("");
         let opens_module = (next.starts_with("mod ") || next.starts_with("pub(crate) mod ")) && next.ends_with('{');
-        if lines[at].trim() == "#[cfg(test)]" && opens_module {
+        if is_test_cfg(lines[at]) && opens_module {
             at += 1;
             let mut depth = 0i64;
             while at < lines.len() {
@@ -239,4 +239,10 @@ fn the_reader_finds_a_cycle_and_follows_re_exports() {
     let outside: Vec<String> =
         uses_of("m.rs", &without_test_modules(test_block)).iter().map(|u| u.path.join("::")).collect();
     assert_eq!(outside, ["a::B", "e::F"]);
+}
+
+/// `#[cfg(test)]`, or `#[cfg(all(test, …))]` (a test module for some features only).
+fn is_test_cfg(line: &str) -> bool {
+    let line = line.trim();
+    line == "#[cfg(test)]" || (line.starts_with("#[cfg(all(test, ") && line.ends_with("))]"))
 }

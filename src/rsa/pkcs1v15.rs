@@ -362,10 +362,9 @@ pub fn decode_base64url(text: &str) -> Option<Vec<u8>> {
     URL_SAFE_NO_PAD.decode(unpadded).ok()
 }
 
-#[cfg(test)]
+// Signing and the `rsa` crate's keys: with the `wasm-rsa` feature only.
+#[cfg(all(test, feature = "wasm-rsa"))]
 mod tests {
-    // Signing and the `rsa` crate's keys: with the `wasm-rsa` feature only.
-    #![cfg(feature = "wasm-rsa")]
     use super::*;
     use crate::rsa::hazmat::seams;
     use std::cell::RefCell;

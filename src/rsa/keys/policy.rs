@@ -103,10 +103,9 @@ fn big_endian_bits(bytes: &[u8]) -> usize {
     }
 }
 
-#[cfg(test)]
+// Signing and the `rsa` crate's keys: with the `wasm-rsa` feature only.
+#[cfg(all(test, feature = "wasm-rsa"))]
 mod tests {
-    // Signing and the `rsa` crate's keys: with the `wasm-rsa` feature only.
-    #![cfg(feature = "wasm-rsa")]
     use rsa::pkcs1::UintRef;
     use rsa::pkcs8::der::{pem, Document, Encode};
     use rsa::pkcs8::LineEnding;
