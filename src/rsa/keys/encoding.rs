@@ -88,7 +88,7 @@ pub(super) fn secret_der(pem: &str) -> Result<Zeroizing<Vec<u8>>> {
 
 /// A PKCS#8 or SPKI document that holds another algorithm is named, not just refused.
 pub(super) fn require_rsa(oid: ObjectIdentifier) -> Result<()> {
-    require_rsa_oid(oid.as_bytes())
+    require_rsa_oid(oid.as_bytes(), || Some(oid.to_string()))
 }
 
 /// The label of the (first) PEM block, e.g. `PRIVATE KEY`.

@@ -3,7 +3,7 @@
 //! algorithm names; and [`invalid`], the error of a key refused as malformed or
 //! inconsistent.
 
-use super::der::{oid_text, RSA_ENCRYPTION};
+use super::der::RSA_ENCRYPTION;
 use crate::error::{Error, Result};
 
 /// What common mistake a text given as PEM (already trimmed) is, and what to pass instead:
@@ -51,20 +51,30 @@ pub(super) fn unsupported_label(label: &str) -> Error {
     Error::KeyTypeUnsupported { found: found.into() }
 }
 
+/// The algorithms a key of another kind most often is, by their OIDs' content bytes.
+const OTHER_ALGORITHMS: [(&[u8], &str); 5] = [
+    (&[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01], "an EC key"), // 1.2.840.10045.2.1
+    (&[0x2b, 0x65, 0x70], "an Ed25519 key"),                    // 1.3.101.112
+    (&[0x2b, 0x65, 0x71], "an Ed448 key"),                      // 1.3.101.113
+    (&[0x2a, 0x86, 0x48, 0xce, 0x38, 0x04, 0x01], "a DSA key"), // 1.2.840.10040.4.1
+    // 1.2.840.113549.1.1.10
+    (&[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a], "an RSA-PSS key (only PKCS#1 v1.5 RSA is used)"),
+];
+
 /// A PKCS#8 or SPKI document that holds another algorithm (`oid`: its OID's content
-/// bytes) is named, not just refused.
-pub(super) fn require_rsa_oid(oid: &[u8]) -> Result<()> {
+/// bytes) is named, not just refused; `dotted` writes an OID of no known name
+/// (`1.2.3.4`), or says it is malformed (`None`). (The full build's `der` writes it,
+/// the lean builds' `der.rs`: one formatter in each build.)
+pub(super) fn require_rsa_oid(oid: &[u8], dotted: impl FnOnce() -> Option<String>) -> Result<()> {
     if oid == RSA_ENCRYPTION {
         return Ok(());
     }
-    let Some(dotted) = oid_text(oid) else { return Err(invalid("the algorithm's OID is malformed".into())) };
-    let found = match dotted.as_str() {
-        "1.2.840.10045.2.1" => "an EC key".to_owned(),
-        "1.3.101.112" => "an Ed25519 key".to_owned(),
-        "1.3.101.113" => "an Ed448 key".to_owned(),
-        "1.2.840.10040.4.1" => "a DSA key".to_owned(),
-        "1.2.840.113549.1.1.10" => "an RSA-PSS key (only PKCS#1 v1.5 RSA is used)".to_owned(),
-        other => format!("a key of algorithm {other}"),
+    let found = match OTHER_ALGORITHMS.iter().find(|(known, _)| *known == oid) {
+        Some((_, name)) => (*name).to_owned(),
+        None => match dotted() {
+            Some(dotted) => format!("a key of algorithm {dotted}"),
+            None => return Err(invalid("the algorithm's OID is malformed".into())),
+        },
     };
     Err(Error::KeyTypeUnsupported { found })
 }

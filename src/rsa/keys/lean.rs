@@ -12,7 +12,9 @@ use base64::Engine;
 use std::sync::Arc;
 use zeroize::{ZeroizeOnDrop, Zeroizing};
 
-use super::der::{pem_decode, pem_of, pkcs8, pkcs8_of, rsa_private, rsa_public, spki, spki_of, PublicNumbers};
+use super::der::{
+    oid_text, pem_decode, pem_of, pkcs8, pkcs8_of, rsa_private, rsa_public, spki, spki_of, PublicNumbers,
+};
 use super::labels::{invalid, not_pem_text, require_rsa_oid, unsupported_label};
 use super::policy::check_policy;
 use super::token::TokenEncoding;
@@ -56,7 +58,7 @@ impl VerifyingKey {
         let (_, der) = pem_decode(pem)?;
         let numbers = if label == "PUBLIC KEY" {
             let (oid, key) = spki(&der)?;
-            require_rsa_oid(oid)?;
+            require_rsa_oid(oid, || oid_text(oid))?;
             rsa_public(key)?
         } else {
             rsa_public(&der)?
@@ -139,7 +141,7 @@ impl VerifyingKey {
 
     fn parse_spki(der: &[u8]) -> Option<PublicNumbers> {
         let (oid, key) = spki(der).ok()?;
-        require_rsa_oid(oid).ok()?;
+        require_rsa_oid(oid, || oid_text(oid)).ok()?;
         rsa_public(key).ok()
     }
 }
@@ -177,7 +179,7 @@ impl SigningKey {
         let (_, der) = pem_decode(pem)?;
         let pkcs1_der = if label == "PRIVATE KEY" {
             let (oid, key) = pkcs8(&der)?;
-            require_rsa_oid(oid)?;
+            require_rsa_oid(oid, || oid_text(oid))?;
             key
         } else {
             der.as_slice()
