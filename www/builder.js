@@ -14,7 +14,6 @@ export function operationPath(kind) {
   return createPaths.get(OPERATION_NAMES[kind]);
 }
 
-
 // Every function below takes `b`, the builder's state: `rows` (the availability() table),
 // `form` (the form element) and `onBuilt`.
 
