@@ -18,6 +18,9 @@ import { createCallbacks } from './callbacks.mjs';
 import { createRequests } from './requests.mjs';
 import { createWasmIo } from './wasm-io.mjs';
 
+/** A fresh copy of a row of the input-fields table (`__constants().inputFields`), its arrays too. */
+const inputFieldRow = (row) => ({ ...row, choices: row.choices && [...row.choices], builders: [...row.builders] });
+
 /** The API over `glue` (the wasm-bindgen module) with `provider`'s RSA. */
 function createApi(glue, provider) {
   const errors = createErrors(glue);
@@ -41,6 +44,7 @@ function createApi(glue, provider) {
     diagnoseCallback: guard(callbacks.diagnoseCallback),
     errorCodes: guard(glue.errorCodes),
     fromMinorUnits: guard(glue.fromMinorUnits),
+    inputFieldTable: guard(() => errors.shared().inputFields.map(inputFieldRow)),
     isPaymentIntakeError,
     issueCodes: guard(glue.issueCodes),
     operationTable: guard(() => errors.shared().operations.map((row) => ({ ...row }))),

@@ -43,6 +43,33 @@ export interface OperationRow {
 }
 /** Every operation of the spec's operation index, in its order. */
 export function operationTable(): OperationRow[];
+/**
+ * A row of the builders' input-fields table, as `inputFieldTable()` gives it (the one table:
+ * src/request/fields.rs): one member of `PayinInput` / `WidgetPayinInput`. A name has two rows
+ * only where it lands at another path for another builder (`bankSymbol`).
+ */
+export interface InputFieldRow {
+  /** The member of the builder's input, e.g. 'customerIp'. */
+  name: string;
+  /** Where its value lands in the body: 'object.member', e.g. 'customer.ip_address'. */
+  path: string;
+  /**
+   * 'text': sent as given; 'choice': one of `choices`; 'count': a whole number, `default`
+   * when absent; 'minorAmount': the amount in minor units; 'majorAmount': the amount in major
+   * units as decimal text, converted by the currency into the same member (give one of the two).
+   */
+  type: 'text' | 'choice' | 'count' | 'minorAmount' | 'majorAmount';
+  /** The values of a 'choice'; null otherwise. */
+  choices: string[] | null;
+  /** What the builder sends when a 'count' is absent; null otherwise, or when nothing is sent. */
+  default: number | null;
+  /** Which builders take it: 'p2p' `buildPayinRequest`, 'widget' `buildWidgetPayinRequest`. */
+  builders: Array<'p2p' | 'widget'>;
+  /** A line on it. */
+  description: string;
+}
+/** Every input member of the builders, in the table's order (a fresh copy each call). */
+export function inputFieldTable(): InputFieldRow[];
 import type {
   Body, Diagnosis, HeadersInput, PreparedCallback, PreparedRequest, SignOptions, SignedRequest, VerifiedCallback, VerifyCallbackOptions,
 } from '#glue';

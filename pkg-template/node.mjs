@@ -22,7 +22,7 @@ export function initSync() {}
 const api = createApi(glue, nodeCrypto);
 export const {
   HmacKey, PaymentIntakeError, SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
-  canonicalSteps, declineReasons, diagnoseCallback, errorCodes, fromMinorUnits, isPaymentIntakeError, issueCodes, operationTable, optionTable, parseCallback, parseInfoResponse,
+  canonicalSteps, declineReasons, diagnoseCallback, errorCodes, fromMinorUnits, inputFieldTable, isPaymentIntakeError, issueCodes, operationTable, optionTable, parseCallback, parseInfoResponse,
   prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, specStates, toMinorUnits, validateRequest, verifyCallback,
   verifyCallbackAsync, verifyCallbackRequest,
 } = api;

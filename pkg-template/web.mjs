@@ -14,7 +14,7 @@ export default init;
 const api = createApi(glue, webCrypto);
 export const {
   HmacKey, PaymentIntakeError, SigningKey, VerifyingKey, availability, buildPayinRequest, buildWidgetPayinRequest, canonicalEntries, canonicalMessage,
-  canonicalSteps, declineReasons, diagnoseCallback, errorCodes, fromMinorUnits, isPaymentIntakeError, issueCodes, operationTable, optionTable, parseCallback, parseInfoResponse,
+  canonicalSteps, declineReasons, diagnoseCallback, errorCodes, fromMinorUnits, inputFieldTable, isPaymentIntakeError, issueCodes, operationTable, optionTable, parseCallback, parseInfoResponse,
   prepareCallback, prepareRequest, profiles, signRequest, signRequestAsync, specStates, toMinorUnits, validateRequest, verifyCallback,
   verifyCallbackAsync, verifyCallbackRequest,
 } = api;

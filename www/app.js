@@ -1,8 +1,9 @@
 // Entry point of the debugger page: loads the wasm package (no bundler: the
 // browser build in pkg/web/, served by scripts/serve.mjs) and wires the three
 // tools; the body built in tool 1 feeds tool 2, tool 2's key can sign tool 3's sample.
-import init, { optionTable } from '../pkg/web/index.js';
+import init, { inputFieldTable, optionTable } from '../pkg/web/index.js';
 import { createBuilder } from './builder.js';
+import { wireInputFieldTable } from './builder-fields.js';
 import { createCallbackChecker } from './callback.js';
 import { $, describeFields, wireCopyButtons, wireOptionTable } from './dom.js';
 import { createSigner } from './signer.js';
@@ -12,6 +13,7 @@ const status = $('load-status');
 try {
   await init();
   wireOptionTable(optionTable());
+  wireInputFieldTable(inputFieldTable());
   describeFields(document);
   wireCopyButtons();
   const signer = createSigner();

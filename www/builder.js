@@ -3,6 +3,7 @@
 // buildWidgetPayinRequest and every validation issue is shown at its field.
 import { availability, buildPayinRequest, buildWidgetPayinRequest, fromMinorUnits, operationTable, toMinorUnits } from '../pkg/web/index.js';
 import { $, clearFieldMessages, debounce, describeError, el, setFieldMessage } from './dom.js';
+import { fieldsOf, labelFields } from './builder-fields.js';
 
 /** The operation each kind of the form builds, by its name in the package's operation table. */
 export const OPERATION_NAMES = { p2p: 'p2p.payin.create', widget: 'widget.payin.create' };
@@ -12,40 +13,6 @@ export function operationPath(kind) {
   createPaths ??= new Map(operationTable().map((row) => [row.name, row.path]));
   return createPaths.get(OPERATION_NAMES[kind]);
 }
-
-// Form field -> builder input key and body path per kind (absent: not in that kind).
-const FIELDS = [
-  { id: 'b-project-id', key: 'projectId', path: 'general.project_id' },
-  { id: 'b-payment-id', key: 'paymentId', path: 'general.payment_id' },
-  { id: 'b-callback-url', key: 'merchantCallbackUrl', path: 'general.merchant_callback_url' },
-  { id: 'b-success-url', key: 'merchantSuccessCallbackUrl', path: 'general.merchant_success_callback_url' },
-  { id: 'b-decline-url', key: 'merchantDeclineCallbackUrl', path: 'general.merchant_decline_callback_url' },
-  { id: 'b-redirect-url', key: 'redirectUrl', path: 'general.redirect_url' },
-  { id: 'b-method', key: { p2p: 'method', widget: 'widgetMethod' }, path: { p2p: 'payment.method', widget: 'payment.widget_method' } },
-  { id: 'b-amount', key: 'amountMajor', path: 'payment.amount' },
-  { id: 'b-currency', key: 'currency', path: 'payment.currency' },
-  { id: 'b-lifetime', key: 'lifetime', path: 'payment.lifetime', number: true },
-  { id: 'b-description', key: 'description', path: 'payment.description' },
-  { id: 'b-extra-param', key: 'extraParam', path: 'payment.extra_param' },
-  { id: 'b-bank-symbol', key: 'bankSymbol', path: { p2p: 'payment.bank_symbol', widget: 'sender.bank_symbol' } },
-  { id: 'b-sender-pan', key: 'senderPan', path: { p2p: 'sender.pan' } },
-  { id: 'b-sender-phone', key: 'senderPhone', path: { p2p: 'sender.phone' } },
-  { id: 'b-sender-bank', key: 'senderBankSymbol', path: { p2p: 'sender.bank_symbol' } },
-  { id: 'b-sender-holder', key: 'senderCardHolder', path: { p2p: 'sender.card_holder' } },
-  { id: 'b-customer-id', key: 'customerId', path: 'customer.id' },
-  { id: 'b-customer-ip', key: 'customerIp', path: 'customer.ip_address' },
-  { id: 'b-first-name', key: 'firstName', path: { p2p: 'customer.first_name' } },
-  { id: 'b-last-name', key: 'lastName', path: { p2p: 'customer.last_name' } },
-  { id: 'b-customer-type', key: 'customerType', path: 'customer.customer_type' },
-  { id: 'b-country', key: 'country', path: 'customer.country' },
-  { id: 'b-language', key: 'language', path: 'customer.language' },
-  { id: 'b-email', key: 'email', path: 'customer.email' },
-  { id: 'b-browser', key: 'browser', path: { p2p: 'customer.browser' } },
-  { id: 'b-device-type', key: 'deviceType', path: { p2p: 'customer.device_type' } },
-  { id: 'b-user-agent', key: 'userAgent', path: { p2p: 'customer.user_agent' } },
-];
-
-const forKind = (value, kind) => (typeof value === 'object' ? value[kind] : value);
 
 // Every function below takes `b`, the builder's state: `rows` (the availability() table),
 // `form` (the form element) and `onBuilt`.
@@ -78,25 +45,22 @@ function fillMethods(b) {
 function applyKind(b) {
   const k = kindOf(b);
   $('b-path').textContent = operationPath(k);
-  $('b-method-label').textContent = k === 'p2p' ? 'Method' : 'Widget method';
-  $('b-bank-symbol-label').textContent = k === 'p2p' ? 'Bank to pay to (payment.bank_symbol)' : 'Bank to pre-select (sender.bank_symbol)';
+  labelFields(k);
   for (const node of b.form.querySelectorAll('[data-kind]')) node.hidden = node.dataset.kind !== k;
   fillCountries(b);
 }
 
-/** The flat builder input from the form; `localErrors` collects what cannot be sent. */
+/** The flat builder input from the form (its fields: www/builder-fields.js, from the input-field table); `localErrors` collects what cannot be sent. */
 function readInput(k, localErrors) {
   const input = {};
-  for (const field of FIELDS) {
-    const key = forKind(field.key, k);
-    if (!key || !forKind(field.path, k)) continue;
+  for (const field of fieldsOf(k)) {
     const value = $(field.id).value.trim();
     if (value === '') continue;
     if (field.number) {
-      if (/^\d+$/.test(value) && Number.isSafeInteger(Number(value))) input[key] = Number(value);
-      else localErrors.push({ id: field.id, text: 'must be a whole number of seconds' });
+      if (/^\d+$/.test(value) && Number.isSafeInteger(Number(value))) input[field.key] = Number(value);
+      else localErrors.push({ id: field.id, text: `must be a whole number${field.unit ? ` of ${field.unit}` : ''}` });
     } else {
-      input[key] = value;
+      input[field.key] = value;
     }
   }
   return input;
@@ -137,7 +101,7 @@ function build(b) {
 }
 
 function fieldForPath(path, k) {
-  return FIELDS.find((f) => forKind(f.path, k) === path)?.id ?? null;
+  return fieldsOf(k).find((f) => f.path === path)?.id ?? null;
 }
 
 /** A message at field `id` (after any it has); an error opens the details it is in. */

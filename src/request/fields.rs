@@ -7,7 +7,9 @@
 //! equal to it, so a row added in one place only fails them. The builders fill the
 //! body from it at run time (`super::builders::build`: the operation's schema gives the
 //! order, each member's row its value), and the wasm reads a builder's input by it
-//! (each own member's row, by name and the builder's mask, gives its type).
+//! (each own member's row, by name and the builder's mask, gives its type). JS reads the
+//! rows as `inputFieldTable()` (`src/wasm/shapes/input_fields.rs` writes them as JSON text), from
+//! which the debugger page builds its builder form.
 
 use crate::validate::CUSTOMER_TYPES;
 
@@ -52,9 +54,7 @@ pub(crate) struct InputField {
     pub(crate) kind: InputKind,
     /// Which builders take it ([`P2P`], [`WIDGET`]).
     pub(crate) builders: Builders,
-    /// A line on it (the rows' documentation; compiled into the tests only, so that the
-    /// `.wasm` does not carry it).
-    #[cfg(test)]
+    /// A line on it, for a user: `inputFieldTable()`'s `description`.
     pub(crate) doc: &'static str,
 }
 
@@ -69,16 +69,7 @@ const fn typed(
     builders: Builders,
     doc: &'static str,
 ) -> InputField {
-    #[cfg(not(test))]
-    let _ = doc;
-    InputField {
-        name,
-        path,
-        kind,
-        builders,
-        #[cfg(test)]
-        doc,
-    }
+    InputField { name, path, kind, builders, doc }
 }
 
 /// Every input member of the builders. A name appears twice only with disjoint builders
@@ -135,7 +126,13 @@ pub(crate) const INPUT_FIELDS: &[InputField] = &[
     row("customerIp", "customer.ip_address", BOTH, "The client's IP address."),
     row("firstName", "customer.first_name", P2P, "The client's first name."),
     row("lastName", "customer.last_name", P2P, "The client's last name."),
-    typed("customerType", "customer.customer_type", InputKind::Choice(CUSTOMER_TYPES), BOTH, "`ftd` or `trust`."),
+    typed(
+        "customerType",
+        "customer.customer_type",
+        InputKind::Choice(CUSTOMER_TYPES),
+        BOTH,
+        "The client's traffic: `ftd` (primary) or `trust` (secondary).",
+    ),
     row("country", "customer.country", BOTH, "ISO 3166-1 alpha-2."),
     row("language", "customer.language", BOTH, "ISO 639-1."),
     row("email", "customer.email", BOTH, "The client's email; required for widget payins in KE, NG and ZA."),

@@ -16,6 +16,7 @@ import paymentIntake, {
   diagnoseCallback,
   errorCodes,
   fromMinorUnits,
+  inputFieldTable,
   issueCodes,
   parseCallback,
   parseInfoResponse,
@@ -179,6 +180,14 @@ for (const row of rows) {
   if (row.integration === 'h2c') console.log('never');
 }
 const codes: Array<{ code: IssueCode; description: string }> = issueCodes();
+for (const field of inputFieldTable()) {
+  const kinds: Array<'p2p' | 'widget'> = field.builders;
+  const choices: string[] = field.choices ?? [];
+  const lifetime: number | null = field.type === 'count' ? field.default : null;
+  console.log(field.name, field.path, kinds, choices, lifetime, field.description);
+  // @ts-expect-error -- the types are the table's five
+  if (field.type === 'number') console.log('never');
+}
 const thrown: ErrorCode[] = errorCodes();
 
 // --- canonical form ----------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 //! (camelCase, the `x-access-*` header names). Plain Rust: built and tested
 //! natively; the wasm build turns them into JS objects or JSON text.
 
+pub(crate) mod input_fields;
+
 use serde::Serialize;
 
 use super::options::profile_spelling;
