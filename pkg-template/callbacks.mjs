@@ -59,9 +59,10 @@ function verifyCallback(ctx, rawBody, headers, keys, options) {
   const { glue, provider } = ctx;
   requireBody(ctx, rawBody);
   const body = provider.bytes(rawBody, 4096);
-  const value = ctx.errors.unwrap(glue.__verifyCallback({ body, headers, keys, options, keyPem: ctx.keyPem, native: provider.sync, awaited: false }));
-  // No check left (the verified callback has no `at`): the value is what verifyCallback returns.
-  if (value.at === undefined) return value;
+  const answered = glue.__verifyCallback({ body, headers, keys, options, keyPem: ctx.keyPem, native: provider.sync, awaited: false });
+  const value = ctx.errors.unwrap(answered);
+  // No check left (`verified`): the value is what verifyCallback returns; else `inPlace`.
+  if (answered.kind === 'verified') return value;
   const { handle, answer, failure } = ctx.io.checkInPlace(value, provider.verify, ctx.publicKey);
   return finish(ctx, handle, undefined, answer, failure);
 }
@@ -79,9 +80,10 @@ async function verifyCallbackAsync(ctx, rawBody, headers, keys, options) {
   const { glue, provider } = ctx;
   requireBody(ctx, rawBody);
   const body = provider.bytes(rawBody, 4096);
-  const value = ctx.errors.unwrap(glue.__verifyCallback({ body, headers, keys, options, keyPem: ctx.keyPem, native: provider.available(), awaited: true }));
-  // No check left (the verified callback has no `handle`): the value is what it returns.
-  if (value.handle === undefined) return value;
+  const answered = glue.__verifyCallback({ body, headers, keys, options, keyPem: ctx.keyPem, native: provider.available(), awaited: true });
+  const value = ctx.errors.unwrap(answered);
+  // No check left (`verified`): the value is what it returns; else `awaited`.
+  if (answered.kind === 'verified') return value;
   let answer;
   let failure;
   try {

@@ -65,8 +65,6 @@ export interface InputFieldRow {
   default: number | null;
   /** Which builders take it: 'p2p' `buildPayinRequest`, 'widget' `buildWidgetPayinRequest`. */
   builders: Array<'p2p' | 'widget'>;
-  /** A line on it. */
-  description: string;
 }
 /** Every input member of the builders, in the table's order (a fresh copy each call). */
 export function inputFieldTable(): InputFieldRow[];

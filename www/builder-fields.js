@@ -83,7 +83,7 @@ function fieldElement(id, rows, shown) {
   return el(
     'div',
     { class: shown.wide ? 'field wide' : 'field', 'data-kind': kinds.length === 1 ? kinds[0] : undefined },
-    el('label', { for: id, id: `${id}-label`, title: rows.map((r) => r.description).join(' / ') }, label),
+    el('label', { for: id, id: `${id}-label` }, label),
     control(id, rows, shown),
     shown.after?.(),
     el('p', { class: 'msg', id: `${id}-msg` }),

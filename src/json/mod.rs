@@ -22,9 +22,6 @@ pub(crate) mod value;
 pub use full::parse_value;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use full::PathNode;
-/// For the wasm's tables written as JSON text (`wasm::shapes::input_fields`).
-#[cfg(any(target_arch = "wasm32", test))]
-pub(crate) use value::write_json_string;
 pub(crate) use value::Leaf;
 pub use value::{Json, Limits, MAX_SAFE_INTEGER};
 

@@ -215,8 +215,7 @@ fn write_json(value: &Json<'_>, out: &mut String) {
     }
 }
 
-/// `s` as a JSON string, quotes included, as `JSON.stringify` writes it.
-pub(crate) fn write_json_string(s: &str, out: &mut String) {
+fn write_json_string(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

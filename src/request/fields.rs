@@ -54,7 +54,9 @@ pub(crate) struct InputField {
     pub(crate) kind: InputKind,
     /// Which builders take it ([`P2P`], [`WIDGET`]).
     pub(crate) builders: Builders,
-    /// A line on it, for a user: `inputFieldTable()`'s `description`.
+    /// A line on it (the rows' documentation; compiled into the tests only, so that the
+    /// `.wasm` does not carry it).
+    #[cfg(test)]
     pub(crate) doc: &'static str,
 }
 
@@ -69,7 +71,16 @@ const fn typed(
     builders: Builders,
     doc: &'static str,
 ) -> InputField {
-    InputField { name, path, kind, builders, doc }
+    #[cfg(not(test))]
+    let _ = doc;
+    InputField {
+        name,
+        path,
+        kind,
+        builders,
+        #[cfg(test)]
+        doc,
+    }
 }
 
 /// Every input member of the builders. A name appears twice only with disjoint builders

@@ -217,13 +217,29 @@ pub(super) fn answer(result: Result<JsValue, JsValue>) -> Answer {
 /// answer object and its members were three crossings and the core's `JSON.parse` of the
 /// value a fourth.
 pub(super) fn answer_json(value: Result<String, JsValue>) -> Answer {
+    answer_json_after(&["{\"ok\":true,\"value\":"], value)
+}
+
+/// The [`Answer`] `{ ok: true, kind, value }` of an export whose value takes several shapes,
+/// `kind` naming which (a word JSON writes as it is).
+pub(super) fn answer_kind(kind: &'static str, value: &JsValue) -> Answer {
+    Ok(object(&[("ok", &JsValue::TRUE), ("kind", &JsValue::from_str(kind)), ("value", value)]))
+}
+
+/// [`answer_json`] with a `kind`, as [`answer_kind`].
+pub(super) fn answer_json_kind(kind: &'static str, value: Result<String, JsValue>) -> Answer {
+    answer_json_after(&["{\"ok\":true,\"kind\":\"", kind, "\",\"value\":"], value)
+}
+
+fn answer_json_after(opening: &[&str], value: Result<String, JsValue>) -> Answer {
     let mut whole = match value {
         Ok(text) => text,
         Err(error) => return answer(Err(error)),
     };
+    let opening = opening.concat();
     // In place: the text was written into 2 KiB of room (`shapes::verified_json`), so for a
     // usual callback this moves it rather than copying it into a second buffer.
-    whole.insert_str(0, "{\"ok\":true,\"value\":");
+    whole.insert_str(0, &opening);
     whole.push('}');
     Ok(json_parse(&whole))
 }

@@ -65,8 +65,8 @@ describe("tool 1's form fields", () => {
       const table = pkg.inputFieldTable().map((row) =>
         row.name === 'customerType' ? { ...row, choices: [...row.choices, 'vip'] } : row.name === 'lifetime' ? { ...row, default: 900 } : row);
       const fake = [
-        { name: 'loyaltyTier', path: 'customer.loyalty_tier', type: 'choice', choices: ['gold', 'silver'], default: null, builders: ['widget'], description: 'A fake row.' },
-        { name: 'referrerCode', path: 'general.referrer_code', type: 'text', choices: null, default: null, builders: ['p2p', 'widget'], description: 'Another.' },
+        { name: 'loyaltyTier', path: 'customer.loyalty_tier', type: 'choice', choices: ['gold', 'silver'], default: null, builders: ['widget'] },
+        { name: 'referrerCode', path: 'general.referrer_code', type: 'text', choices: null, default: null, builders: ['p2p', 'widget'] },
       ];
       const shown = await page.evaluate(async (rows) => {
         const { wireInputFieldTable, fieldsOf } = await import('./builder-fields.js');

@@ -109,9 +109,16 @@ describe('verifyCallbackAsync: the model only after the awaited check passed', (
     for (const awaited of [true, false]) {
       const answer = glue.__verifyCallback({ body: valid.body, headers: valid.headers, keys: [pem], native: true, awaited });
       assert.equal(answer.ok, true);
+      // The answer names its value's shape: copies to await, or where the bytes lie.
+      assert.equal(answer.kind, awaited ? 'awaited' : 'inPlace');
+      assert.deepEqual(Object.keys(answer.value).sort(), awaited ? ['body', 'data', 'handle', 'key', 'signature'] : ['at', 'key']);
       assert.equal(held(), 1, awaited ? 'awaited' : 'sync');
       assert.equal(held(), 0);
     }
+    // Checked in the wasm (no native RSA offered): the verified callback itself, nothing held.
+    const verified = glue.__verifyCallback({ body: valid.body, headers: valid.headers, keys: [pem], native: false, awaited: false });
+    assert.deepEqual([verified.ok, verified.kind, verified.value.paymentId], [true, 'verified', 'order-10045']);
+    assert.equal(held(), 0);
   });
 
   test('a pending callback is held only while its check is awaited', async () => {

@@ -14,7 +14,10 @@ use super::super::gateway::{
     is_array, is_plain_prototype, members, nested_canonical_options, object_entries, text_from_js, type_name,
 };
 use super::super::headers::received_headers;
-use super::super::js::{answer, answer_json, callback_error, js_error, now_seconds, object, to_js, Answer, Request};
+use super::super::js::{
+    answer, answer_json, answer_json_kind, answer_kind, callback_error, js_error, now_seconds, object, to_js, Answer,
+    Request,
+};
 use super::super::keys::{verifying_keys, ReadKeys};
 use super::super::options::{native_chosen, verify_fields, NativeRsa};
 use super::super::pending::{model_json, Pending};
@@ -29,7 +32,8 @@ use crate::rsa::pkcs1v15;
 /// headers, keys, options, keyPem, native, awaited })`, in the order of checks and with the
 /// errors of `verifyCallback`. `native`: the core offers a native RSA (the `backend` option
 /// decides whether it runs); `awaited`: its check is awaited (`verifyCallbackAsync`). The
-/// answer's value is the verified callback (what `verifyCallback` returns, the answer parsed
+/// answer is `{ ok, kind, value }`, `kind` naming the value's shape ([`Checked`]): its value
+/// is the verified callback (what `verifyCallback` returns, the answer parsed
 /// whole from JSON text: [`answer_json`]) when the signature was checked here (an HMAC one,
 /// or the `backend` option chose the wasm), else what the core's check needs:
 /// the handle, `key` (what the core finds the chosen key's native public key by, see
@@ -42,16 +46,20 @@ use crate::rsa::pkcs1v15;
 #[wasm_bindgen(js_name = __verifyCallback, skip_typescript)]
 pub fn verify_callback(request: Request) -> Answer {
     match verify(&request) {
-        Ok(Checked::Verified(json)) => answer_json(Ok(json)),
-        Ok(Checked::Native(value)) => answer(Ok(value)),
+        Ok(Checked::Verified(json)) => answer_json_kind("verified", Ok(json)),
+        Ok(Checked::InPlace(value)) => answer_kind("inPlace", &value),
+        Ok(Checked::Awaited(value)) => answer_kind("awaited", &value),
         Err(error) => answer(Err(error)),
     }
 }
 
-/// What [`verify`] leaves: the verified callback's JSON text, or what the native check needs.
+/// What [`verify`] leaves, the answer's `kind`: the verified callback's JSON text
+/// (`verified`), or what the native check needs, read in place (`inPlace`: `{ key, at }`) or
+/// as copies while it is awaited (`awaited`: `{ handle, key, data, signature, body }`).
 enum Checked {
     Verified(String),
-    Native(JsValue),
+    InPlace(JsValue),
+    Awaited(JsValue),
 }
 
 fn verify(request: &Request) -> Result<Checked, JsValue> {
@@ -81,7 +89,7 @@ fn verify(request: &Request) -> Result<Checked, JsValue> {
         let handle = next_handle();
         hold(handle, Pending::new(rest, options), Vec::new());
         let handle = JsValue::from(handle);
-        return Ok(Checked::Native(object(&[
+        return Ok(Checked::Awaited(object(&[
             ("handle", &handle),
             ("key", &source),
             ("data", &data),
@@ -96,7 +104,7 @@ fn verify(request: &Request) -> Result<Checked, JsValue> {
     let bytes = in_place(handle, &data, &prepared.signature);
     let at = JsValue::from(bytes.as_ptr() as usize);
     hold(handle, Pending::new(prepared, options), bytes);
-    Ok(Checked::Native(object(&[("key", &source), ("at", &at)])))
+    Ok(Checked::InPlace(object(&[("key", &source), ("at", &at)])))
 }
 
 /// What the sync check reads where its value's `at` points (`pkg-template/wasm-io.mjs`,

@@ -5,7 +5,6 @@
 
 use std::fmt::Write;
 
-use crate::json::write_json_string;
 use crate::request::fields::{InputField, InputKind, INPUT_FIELDS, P2P, WIDGET};
 
 /// The builders' names in a row's `builders`, with their bit of the mask.
@@ -20,7 +19,7 @@ fn write_row(json: &mut String, row: &InputField) {
         InputKind::MajorAmount => "majorAmount",
     };
     // Names, paths and choices hold no character JSON would escape (the schema's member
-    // names and camelCase); the description is escaped.
+    // names and camelCase). (Each row's `doc` is compiled into the tests only.)
     let _ = write!(json, "{{\"name\":\"{}\",\"path\":\"{}\",\"type\":\"{kind}\",\"choices\":", row.name, row.path);
     match row.kind {
         InputKind::Choice(values) => {
@@ -49,13 +48,11 @@ fn write_row(json: &mut String, row: &InputField) {
             let _ = write!(json, "{comma}\"{name}\"");
         }
     }
-    json.push_str("],\"description\":");
-    write_json_string(row.doc, json);
-    json.push('}');
+    json.push_str("]}");
 }
 
 /// Appends every row of the input-fields table, in its order, as a JSON array of `{ name,
-/// path, type, choices, default, builders, description }` (`InputFieldRow` in
+/// path, type, choices, default, builders }` (`InputFieldRow` in
 /// pkg-template/index.d.ts).
 pub(crate) fn write_input_field_table(json: &mut String) {
     json.push('[');
@@ -81,10 +78,9 @@ mod tests {
         let rows = rows.as_array().expect("array");
         assert_eq!(rows.len(), INPUT_FIELDS.len());
         for (row, ours) in rows.iter().zip(INPUT_FIELDS.iter()) {
-            assert_eq!(row.as_object().map(|members| members.len()), Some(7), "{row}");
+            assert_eq!(row.as_object().map(|members| members.len()), Some(6), "{row}");
             assert_eq!(row["name"], ours.name);
             assert_eq!(row["path"], ours.path);
-            assert_eq!(row["description"], ours.doc);
             let builders: Vec<&str> =
                 BUILDER_NAMES.iter().filter(|(bit, _)| ours.builders & bit != 0).map(|(_, name)| *name).collect();
             assert_eq!(row["builders"], serde_json::json!(builders), "{}", ours.name);
@@ -104,9 +100,5 @@ mod tests {
         }
         assert!(rows.iter().any(|row| row["default"] == 600), "lifetime's default");
         assert!(rows.iter().any(|row| row["choices"] == serde_json::json!(["ftd", "trust"])), "customerType's choices");
-        assert!(
-            rows.iter().any(|row| row["description"].as_str().is_some_and(|text| text.contains('"'))),
-            "an escaped quote"
-        );
     }
 }
