@@ -184,7 +184,7 @@ for (const field of inputFieldTable()) {
   const kinds: Array<'p2p' | 'widget'> = field.builders;
   const choices: string[] = field.choices ?? [];
   const lifetime: number | null = field.type === 'count' ? field.default : null;
-  console.log(field.name, field.path, kinds, choices, lifetime, field.description);
+  console.log(field.name, field.path, kinds, choices, lifetime);
   // @ts-expect-error -- the types are the table's five
   if (field.type === 'number') console.log('never');
 }
